@@ -1,0 +1,187 @@
+#include "asm_driver.hpp"
+
+#include "ld65_files.hpp"
+#include "process.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <fstream>
+#include <ostream>
+#include <regex>
+#include <sstream>
+
+namespace nestris {
+namespace fs = std::filesystem;
+namespace {
+
+std::string read_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw AssembleError("cannot read " + path.string());
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string hex4(uint32_t v) {
+    char b[8];
+    std::snprintf(b, sizeof b, "$%04X", v & 0xFFFF);
+    return b;
+}
+
+// ld65 says: "Segment 'X' overflows memory area 'Y' by N bytes". Say it in terms of our map.
+std::string explain_link_failure(const std::string& output, const std::vector<MemoryArea>& areas) {
+    static const std::regex overflow(R"(Segment '([^']+)' overflows memory area '([^']+)' by (\d+) bytes?)");
+    std::string message;
+    for (std::sregex_iterator it(output.begin(), output.end(), overflow), end; it != end; ++it) {
+        const std::string segment = (*it)[1], region = (*it)[2], by = (*it)[3];
+        std::string range;
+        for (const MemoryArea& a : areas)
+            if (a.name == region)
+                range = " (" + hex4(a.start) + "-" + hex4(a.start + a.size - 1) + ", " +
+                        std::to_string(a.size) + " bytes)";
+        message += "region " + region + range + " overflows by " + by + " bytes (segment " +
+                   segment + ")\n";
+    }
+    if (message.empty()) return "ld65 failed:\n" + output;
+    return "the cartridge code does not fit its free space:\n" + message +
+           "Move code to a region with room (asm/nestris.cfg) or make it smaller.";
+}
+
+}  // namespace
+
+CartImage assemble_cart(const AssembleOptions& options) {
+    std::error_code ec;
+    fs::create_directories(options.work_dir, ec);
+    if (ec) throw AssembleError("cannot create " + options.work_dir.string() + ": " + ec.message());
+    const std::string config_text = read_text(options.config);
+    const std::vector<MemoryArea> areas = parse_ld65_memory(config_text);
+
+    std::vector<std::string> objects;
+    for (const fs::path& source : options.sources) {
+        const fs::path object = fs::absolute(options.work_dir / source.filename()).replace_extension(".o");
+        std::vector<std::string> argv = {options.ca65.string(), "-g"};
+        for (const fs::path& dir : options.include_dirs) {
+            argv.push_back("-I");
+            argv.push_back(fs::absolute(dir).string());
+        }
+        argv.push_back(fs::absolute(source).string());
+        argv.push_back("-o");
+        argv.push_back(object.string());
+        const ProcessResult r = run_process(argv);
+        if (r.exit_code == -1)
+            throw AssembleError("cannot run ca65 (" + options.ca65.string() +
+                                "): install the Debian package 'cc65'");
+        if (r.exit_code != 0)
+            throw AssembleError("ca65 failed on " + source.string() + ":\n" + r.output);
+        objects.push_back(object.string());
+    }
+
+    const fs::path work = fs::absolute(options.work_dir);
+    for (const char* stale : {"cart.bin", "cart.dbg", "cart.lbl", "cart.map"}) fs::remove(work / stale, ec);
+    std::vector<std::string> argv = {options.ld65.string(), "-C", fs::absolute(options.config).string(),
+                                     "-o", "cart.bin", "-Ln", "cart.lbl", "--dbgfile", "cart.dbg",
+                                     "-m", "cart.map"};
+    argv.insert(argv.end(), objects.begin(), objects.end());
+    const ProcessResult link = run_process(argv, work);
+    if (link.exit_code == -1)
+        throw AssembleError("cannot run ld65 (" + options.ld65.string() +
+                            "): install the Debian package 'cc65'");
+    if (link.exit_code != 0) throw AssembleError(explain_link_failure(link.output, areas));
+
+    const DebugInfo dbg = parse_ld65_debug(read_text(work / "cart.dbg"));
+    CartImage cart;
+    cart.symbols = dbg.symbols;
+    for (const MemoryArea& a : areas) cart.regions.push_back({a.name, static_cast<uint16_t>(a.start), a.size, 0, a.is_ram});
+
+    for (const DebugSegment& s : dbg.segments) {
+        if (s.size == 0) continue;
+        CartSegment seg;
+        seg.name = s.name;
+        seg.address = static_cast<uint16_t>(s.start);
+        for (CartRegion& r : cart.regions) {
+            if (s.start >= r.start && s.start + s.size <= r.start + r.size) {
+                seg.region = r.name;
+                r.used += s.size;
+            }
+        }
+        if (seg.region.empty())
+            throw AssembleError("segment " + s.name + " at " + hex4(s.start) +
+                                " lies in no memory area of " + options.config.string());
+        if (!s.output_file.empty()) {
+            std::ifstream in(work / s.output_file, std::ios::binary);
+            in.seekg(s.output_offset);
+            seg.bytes.resize(s.size);
+            in.read(reinterpret_cast<char*>(seg.bytes.data()), static_cast<std::streamsize>(s.size));
+            if (!in) throw AssembleError("ld65 output " + s.output_file + " is shorter than its segments");
+        }
+        cart.segments.push_back(std::move(seg));
+    }
+
+    // Stamp the build id so a patched ROM says which build made it.
+    if (auto id_address = cart.symbol("nestris_build_id")) {
+        const uint32_t id = compute_build_id(cart);
+        for (CartSegment& seg : cart.segments) {
+            if (*id_address >= seg.address && *id_address + 4u <= seg.address + seg.bytes.size()) {
+                for (int i = 0; i < 4; ++i)
+                    seg.bytes[*id_address - seg.address + static_cast<unsigned>(i)] = static_cast<uint8_t>(id >> (8 * i));
+            }
+        }
+    }
+    return cart;
+}
+
+uint32_t compute_build_id(const CartImage& cart) {
+    const auto id_address = cart.symbol("nestris_build_id");
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (const CartSegment* seg : cart.rom_segments()) {
+        const uint8_t address_bytes[2] = {static_cast<uint8_t>(seg->address), static_cast<uint8_t>(seg->address >> 8)};
+        crc = crc32(crc, address_bytes, 2);
+        for (size_t i = 0; i < seg->bytes.size(); ++i) {
+            const uint32_t address = seg->address + static_cast<uint32_t>(i);
+            if (id_address && address >= *id_address && address < *id_address + 4u) continue;
+            crc = crc32(crc, &seg->bytes[i], 1);
+        }
+    }
+    return static_cast<uint32_t>(crc);
+}
+
+void write_cart_cpp(const CartImage& cart, std::ostream& out) {
+    auto quoted = [](const std::string& s) {
+        std::string q = "\"";
+        for (char c : s) {
+            if (c == '"' || c == '\\') q += '\\';
+            q += c;
+        }
+        return q + "\"";
+    };
+    out << "// Generated by nestris-asm from asm/: the cartridge code shipped with this build.\n"
+           "// Do not edit; change asm/ and rebuild.\n"
+           "#include \"cart_image.hpp\"\n\n"
+           "namespace nestris {\n\n"
+           "const CartImage& shipped_cart() {\n"
+           "    static const CartImage cart = [] {\n"
+           "        CartImage c;\n";
+    for (const CartRegion& r : cart.regions)
+        out << "        c.regions.push_back({" << quoted(r.name) << ", " << r.start << ", " << r.size
+            << ", " << r.used << ", " << (r.is_ram ? "true" : "false") << "});\n";
+    for (const CartSegment& s : cart.segments) {
+        out << "        c.segments.push_back({" << quoted(s.name) << ", " << s.address << ", "
+            << quoted(s.region) << ", {";
+        for (size_t i = 0; i < s.bytes.size(); ++i) {
+            if (i % 24 == 0) out << "\n            ";
+            out << static_cast<unsigned>(s.bytes[i]) << ",";
+        }
+        out << "}});\n";
+    }
+    for (const CartSymbol& s : cart.symbols)
+        out << "        c.symbols.push_back({" << quoted(s.name) << ", " << s.value << ", "
+            << (s.is_label ? "true" : "false") << "});\n";
+    out << "        return c;\n"
+           "    }();\n"
+           "    return cart;\n"
+           "}\n\n"
+           "}  // namespace nestris\n";
+}
+
+}  // namespace nestris

@@ -1,0 +1,39 @@
+// Runs ca65/ld65 over the cartridge sources and reads back what they made: the C++ side of
+// "assemble, place code in free space". Used by the build (nestris-asm) and by tests.
+#pragma once
+
+#include "cart_image.hpp"
+
+#include <filesystem>
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nestris {
+
+struct AssembleError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct AssembleOptions {
+    std::filesystem::path ca65 = "ca65";
+    std::filesystem::path ld65 = "ld65";
+    std::filesystem::path config;                     // ld65 config: the free-space map
+    std::vector<std::filesystem::path> sources;       // .s files, one object each
+    std::vector<std::filesystem::path> include_dirs;  // for .include
+    std::filesystem::path work_dir;                   // objects, image, labels, map, dbg
+};
+
+// Assembles and links; throws AssembleError with a message a person can act on (which tool,
+// which file, which region overflowed by how much). Leaves cart.lbl, cart.dbg and cart.map in
+// work_dir for debuggers and emulators.
+CartImage assemble_cart(const AssembleOptions& options);
+
+// The build id stamped into the signature: CRC32 of every ROM byte of the patch except the id.
+uint32_t compute_build_id(const CartImage& cart);
+
+// Writes a C++ source that defines nestris::shipped_cart() returning this image.
+void write_cart_cpp(const CartImage& cart, std::ostream& out);
+
+}  // namespace nestris

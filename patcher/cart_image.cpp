@@ -1,0 +1,50 @@
+#include "cart_image.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+namespace nestris {
+
+std::optional<uint16_t> CartImage::symbol(std::string_view name) const {
+    for (const CartSymbol& s : symbols)
+        if (s.name == name) return s.value;
+    return std::nullopt;
+}
+
+uint16_t CartImage::require(std::string_view name) const {
+    if (auto v = symbol(name)) return *v;
+    throw std::runtime_error("cartridge symbol '" + std::string(name) +
+                             "' is not defined by the assembled code (asm/)");
+}
+
+std::vector<const CartSegment*> CartImage::rom_segments() const {
+    std::vector<const CartSegment*> out;
+    for (const CartSegment& s : segments)
+        if (!s.bytes.empty()) out.push_back(&s);
+    std::sort(out.begin(), out.end(),
+              [](const CartSegment* a, const CartSegment* b) { return a->address < b->address; });
+    return out;
+}
+
+std::string CartImage::usage_report() const {
+    std::string out = "region                 range           used   free   size\n";
+    uint32_t rom_used = 0, rom_size = 0;
+    char line[160];
+    for (const CartRegion& r : regions) {
+        std::snprintf(line, sizeof line, "%-22s $%04X-$%04X  %5u  %5u  %5u%s\n", r.name.c_str(),
+                      r.start, static_cast<unsigned>(r.start + r.size - 1), r.used,
+                      r.size - r.used, r.size, r.is_ram ? "  (RAM)" : "");
+        out += line;
+        if (!r.is_ram) {
+            rom_used += r.used;
+            rom_size += r.size;
+        }
+    }
+    std::snprintf(line, sizeof line, "%-22s %-12s  %5u  %5u  %5u\n", "ROM total", "", rom_used,
+                  rom_size - rom_used, rom_size);
+    out += line;
+    return out;
+}
+
+}  // namespace nestris

@@ -1,0 +1,119 @@
+#include "asm_driver.hpp"
+#include "ld65_files.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <random>
+
+namespace fs = std::filesystem;
+using namespace nestris;
+
+namespace {
+
+fs::path fresh_dir(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("nestris_test_" + name + "_" +
+                                                       std::to_string(std::random_device{}()));
+    fs::remove_all(dir);
+    return dir;
+}
+
+AssembleOptions fixture(const std::string& source) {
+    AssembleOptions o;
+    o.ca65 = NESTRIS_CA65;
+    o.ld65 = NESTRIS_LD65;
+    o.config = fs::path(NESTRIS_FIXTURES_DIR) / "tiny.cfg";
+    o.sources = {fs::path(NESTRIS_FIXTURES_DIR) / source};
+    o.work_dir = fresh_dir(source);
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("ld65 MEMORY blocks are read with names, ranges and RAM areas") {
+    const auto areas = parse_ld65_memory(R"(
+        # comment with MEMORY { inside }
+        MEMORY {
+            A: start = $D6C9, size = $0637, type = ro, file = %O;  # trailing
+            B: start = 0x500, size = 256, type = rw, file = "";
+        }
+        SEGMENTS { X: load = A, type = ro; })");
+    REQUIRE(areas.size() == 2);
+    CHECK(areas[0].name == "A");
+    CHECK(areas[0].start == 0xD6C9);
+    CHECK(areas[0].size == 1591);
+    CHECK_FALSE(areas[0].is_ram);
+    CHECK(areas[1].start == 0x500);
+    CHECK(areas[1].size == 256);
+    CHECK(areas[1].is_ram);
+    CHECK_THROWS_AS(parse_ld65_memory("SEGMENTS {}"), Ld65Error);
+    CHECK_THROWS_AS(parse_ld65_memory("MEMORY { A: start = $10; }"), Ld65Error);
+}
+
+TEST_CASE("VICE label files are parsed and malformed lines rejected") {
+    const auto labels = parse_vice_labels("al 00D6C9 .foo\nal 00D6CB .loop\n\n");
+    REQUIRE(labels.size() == 2);
+    CHECK(labels[1].name == "loop");
+    CHECK(labels[1].value == 0xD6CB);
+    CHECK_THROWS_AS(parse_vice_labels("al 00D6C9\n"), Ld65Error);
+    CHECK_THROWS_AS(parse_vice_labels("al XYZ .a\n"), Ld65Error);
+}
+
+TEST_CASE("the driver assembles code into its region and reports usage and symbols") {
+    const CartImage cart = assemble_cart(fixture("fits.s"));
+    const auto rom = cart.rom_segments();
+    REQUIRE(rom.size() == 2);
+    CHECK(rom[0]->address == 0xD6C9);
+    CHECK(rom[0]->region == "SMALL");
+    REQUIRE(rom[0]->bytes.size() == 12);
+    CHECK(rom[0]->bytes[0] == 0xA9);  // lda #
+    CHECK(rom[0]->bytes[1] == 0x2A);
+    CHECK(rom[0]->bytes[11] == 4);
+    CHECK(rom[1]->address == 0xF9EB);
+    CHECK(rom[1]->bytes == std::vector<uint8_t>{0xEA});
+    CHECK(cart.require("entry") == 0xD6C9);
+    CHECK(cart.require("entry::loop") == 0xD6CB);  // scoped names keep their scope
+    CHECK(cart.require("answer") == 0x2A);         // equates come through too
+    CHECK(cart.require("counter") == 0x0500);
+    CHECK_FALSE(cart.symbol("loop").has_value());
+    CHECK_THROWS_WITH(cart.require("missing"), Catch::Contains("missing"));
+    for (const CartRegion& r : cart.regions) {
+        if (r.name == "SMALL") CHECK(r.used == 12);
+        if (r.name == "OTHER") CHECK(r.used == 1);
+        if (r.name == "VARS") CHECK(r.used == 3);
+    }
+    CHECK_THAT(cart.usage_report(), Catch::Contains("SMALL") && Catch::Contains("12"));
+}
+
+TEST_CASE("a region overflow fails with the region's name and the overflow") {
+    try {
+        assemble_cart(fixture("overflow.s"));
+        FAIL("overflow was accepted");
+    } catch (const AssembleError& e) {
+        const std::string message = e.what();
+        CHECK_THAT(message, Catch::Contains("region SMALL"));
+        CHECK_THAT(message, Catch::Contains("$D6C9-$D6D8"));
+        CHECK_THAT(message, Catch::Contains("overflows by 5 bytes"));
+    }
+}
+
+TEST_CASE("assembler errors and a missing assembler are reported clearly") {
+    CHECK_THROWS_WITH(assemble_cart(fixture("syntax_error.s")),
+                      Catch::Contains("ca65 failed on") && Catch::Contains("syntax_error.s"));
+    AssembleOptions missing = fixture("fits.s");
+    missing.ca65 = "/nonexistent/ca65";
+    CHECK_THROWS_WITH(assemble_cart(missing), Catch::Contains("install the Debian package 'cc65'"));
+}
+
+TEST_CASE("the build id changes with the code and ignores its own bytes") {
+    CartImage a;
+    a.segments.push_back({"CODE", 0xD6C9, "R", {1, 2, 3}});
+    CartImage b = a;
+    CHECK(compute_build_id(a) == compute_build_id(b));
+    b.segments[0].bytes[1] = 9;
+    CHECK(compute_build_id(a) != compute_build_id(b));
+    a.symbols.push_back({"nestris_build_id", 0xD6CA, true});
+    CartImage c = a;
+    c.segments[0].bytes[1] = 77;  // inside the id: does not count
+    CHECK(compute_build_id(a) == compute_build_id(c));
+}
