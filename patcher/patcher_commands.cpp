@@ -1,0 +1,5 @@
+#include "patcher_commands.hpp"
+
+namespace nestris {
+void add_patcher_commands(CLI::App&) {}
+}  // namespace nestris
