@@ -1,0 +1,145 @@
+#include "ai_eval.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+
+namespace nestris::ai {
+namespace {
+
+uint16_t capped(int64_t v, uint16_t cap) { return static_cast<uint16_t>(std::clamp<int64_t>(v, 0, cap)); }
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+}
+
+EvalSet expand_set(const Weights& w, const std::string& s) {
+    auto p = [&](const char* key) -> int64_t { return w.get(s, key); };
+    EvalSet e;
+    for (int i = 0; i <= 20; ++i) {
+        e.hole[i] = capped(i == 0 ? 0 : p("hole_first") + p("hole_each") * (i - 1), kCapHole);
+        e.bump[i] = capped(p("bump_lin") * i + p("bump_sq") * i * i, kCapBump);
+        const int64_t over_stack = std::max<int64_t>(0, i - p("stack_free"));
+        e.stack[i] = capped(p("stack_sq") * over_stack * over_stack, kCapStack);
+        const int64_t over_spawn = std::max<int64_t>(0, i - p("spawn_free"));
+        e.spawn[i] = capped(p("spawn_sq") * over_spawn * over_spawn, kCapSpawn);
+        e.cover[i] = capped(i == 0 ? 0 : p("cover_first") + p("cover_each") * (i - 1), kCapWell);
+    }
+    for (int r = 0; r <= 6; ++r)
+        e.ready[r] = capped(p("ready_each") * (4 - std::min(r, 4)) + p("ready_over") * std::max(0, r - 4), kCapWell);
+    for (int n = 0; n <= 4; ++n) e.lines[n] = capped(p(("lines" + std::to_string(n)).c_str()), kCapLines);
+    return e;
+}
+
+}  // namespace
+
+const std::vector<std::string>& weight_names() {
+    static const std::vector<std::string> names = {
+        "hole_first", "hole_each", "bump_lin",   "bump_sq",    "stack_free", "stack_sq",
+        "spawn_free", "spawn_sq",  "ready_each", "ready_over", "cover_first", "cover_each",
+        "lines0",     "lines1",    "lines2",     "lines3",     "lines4"};
+    return names;
+}
+
+int Weights::get(std::string_view section, std::string_view key) const {
+    auto s = sections.find(std::string(section));
+    if (s == sections.end()) throw WeightsError("weights: no section [" + std::string(section) + "]");
+    auto k = s->second.find(std::string(key));
+    if (k == s->second.end())
+        throw WeightsError("weights: [" + std::string(section) + "] has no '" + std::string(key) + "'");
+    return k->second;
+}
+
+Weights parse_weights(std::string_view text) {
+    Weights w;
+    std::string section;
+    int line_number = 0;
+    size_t pos = 0;
+    while (pos <= text.size()) {
+        size_t eol = text.find('\n', pos);
+        if (eol == std::string_view::npos) eol = text.size();
+        std::string_view line = text.substr(pos, eol - pos);
+        pos = eol + 1;
+        ++line_number;
+        if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+        line = trim(line);
+        if (line.empty()) continue;
+        auto fail = [&](const std::string& why) {
+            throw WeightsError("weights line " + std::to_string(line_number) + ": " + why);
+        };
+        if (line.front() == '[') {
+            if (line.back() != ']') fail("section header needs ']'");
+            section = std::string(trim(line.substr(1, line.size() - 2)));
+            if (section != "g2" && section != "g1") fail("unknown section [" + section + "] (expected [g2] or [g1])");
+            w.sections[section];
+            continue;
+        }
+        if (section.empty()) fail("a value before the first [section]");
+        const size_t eq = line.find('=');
+        if (eq == std::string_view::npos) fail("expected 'name = value'");
+        const std::string key(trim(line.substr(0, eq)));
+        const std::string_view value = trim(line.substr(eq + 1));
+        const auto& names = weight_names();
+        if (std::find(names.begin(), names.end(), key) == names.end()) fail("unknown weight '" + key + "'");
+        int v = 0;
+        auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+        if (ec != std::errc{} || end != value.data() + value.size()) fail("'" + key + "' needs an integer");
+        if (v < 0 || v > 65535) fail("'" + key + "' must be 0..65535");
+        w.sections[section][key] = v;
+    }
+    for (const char* s : {"g2", "g1"})
+        for (const std::string& name : weight_names()) (void)w.get(s, name);
+    return w;
+}
+
+std::string format_weights(const Weights& w) {
+    std::ostringstream out;
+    for (const char* s : {"g2", "g1"}) {
+        out << "[" << s << "]\n";
+        for (const std::string& name : weight_names()) out << name << " = " << w.get(s, name) << "\n";
+        out << "\n";
+    }
+    return out.str();
+}
+
+EvalTables expand_tables(const Weights& w) {
+    EvalTables t;
+    t.set[kSlowClass] = expand_set(w, "g2");
+    t.set[kFastClass] = expand_set(w, "g1");
+    return t;
+}
+
+const EvalTables& default_tables() {
+    static const EvalTables t = expand_tables(default_weights());
+    return t;
+}
+
+uint16_t evaluate(const Board& b, const EvalSet& e) {
+    // Exact sum: the caps of the tables keep it below kCostMax.
+    uint16_t cost = 0;
+    auto add = [&cost](uint16_t term) { cost = static_cast<uint16_t>(cost + term); };
+    for (int c = 0; c < kColumns; ++c) add(e.hole[b.holes(c)]);
+    for (int c = 0; c < 8; ++c) {
+        const int d = b.height[c] > b.height[c + 1] ? b.height[c] - b.height[c + 1] : b.height[c + 1] - b.height[c];
+        add(e.bump[d]);
+    }
+    uint8_t highest = 0, lowest = 20;
+    for (int c = 0; c < 9; ++c) {
+        highest = std::max(highest, b.height[c]);
+        lowest = std::min(lowest, b.height[c]);
+    }
+    add(e.stack[highest]);
+    uint8_t spawn_high = 0;
+    for (int c = 3; c <= 6; ++c) spawn_high = std::max(spawn_high, b.height[c]);
+    add(e.spawn[spawn_high]);
+    const uint8_t well = b.height[9];
+    if (well <= lowest)
+        add(e.ready[std::min(lowest - well, 6)]);
+    else
+        add(e.cover[well - lowest]);
+    return cost;
+}
+
+}  // namespace nestris::ai

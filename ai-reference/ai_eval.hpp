@@ -1,0 +1,75 @@
+// The evaluation: a sum of table lookups (AI_DESIGN.md, "Evaluation"). The tables are expanded
+// from the integer parameters of weights.txt by expand_tables(), the one place that defines
+// them; the asm include is generated from the same expansion.
+#pragma once
+
+#include "ai_board.hpp"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nestris::ai {
+
+// A cost that means "never": a placement that tops out, or no placement at all.
+inline constexpr uint16_t kCostMax = 0xFFFF;
+
+// Every table entry is capped so that no sum the search forms (an evaluation plus two lines
+// costs) can reach kCostMax: sums are exact, so the cartridge may add the terms in any order
+// (incrementally) and still match the reference bit for bit.
+inline constexpr uint16_t kCapHole = 1200, kCapBump = 1200, kCapStack = 12000, kCapSpawn = 12000,
+                          kCapWell = 4000, kCapLines = 3000;
+static_assert(10 * kCapHole + 8 * kCapBump + kCapStack + kCapSpawn + kCapWell + 2 * kCapLines < kCostMax);
+
+inline uint16_t saturating_add(uint16_t a, uint16_t b) {
+    const uint32_t s = uint32_t{a} + b;
+    return s > kCostMax ? kCostMax : static_cast<uint16_t>(s);
+}
+
+// One set of tables; there is one set for g >= 2 and one for g = 1 (level 29 and beyond).
+struct EvalSet {
+    std::array<uint16_t, 21> hole{};   // by holes in one column
+    std::array<uint16_t, 21> bump{};   // by |height difference| of neighbours, columns 0..8
+    std::array<uint16_t, 21> stack{};  // by the highest of columns 0..8
+    std::array<uint16_t, 21> spawn{};  // by the highest of columns 3..6
+    std::array<uint16_t, 7> ready{};   // well column at or below the rest: by rows ready (cap 6)
+    std::array<uint16_t, 21> cover{};  // well column above the lowest other column: by how much
+    std::array<uint16_t, 5> lines{};   // by lines cleared by the placement
+    bool operator==(const EvalSet&) const = default;
+};
+
+enum SpeedClass : uint8_t { kSlowClass = 0, kFastClass = 1 };  // g >= 2, g == 1
+
+struct EvalTables {
+    std::array<EvalSet, 2> set{};
+    bool operator==(const EvalTables&) const = default;
+};
+
+// The parameters of weights.txt: name -> value, per section ("g2", "g1").
+struct Weights {
+    std::map<std::string, std::map<std::string, int>> sections;
+    int get(std::string_view section, std::string_view key) const;
+};
+
+struct WeightsError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The parameter names each section must define, in the order the tuner varies them.
+const std::vector<std::string>& weight_names();
+
+Weights parse_weights(std::string_view text);  // throws WeightsError with the line number
+std::string format_weights(const Weights& w);
+EvalTables expand_tables(const Weights& w);
+
+// The weights compiled into this build (generated from ai-reference/weights.txt).
+const Weights& default_weights();
+const EvalTables& default_tables();
+
+uint16_t evaluate(const Board& board, const EvalSet& set);
+
+}  // namespace nestris::ai

@@ -1,0 +1,100 @@
+#include "ai_eval.hpp"
+#include "ai_search.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace nestris::ai;
+
+namespace {
+
+// Rows given bottom-up as strings: '#' filled, '.' empty; the last string is row 19.
+Board board_from(std::initializer_list<const char*> bottom_up) {
+    Board b;
+    int row = kRows - 1;
+    for (const char* r : bottom_up) {
+        for (int c = 0; c < kColumns; ++c)
+            if (r[c] == '#') b.rows[row] |= static_cast<uint16_t>(1u << c);
+        --row;
+    }
+    b.recompute_columns();
+    return b;
+}
+
+EvalSet unit_set() {
+    // Distinct, recognisable values so each term can be read off the total.
+    EvalSet e;
+    for (int i = 0; i <= 20; ++i) {
+        e.hole[i] = static_cast<uint16_t>(1000 * i);
+        e.bump[i] = static_cast<uint16_t>(10 * i);
+        e.stack[i] = static_cast<uint16_t>(100000 % 7 + i);  // 5 + i
+        e.spawn[i] = 0;
+        e.cover[i] = static_cast<uint16_t>(20000 + i);
+    }
+    for (int r = 0; r <= 6; ++r) e.ready[r] = static_cast<uint16_t>(30000 + r);
+    return e;
+}
+
+}  // namespace
+
+TEST_CASE("board columns: heights, filled cells and holes") {
+    const Board b = board_from({"##.#......", "#..#......", "...#......"});
+    CHECK(b.height[0] == 2);
+    CHECK(b.filled[0] == 2);
+    CHECK(b.holes(0) == 0);
+    CHECK(b.height[1] == 1);
+    CHECK(b.height[2] == 0);
+    CHECK(b.height[3] == 3);
+    CHECK(b.holes(3) == 0);
+    const Board h = board_from({"#.........", "..........", "#........."});
+    CHECK(h.height[0] == 3);
+    CHECK(h.filled[0] == 2);
+    CHECK(h.holes(0) == 1);
+}
+
+TEST_CASE("evaluation: every term from its table") {
+    const EvalSet e = unit_set();
+    // Heights 3 0 0 3 0 0 0 0 0 | well 0; column 0 has a hole at row 18.
+    const Board b = board_from({"#..#......", "...#......", "#..#......"});
+    // holes: column 0 has 1 -> 1000. bumps |3-0|,0,|0-3|,|3-0|,0,0,0,0 -> 30+30+30 = 90.
+    // stack: highest of 0..8 = 3 -> 8. spawn: 0. well: lowest of 0..8 = 0, height 0 -> ready[0].
+    CHECK(evaluate(b, e) == 1000 + 90 + 8 + 30000);
+    // Well column above the lowest other column: cover.
+    const Board c = board_from({"#########.", "#########.", ".........#"});
+    // heights: 2 x9 (col 0..8), col 9: 3; lowest = 2 -> cover[1]; column 9 has 2 holes.
+    CHECK(evaluate(c, e) == 2000 + 0 + (5 + 2) + 20001);
+    // Ready rows are capped at 6.
+    Board tall;
+    for (int row = 10; row < kRows; ++row) tall.rows[row] = 0x01FF;
+    tall.recompute_columns();
+    CHECK(evaluate(tall, e) == (5 + 10) + 30006);
+}
+
+TEST_CASE("weights: parse, format and expand, with clear errors") {
+    const Weights& w = default_weights();
+    CHECK(parse_weights(format_weights(w)).sections == w.sections);
+    const EvalTables t = expand_tables(w);
+    CHECK(t == default_tables());
+    CHECK(t.set[kSlowClass].hole[0] == 0);
+    CHECK(t.set[kSlowClass].hole[1] == std::min<int>(kCapHole, w.get("g2", "hole_first")));
+    CHECK_THROWS_WITH(parse_weights("hole_first = 1\n"), Catch::Contains("line 1"));
+    CHECK_THROWS_WITH(parse_weights("[g2]\nnonsense = 3\n"), Catch::Contains("unknown weight"));
+    CHECK_THROWS_WITH(parse_weights("[g2]\nhole_first = x\n"), Catch::Contains("integer"));
+    CHECK_THROWS_WITH(parse_weights("[g2]\nhole_first = 70000\n"), Catch::Contains("0..65535"));
+    CHECK_THROWS_WITH(parse_weights("[g2]\nhole_first = 1\n"), Catch::Contains("has no"));
+}
+
+TEST_CASE("table caps keep every sum the search forms below the top-out cost") {
+    Weights w = default_weights();
+    for (auto& [section, values] : w.sections)
+        for (auto& [name, value] : values) value = 65535;
+    const EvalTables t = expand_tables(w);
+    Board worst;
+    for (int row = 1; row < kRows; row += 2) worst.rows[row] = 0x0155;  // holes and bumps everywhere
+    worst.recompute_columns();
+    for (const EvalSet& e : t.set) {
+        const uint32_t eval = evaluate(worst, e);
+        CHECK(eval + 2u * e.lines[4] < kCostMax);
+        for (uint16_t v : e.hole) CHECK(v <= kCapHole);
+        for (uint16_t v : e.lines) CHECK(v <= kCapLines);
+    }
+}
