@@ -1,0 +1,239 @@
+// The subcommands as a user runs them (in-process): exit codes, messages, and files written or
+// not written.
+#include "cart_image.hpp"
+#include "checksums.hpp"
+#include "command_status.hpp"
+#include "file_io.hpp"
+#include "ips.hpp"
+#include "patch.hpp"
+#include "patcher/support.hpp"
+#include "patcher_commands.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+using namespace nestris;
+using namespace nestris::test;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CliResult {
+    int code = 0;
+    std::string out, err;
+};
+
+// Swaps std::cout/std::cerr for strings while a command runs.
+class Capture {
+public:
+    Capture() : old_out_(std::cout.rdbuf(out.rdbuf())), old_err_(std::cerr.rdbuf(err.rdbuf())) {}
+    ~Capture() {
+        std::cout.rdbuf(old_out_);
+        std::cerr.rdbuf(old_err_);
+    }
+    Capture(const Capture&) = delete;
+    Capture& operator=(const Capture&) = delete;
+    std::ostringstream out, err;
+
+private:
+    std::streambuf* old_out_;
+    std::streambuf* old_err_;
+};
+
+CliResult run_cli(const std::vector<std::string>& args) {
+    CLI::App app{"nestris-ai (test)"};
+    app.require_subcommand(1);
+    add_patcher_commands(app);
+    set_command_exit_code(0);
+    std::vector<const char*> argv = {"nestris-ai"};
+    for (const std::string& a : args) argv.push_back(a.c_str());
+    CliResult result;
+    Capture capture;
+    try {
+        app.parse(static_cast<int>(argv.size()), argv.data());
+        result.code = command_exit_code();
+    } catch (const CLI::ParseError& e) {
+        result.code = app.exit(e);
+    }
+    result.out = capture.out.str();
+    result.err = capture.err.str();
+    return result;
+}
+
+void write_plain(const fs::path& p, const std::vector<uint8_t>& bytes) {
+    std::ofstream out(p, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::vector<uint8_t> synthetic_rom(uint32_t seed) {
+    std::mt19937 rng(seed);
+    return concat(tetris_header_bytes(), random_bytes(rng, 49152));
+}
+
+}  // namespace
+
+TEST_CASE("cli: build writes the patch and reports usage and build id") {
+    ScratchDir dir("cli_build");
+    const CliResult r = run_cli({"build", "-o", (dir / "x.ips").string()});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    const IpsPatch expected = cart_patch(shipped_cart());
+    CHECK(read_file(dir / "x.ips") == serialize_ips(expected));
+    CHECK_THAT(r.out, Contains("build " + crc32_hex(cart_build_id(shipped_cart()))));
+    CHECK_THAT(r.out, Contains(shipped_cart().usage_report()));
+    CHECK_THAT(r.out, Contains("wrote " + (dir / "x.ips").string()));
+
+    const CliResult bad = run_cli({"build", "-o", (dir / "missing" / "x.ips").string()});
+    CHECK(bad.code == 1);
+    CHECK_THAT(bad.err, Contains("nestris-ai build: error: cannot write"));
+    CHECK(dir.listing() == std::vector<std::string>{"x.ips"});
+}
+
+TEST_CASE("cli: patch refuses bad input with a message, a non-zero exit and no file") {
+    ScratchDir dir("cli_bad_input");
+    const auto rom = synthetic_rom(1);
+    auto pal = rom;
+    pal[9] = 1;
+    auto patched = apply_ips(rom, cart_patch(shipped_cart()));
+    struct Case {
+        const char* name;
+        std::vector<uint8_t> bytes;
+        const char* message;
+    };
+    const Case cases[] = {
+        {"empty.nes", {}, "the file is empty"},
+        {"header.nes", tetris_header_bytes(), "only an iNES header"},
+        {"truncated.nes", std::vector<uint8_t>(rom.begin(), rom.begin() + 30000), "truncated"},
+        {"other.nes", rom, "not the supported ROM, Tetris (USA)"},
+        {"pal.nes", pal, "marks a PAL game"},
+        {"patched.nes", patched, "already patched by nestris-ai"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.name);
+        write_plain(dir / c.name, c.bytes);
+        const auto before = dir.listing();
+        const CliResult r = run_cli({"patch", (dir / c.name).string()});
+        CHECK(r.code == 1);
+        CHECK_THAT(r.err, Contains("nestris-ai patch: error:") && Contains(c.message));
+        CHECK(dir.listing() == before);
+    }
+    const CliResult missing = run_cli({"patch", (dir / "nope.nes").string()});
+    CHECK(missing.code == 1);
+    CHECK_THAT(missing.err, Contains("no such file"));
+}
+
+TEST_CASE("cli: patch never writes over its input unless --in-place") {
+    ScratchDir dir("cli_same");
+    write_plain(dir / "t.nes", synthetic_rom(2));
+    const CliResult r = run_cli({"patch", (dir / "t.nes").string(), "-o", (dir / "." / "t.nes").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("is the input ROM; use --in-place"));
+    const CliResult both = run_cli({"patch", (dir / "t.nes").string(), "--in-place", "-o", (dir / "u.nes").string()});
+    CHECK(both.code != 0);  // CLI11: --in-place excludes -o
+    CHECK(read_file(dir / "t.nes") == synthetic_rom(2));
+    CHECK(dir.listing() == std::vector<std::string>{"t.nes"});
+}
+
+TEST_CASE("cli: identify says what a file is, with exit codes") {
+    ScratchDir dir("cli_identify");
+    write_plain(dir / "random.nes", synthetic_rom(3));
+    CliResult r = run_cli({"identify", (dir / "random.nes").string()});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Contains("unknown NES ROM") && Contains("SHA-1 ") && Contains("CRC32 ") &&
+                          Contains("mapper 1 (MMC1)") && Contains("matches no known dump"));
+    write_plain(dir / "patched.nes", apply_ips(synthetic_rom(3), cart_patch(shipped_cart())));
+    r = run_cli({"identify", (dir / "patched.nes").string()});
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("already patched by nestris-ai " + cart_version(shipped_cart())) &&
+                          Contains("(this build)") && Contains("CPU $FF30"));
+    r = run_cli({"identify", (dir / "nope").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("no such file"));
+}
+
+TEST_CASE("cli: verify checks signature, header and every patch byte") {
+    ScratchDir dir("cli_verify");
+    const auto patched = apply_ips(synthetic_rom(4), cart_patch(shipped_cart()));
+    write_plain(dir / "p.nes", patched);
+    CliResult r = run_cli({"verify", (dir / "p.nes").string()});
+    INFO(r.out << r.err);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("every byte of this build's patch in place") && Contains("not checked"));
+    // An --original that is not the supported game proves nothing: refused.
+    write_plain(dir / "o.nes", synthetic_rom(4));
+    r = run_cli({"verify", (dir / "p.nes").string(), "--original", (dir / "o.nes").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("is not the supported original"));
+    const size_t signature = prg_file_offset(shipped_cart().require("nestris_signature"));
+    auto broken = patched;
+    broken[signature] ^= 0x55;  // the magic: no longer a nestris-ai ROM
+    write_plain(dir / "b.nes", broken);
+    r = run_cli({"verify", (dir / "b.nes").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("not patched by nestris-ai"));
+    broken = patched;
+    broken[signature + kSignatureSize - 1] ^= 0x55;  // a byte of the build id
+    write_plain(dir / "b.nes", broken);
+    r = run_cli({"verify", (dir / "b.nes").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("(not this build); this nestris-ai is build"));
+    broken = patched;
+    broken[signature + kSignatureMagic.size()] ^= 0x55;  // the version: same build id, wrong byte
+    write_plain(dir / "b.nes", broken);
+    r = run_cli({"verify", (dir / "b.nes").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("the patch has"));
+    auto headerless = std::vector<uint8_t>(patched.begin() + 16, patched.end());
+    write_plain(dir / "h.nes", headerless);
+    r = run_cli({"verify", (dir / "h.nes").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("not a standard Tetris (USA) image"));
+}
+
+TEST_CASE("cli: apply-ips applies any patch, strictly") {
+    ScratchDir dir("cli_apply");
+    std::mt19937 rng(8);
+    const auto source = random_bytes(rng, 5000);
+    auto target = source;
+    for (int i = 0; i < 50; ++i) target[rng() % target.size()] = static_cast<uint8_t>(rng());
+    target.resize(5200, 0x33);
+    write_plain(dir / "in.bin", source);
+    write_plain(dir / "p.ips", serialize_ips(diff_ips(source, target)));
+    CliResult r = run_cli({"apply-ips", (dir / "in.bin").string(), (dir / "p.ips").string(), "-o", (dir / "out.bin").string()});
+    CHECK(r.code == 1);  // grows the file: refused by default
+    CHECK_THAT(r.err, Contains("past the end of the 5000-byte file"));
+    CHECK_FALSE(fs::exists(dir / "out.bin"));
+    r = run_cli({"apply-ips", (dir / "in.bin").string(), (dir / "p.ips").string(), "-o", (dir / "out.bin").string(),
+                 "--allow-grow"});
+    CHECK(r.code == 0);
+    CHECK(read_file(dir / "out.bin") == target);
+
+    write_plain(dir / "bad.ips", {'P', 'A', 'T', 'C', 'H', 0, 0, 1, 0, 9, 1});
+    r = run_cli({"apply-ips", (dir / "in.bin").string(), (dir / "bad.ips").string(), "-o", (dir / "out2.bin").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("bad.ips: truncated record at byte 5"));
+    CHECK_FALSE(fs::exists(dir / "out2.bin"));
+    r = run_cli({"apply-ips", (dir / "in.bin").string(), (dir / "p.ips").string(), "-o", (dir / "in.bin").string()});
+    CHECK(r.code == 1);
+    CHECK(read_file(dir / "in.bin") == source);
+}
+
+TEST_CASE("cli: every subcommand explains itself in --help") {
+    const std::pair<const char*, std::vector<const char*>> expected[] = {
+        {"build", {"Needs no ROM", "-o,--output", "build id"}},
+        {"patch", {"Tetris (USA)", "--in-place", "headerless", "nothing is written", "77747840541BFC62A28A5957692A98C550BD6B2B"}},
+        {"identify", {"Tetris (Europe)", "Exit status"}},
+        {"verify", {"--original", "Exit status"}},
+        {"apply-ips", {"--allow-grow", "truncation"}},
+    };
+    for (const auto& [command, phrases] : expected) {
+        const CliResult r = run_cli({command, "--help"});
+        INFO(command << ":\n" << r.out);
+        CHECK(r.code == 0);
+        for (const char* phrase : phrases) CHECK_THAT(r.out, Contains(phrase));
+    }
+}

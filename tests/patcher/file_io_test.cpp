@@ -1,0 +1,95 @@
+#include "file_io.hpp"
+#include "patcher/support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+
+using namespace nestris;
+using namespace nestris::test;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_plain(const fs::path& p, const std::vector<uint8_t>& bytes) {
+    std::ofstream out(p, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+mode_t mode_of(const fs::path& p) {
+    struct stat st {};
+    REQUIRE(::stat(p.c_str(), &st) == 0);
+    return st.st_mode & 07777;
+}
+
+}  // namespace
+
+TEST_CASE("an atomic write publishes exactly the bytes, checked as read back") {
+    ScratchDir dir("atomic_ok");
+    const std::vector<uint8_t> bytes = {1, 2, 3, 4, 5};
+    std::vector<uint8_t> seen;
+    write_file_atomically(dir / "out.bin", bytes, [&](std::span<const uint8_t> on_disk) {
+        seen.assign(on_disk.begin(), on_disk.end());
+    });
+    CHECK(seen == bytes);
+    CHECK(read_file(dir / "out.bin") == bytes);
+    CHECK(mode_of(dir / "out.bin") == 0644);
+    CHECK(dir.listing() == std::vector<std::string>{"out.bin"});
+}
+
+TEST_CASE("an atomic write replaces an existing file and keeps its mode") {
+    ScratchDir dir("atomic_replace");
+    write_plain(dir / "out.bin", {9, 9});
+    fs::permissions(dir / "out.bin", fs::perms(0600));
+    write_file_atomically(dir / "out.bin", std::vector<uint8_t>{7});
+    CHECK(read_file(dir / "out.bin") == std::vector<uint8_t>{7});
+    CHECK(mode_of(dir / "out.bin") == 0600);
+}
+
+TEST_CASE("a failing check leaves no file, no temporary file, and the old file untouched") {
+    ScratchDir dir("atomic_fail");
+    auto failing = [](std::span<const uint8_t>) { throw std::runtime_error("check failed on purpose"); };
+    REQUIRE_THROWS_WITH(write_file_atomically(dir / "new.bin", std::vector<uint8_t>{1, 2}, failing),
+                        "check failed on purpose");
+    CHECK(dir.listing().empty());
+    write_plain(dir / "old.bin", {5, 5, 5});
+    REQUIRE_THROWS(write_file_atomically(dir / "old.bin", std::vector<uint8_t>{1, 2}, failing));
+    CHECK(read_file(dir / "old.bin") == std::vector<uint8_t>{5, 5, 5});
+    CHECK(dir.listing() == std::vector<std::string>{"old.bin"});
+}
+
+TEST_CASE("an unwritable destination is an error and nothing is written") {
+    ScratchDir dir("atomic_unwritable");
+    const std::vector<uint8_t> bytes = {1};
+    REQUIRE_THROWS_WITH(write_file_atomically(dir / "missing" / "out.bin", bytes), Contains("no directory"));
+    write_plain(dir / "file", {0});
+    REQUIRE_THROWS_AS(write_file_atomically(dir / "file" / "out.bin", bytes), FileError);
+    fs::create_directory(dir / "adir");
+    REQUIRE_THROWS_WITH(write_file_atomically(dir / "adir", bytes), Contains("it is a directory"));
+    CHECK(dir.listing() == std::vector<std::string>{"adir", "file"});
+    // /proc takes no new files, even from root.
+    REQUIRE_THROWS_WITH(write_file_atomically("/proc/nestris-ai-test.nes", bytes), Contains("cannot create a file in"));
+    CHECK_FALSE(fs::exists("/proc/nestris-ai-test.nes"));
+    // A read-only directory stops everyone but root.
+    fs::create_directory(dir / "ro");
+    fs::permissions(dir / "ro", fs::perms(0555));
+    if (::geteuid() != 0) {
+        REQUIRE_THROWS_WITH(write_file_atomically(dir / "ro" / "out.bin", bytes), Contains("Permission denied"));
+        CHECK(fs::is_empty(dir / "ro"));
+    }
+}
+
+TEST_CASE("reading refuses what is not a readable regular file of sane size") {
+    ScratchDir dir("read");
+    REQUIRE_THROWS_WITH(read_file(dir / "nope"), Contains("no such file"));
+    REQUIRE_THROWS_WITH(read_file(dir.path()), Contains("it is a directory"));
+    write_plain(dir / "big", std::vector<uint8_t>(100));
+    REQUIRE_THROWS_WITH(read_file(dir / "big", 99), Contains("100 bytes, more than the 99"));
+    CHECK(read_file(dir / "big", 100).size() == 100);
+    write_plain(dir / "empty", {});
+    CHECK(read_file(dir / "empty").empty());
+}

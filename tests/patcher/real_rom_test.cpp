@@ -1,0 +1,128 @@
+// Tests on the genuine game: they run only where the user has it (TETRIS_ROM=/path/to/tetris.nes,
+// and TETRIS_PAL_ROM for Tetris (Europe)); otherwise they print SKIPPED and ctest says so.
+#include "checksums.hpp"
+#include "command_status.hpp"
+#include "file_io.hpp"
+#include "patch.hpp"
+#include "patcher/support.hpp"
+#include "patcher_commands.hpp"
+#include "support/rom.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+using namespace nestris;
+using namespace nestris::test;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<std::vector<uint8_t>> pal_rom_or_skip() {
+    const char* path = std::getenv("TETRIS_PAL_ROM");
+    if (!path || !*path) {
+        std::cout << "SKIPPED: set TETRIS_PAL_ROM=/path/to/tetris-europe.nes (Tetris (Europe)) to run this test\n";
+        return std::nullopt;
+    }
+    try {
+        return read_file(path);
+    } catch (const FileError& e) {
+        std::cout << "SKIPPED: TETRIS_PAL_ROM: " << e.what() << "\n";
+        return std::nullopt;
+    }
+}
+
+IdentifyContext this_build() { return {known_roms(), cart_build_id(shipped_cart())}; }
+
+int run_cli(const std::vector<std::string>& args, std::string& out) {
+    CLI::App app{"nestris-ai (test)"};
+    add_patcher_commands(app);
+    set_command_exit_code(0);
+    std::vector<const char*> argv = {"nestris-ai"};
+    for (const std::string& a : args) argv.push_back(a.c_str());
+    std::ostringstream text;
+    std::streambuf* old = std::cout.rdbuf(text.rdbuf());
+    app.parse(static_cast<int>(argv.size()), argv.data());
+    std::cout.rdbuf(old);
+    out = text.str();
+    return command_exit_code();
+}
+
+void write_plain(const fs::path& p, const std::vector<uint8_t>& bytes) {
+    std::ofstream o(p, std::ios::binary);
+    o.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+}  // namespace
+
+TEST_CASE("real game: Tetris (USA) is identified, with or without its header") {
+    const auto rom = tetris_rom_or_skip();
+    if (!rom) return;
+    const RomIdentity id = identify_rom(*rom, this_build());
+    REQUIRE(id.kind == RomKind::Original);
+    CHECK(id.file_crc32 == 0x6D72C53A);
+    CHECK(id.payload_crc32 == 0x1394F57E);
+    // The header written from the iNES fields is the dump's own.
+    const auto header = encode_ines(tetris_usa_header());
+    CHECK(std::equal(header.begin(), header.end(), rom->begin()));
+    const std::vector<uint8_t> headerless(rom->begin() + 16, rom->end());
+    CHECK(identify_rom(headerless, this_build()).kind == RomKind::Headerless);
+    auto diskdude = *rom;
+    const char junk[] = "DiskDude!";
+    std::copy(junk, junk + 9, diskdude.begin() + 7);
+    CHECK(identify_rom(diskdude, this_build()).kind == RomKind::OriginalReheader);
+}
+
+TEST_CASE("real game: patching gives one result from every form of the dump, and it checks out") {
+    const auto rom = tetris_rom_or_skip();
+    if (!rom) return;
+    const CartImage& cart = shipped_cart();
+    const PatchedRom p = patch_rom(*rom, cart);
+    CHECK(p.original == *rom);
+    CHECK(patch_rom(std::vector<uint8_t>(rom->begin() + 16, rom->end()), cart).bytes == p.bytes);
+    const RomIdentity result = identify_rom(p.bytes, this_build());
+    REQUIRE(result.kind == RomKind::Patched);
+    CHECK(result.signature->this_build);
+    CHECK(result.signature->cpu_address == cart.require("nestris_signature"));
+    // Code goes into PRG only, never into the header or the graphics (CHR).
+    for (const IpsRecord& r : p.patch.records) {
+        CHECK(r.offset >= 16);
+        CHECK(r.end() <= 16 + 32768);
+    }
+    REQUIRE_THROWS_WITH(patch_rom(p.bytes, cart), Contains("already patched"));
+}
+
+TEST_CASE("real game: the patch command writes next to the input, in place, and verify agrees") {
+    const auto rom = tetris_rom_or_skip();
+    if (!rom) return;
+    ScratchDir dir("real_cli");
+    write_plain(dir / "tetris.nes", *rom);
+    std::string out;
+    REQUIRE(run_cli({"patch", (dir / "tetris.nes").string()}, out) == 0);
+    const auto patched = read_file(dir / "tetris-nestris-ai.nes");
+    CHECK_THAT(out, Contains("SHA-1 " + sha1_hex(patched)));
+    CHECK(read_file(dir / "tetris.nes") == *rom);
+    CHECK(dir.listing() == std::vector<std::string>{"tetris-nestris-ai.nes", "tetris.nes"});
+    REQUIRE(run_cli({"verify", (dir / "tetris-nestris-ai.nes").string(), "--original", (dir / "tetris.nes").string()},
+                    out) == 0);
+    CHECK_THAT(out, Contains("every other byte equals"));
+    write_plain(dir / "copy.nes", std::vector<uint8_t>(rom->begin() + 16, rom->end()));
+    REQUIRE(run_cli({"patch", (dir / "copy.nes").string(), "--in-place"}, out) == 0);
+    CHECK(read_file(dir / "copy.nes") == patched);
+}
+
+TEST_CASE("real game: Tetris (Europe) is recognised and refused") {
+    const auto pal = pal_rom_or_skip();
+    if (!pal) return;
+    const RomIdentity id = identify_rom(*pal, this_build());
+    REQUIRE(id.kind == RomKind::Refused);
+    CHECK(id.game->name == "Tetris (Europe)");
+    CHECK(id.file_crc32 == id.game->file_crc32);
+    CHECK(id.payload_crc32 == id.game->payload_crc32);
+    CHECK(id.payload_sha1 == id.game->payload_sha1);
+    CHECK(identify_rom(std::vector<uint8_t>(pal->begin() + 16, pal->end()), this_build()).kind == RomKind::Refused);
+    REQUIRE_THROWS_WITH(patch_rom(*pal, shipped_cart()), Contains("PAL"));
+}
