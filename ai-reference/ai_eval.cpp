@@ -30,6 +30,7 @@ EvalSet expand_set(const Weights& w, const std::string& s) {
     for (int r = 0; r <= 6; ++r)
         e.ready[r] = capped(p("ready_each") * (4 - std::min(r, 4)) + p("ready_over") * std::max(0, r - 4), kCapWell);
     for (int n = 0; n <= 4; ++n) e.lines[n] = capped(p(("lines" + std::to_string(n)).c_str()), kCapLines);
+    for (int k = 0; k <= 4; ++k) e.row[k] = capped(p("row_each") * k + p("row_sq") * k * k, kCapRow);
     return e;
 }
 
@@ -39,7 +40,8 @@ const std::vector<std::string>& weight_names() {
     static const std::vector<std::string> names = {
         "hole_first", "hole_each", "bump_lin",   "bump_sq",    "stack_free", "stack_sq",
         "spawn_free", "spawn_sq",  "ready_each", "ready_over", "cover_first", "cover_each",
-        "lines0",     "lines1",    "lines2",     "lines3",     "lines4"};
+        "lines0",     "lines1",    "lines2",     "lines3",     "lines4",     "row_each",
+        "row_sq"};
     return names;
 }
 
@@ -116,6 +118,17 @@ const EvalTables& default_tables() {
     return t;
 }
 
+uint8_t row_transitions(uint16_t row) {
+    const uint32_t cells = row | 0x400u;          // the right wall as column 10
+    const uint32_t left = (cells << 1) | 1u;       // each cell's left neighbour, the left wall first
+    return static_cast<uint8_t>(__builtin_popcount((cells ^ left) & 0x7FFu));
+}
+
+uint8_t row_class(uint16_t row) {
+    const uint8_t t = row_transitions(row);
+    return t == 0 ? 0 : static_cast<uint8_t>(t / 2 - 1);
+}
+
 uint16_t evaluate(const Board& b, const EvalSet& e) {
     // Exact sum: the caps of the tables keep it below kCostMax.
     uint16_t cost = 0;
@@ -134,6 +147,7 @@ uint16_t evaluate(const Board& b, const EvalSet& e) {
     uint8_t spawn_high = 0;
     for (int c = 3; c <= 6; ++c) spawn_high = std::max(spawn_high, b.height[c]);
     add(e.spawn[spawn_high]);
+    for (int r = 0; r < kRows; ++r) add(e.row[row_class(b.rows[r])]);
     const uint8_t well = b.height[9];
     if (well <= lowest)
         add(e.ready[std::min(lowest - well, 6)]);

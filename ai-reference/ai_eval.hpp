@@ -21,9 +21,10 @@ inline constexpr uint16_t kCostMax = 0xFFFF;
 // Every table entry is capped so that no sum the search forms (an evaluation plus two lines
 // costs) can reach kCostMax: sums are exact, so the cartridge may add the terms in any order
 // (incrementally) and still match the reference bit for bit.
-inline constexpr uint16_t kCapHole = 1200, kCapBump = 1200, kCapStack = 12000, kCapSpawn = 12000,
-                          kCapWell = 4000, kCapLines = 3000;
-static_assert(10 * kCapHole + 8 * kCapBump + kCapStack + kCapSpawn + kCapWell + 2 * kCapLines < kCostMax);
+inline constexpr uint16_t kCapHole = 1200, kCapBump = 1200, kCapStack = 8000, kCapSpawn = 8000,
+                          kCapWell = 4000, kCapRow = 600, kCapLines = 3000;
+static_assert(10 * kCapHole + 8 * kCapBump + kCapStack + kCapSpawn + kCapWell + 20 * kCapRow +
+                  2 * kCapLines < kCostMax);
 
 inline uint16_t saturating_add(uint16_t a, uint16_t b) {
     const uint32_t s = uint32_t{a} + b;
@@ -38,6 +39,7 @@ struct EvalSet {
     std::array<uint16_t, 21> spawn{};  // by the highest of columns 3..6
     std::array<uint16_t, 7> ready{};   // well column at or below the rest: by rows ready (cap 6)
     std::array<uint16_t, 21> cover{};  // well column above the lowest other column: by how much
+    std::array<uint16_t, 5> row{};     // per row, by (transitions - 2) / 2 (walls count as filled)
     std::array<uint16_t, 5> lines{};   // by lines cleared by the placement
     bool operator==(const EvalSet&) const = default;
 };
@@ -69,6 +71,12 @@ EvalTables expand_tables(const Weights& w);
 // The weights compiled into this build (generated from ai-reference/weights.txt).
 const Weights& default_weights();
 const EvalTables& default_tables();
+
+// Filled/empty changes along a row, the walls counting as filled: 2, 4, ..., 10 for a row that is
+// not full (0 for a full row).
+uint8_t row_transitions(uint16_t row);
+// The row table index of a row: (transitions - 2) / 2, and 0 for a full row.
+uint8_t row_class(uint16_t row);
 
 uint16_t evaluate(const Board& board, const EvalSet& set);
 

@@ -98,3 +98,29 @@ TEST_CASE("table caps keep every sum the search forms below the top-out cost") {
         for (uint16_t v : e.lines) CHECK(v <= kCapLines);
     }
 }
+
+TEST_CASE("row transitions count filled/empty changes with the walls as filled") {
+    auto row = [](const char* cells) {
+        uint16_t r = 0;
+        for (int c = 0; c < kColumns; ++c)
+            if (cells[c] == '#') r |= static_cast<uint16_t>(1u << c);
+        return r;
+    };
+    CHECK(row_transitions(row("..........")) == 2);
+    CHECK(row_transitions(row("##########")) == 0);
+    CHECK(row_transitions(row("#########.")) == 2);
+    CHECK(row_transitions(row(".########.")) == 4);
+    CHECK(row_transitions(row("#.#.#.#.#.")) == 10);
+    CHECK(row_transitions(row("##..##..##")) == 4);
+    CHECK(row_class(row("..........")) == 0);
+    CHECK(row_class(row("##########")) == 0);
+    CHECK(row_class(row("#.#.#.#.#.")) == 4);
+    // Every row contributes its class's cost.
+    EvalSet e;
+    e.row = {1, 10, 100, 1000, 10000};
+    Board b;
+    b.rows[19] = row("#.#.#.#.#.");
+    b.rows[18] = row(".########.");
+    b.recompute_columns();
+    CHECK(evaluate(b, e) == 18 * 1 + 10 + 10000);
+}
