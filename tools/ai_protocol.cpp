@@ -1,0 +1,59 @@
+#include "ai_protocol.hpp"
+
+#include "ai_player.hpp"
+#include "game_model.hpp"
+#include "power_on.hpp"
+
+#include <atomic>
+#include <thread>
+
+namespace nestris::tools {
+
+GameResult play_protocol(uint32_t seed, const ProtocolSpec& spec, const ai::EvalTables& tables) {
+    GameResult r;
+    r.seed = seed;
+    GameState s = seeded_game(seed, spec.start_level);
+    ai::AiPlayer player(tables);
+    uint8_t last_state = s.playState;
+    while (s.status == GameStatus::Playing && !is_topped_out(s) && r.frames < spec.frame_limit) {
+        step(s, player.buttons(view_of(s)));
+        ++r.frames;
+        if (last_state != play_state::Spawn && s.playState == play_state::Spawn) ++r.pieces;
+        last_state = s.playState;
+        if (s.levelNumber >= 29 && r.level_29_lines == 0) r.level_29_lines = lines_count(s);
+        if (spec.line_target && lines_count(s) >= spec.line_target) {
+            r.reached_target = true;
+            break;
+        }
+    }
+    r.lines = lines_count(s);
+    r.score = score_value(s);
+    r.level = s.levelNumber;
+    r.tetrises = bcd_to_int(s.lineClearStatsByType.data() + 3, 1);
+    r.topped_out = is_topped_out(s) || s.status != GameStatus::Playing;
+    r.topped_before_29 = r.topped_out && r.level_29_lines == 0;
+    r.evaluations = player.stats().evaluations;
+    r.max_evaluations = player.max_evaluations();
+    return r;
+}
+
+std::vector<GameResult> play_many(const std::vector<uint32_t>& seeds, const ProtocolSpec& spec,
+                                  const ai::EvalTables& tables, unsigned threads,
+                                  const std::function<void(size_t)>& progress) {
+    std::vector<GameResult> results(seeds.size());
+    std::atomic<size_t> next{0}, done{0};
+    auto work = [&] {
+        for (size_t i; (i = next++) < seeds.size();) {
+            results[i] = play_protocol(seeds[i], spec, tables);
+            const size_t d = ++done;
+            if (progress) progress(d);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    return results;
+}
+
+}  // namespace nestris::tools

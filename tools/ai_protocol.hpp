@@ -1,0 +1,44 @@
+// The strength protocols of the AI, on the frame-accurate game model: a seeded game (the game's
+// own piece sequence, see power_on.hpp) played by the reference AI until a line target, a frame
+// limit or a top-out. Shared by the tuner and the strength benchmark.
+#pragma once
+
+#include "ai_eval.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace nestris::tools {
+
+struct ProtocolSpec {
+    uint8_t start_level = 19;
+    uint32_t line_target = 230;   // stop once this many lines are cleared (0: no target)
+    uint32_t frame_limit = 2'000'000;
+};
+
+struct GameResult {
+    uint32_t seed = 0;
+    uint32_t lines = 0;
+    uint32_t score = 0;
+    uint8_t level = 0;
+    uint32_t pieces = 0;
+    uint32_t tetrises = 0;
+    uint32_t frames = 0;
+    bool topped_out = false;
+    bool reached_target = false;
+    uint32_t level_29_lines = 0;   // lines counter when level 29 was first reached (0 if never)
+    bool topped_before_29 = false;
+    uint64_t evaluations = 0;
+    uint32_t max_evaluations = 0;  // the most in one decision
+};
+
+GameResult play_protocol(uint32_t seed, const ProtocolSpec& spec, const ai::EvalTables& tables);
+
+// Runs games for every seed on `threads` threads; results in seed order. progress(done) is called
+// from the worker threads after each game (may be empty).
+std::vector<GameResult> play_many(const std::vector<uint32_t>& seeds, const ProtocolSpec& spec,
+                                  const ai::EvalTables& tables, unsigned threads,
+                                  const std::function<void(size_t)>& progress = {});
+
+}  // namespace nestris::tools

@@ -1,0 +1,229 @@
+// nestris-tune: tunes one section of ai-reference/weights.txt with particle swarm optimisation
+// (inertia 0.72, acceleration 1.49, velocity clamped) on the frame-accurate game model, over a
+// fixed list of seeded games (the game's own piece sequences). Resumable: the swarm is saved
+// after every iteration and picked up again by the same command.
+//
+// Fitness, [g2]: the level-19 protocol (to 230 lines or top-out); mean of
+//   min(score, 999999) + 600000 * lines / 230
+// so that surviving the run comes first and a higher score second.
+// Fitness, [g1]: the level-29 protocol; mean lines (to 300 lines or top-out).
+#include "ai_eval.hpp"
+#include "ai_protocol.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+using namespace nestris;
+
+namespace {
+
+struct Bounds {
+    double lo, hi;
+};
+Bounds bounds_of(const std::string& name) {
+    if (name == "stack_free" || name == "spawn_free") return {0, 20};
+    if (name.starts_with("lines")) return {0, 3000};
+    if (name.starts_with("row")) return {0, 600};
+    return {0, 3000};
+}
+
+struct Particle {
+    std::vector<double> x, v, best_x;
+    double best_f = -1e300;
+};
+
+struct Swarm {
+    int iteration = 0;
+    std::vector<Particle> particles;
+    std::vector<double> best_x;
+    double best_f = -1e300;
+    uint64_t rng_state = 1;
+};
+
+std::string read_file(const fs::path& p) {
+    std::ifstream in(p);
+    if (!in) throw std::runtime_error("cannot read " + p.string());
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void write_atomically(const fs::path& p, const std::string& text) {
+    const fs::path tmp = p.string() + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        out << text;
+        if (!out) throw std::runtime_error("cannot write " + tmp.string());
+    }
+    fs::rename(tmp, p);
+}
+
+std::string save(const Swarm& s) {
+    std::ostringstream o;
+    o.precision(17);
+    o << "nestris-tune-state 1\n" << s.iteration << " " << s.best_f << " " << s.rng_state << "\n";
+    auto vec = [&](const std::vector<double>& v) {
+        o << v.size();
+        for (double d : v) o << " " << d;
+        o << "\n";
+    };
+    vec(s.best_x);
+    o << s.particles.size() << "\n";
+    for (const Particle& p : s.particles) {
+        vec(p.x);
+        vec(p.v);
+        vec(p.best_x);
+        o << p.best_f << "\n";
+    }
+    return o.str();
+}
+
+Swarm load(const std::string& text) {
+    std::istringstream in(text);
+    std::string magic;
+    int version = 0;
+    in >> magic >> version;
+    if (magic != "nestris-tune-state" || version != 1) throw std::runtime_error("not a tune state file");
+    Swarm s;
+    in >> s.iteration >> s.best_f >> s.rng_state;
+    auto vec = [&](std::vector<double>& v) {
+        size_t n = 0;
+        in >> n;
+        v.resize(n);
+        for (double& d : v) in >> d;
+    };
+    vec(s.best_x);
+    size_t n = 0;
+    in >> n;
+    s.particles.resize(n);
+    for (Particle& p : s.particles) {
+        vec(p.x);
+        vec(p.v);
+        vec(p.best_x);
+        in >> p.best_f;
+    }
+    if (!in) throw std::runtime_error("tune state file is truncated");
+    return s;
+}
+
+ai::Weights with_values(ai::Weights w, const std::string& section, const std::vector<double>& x) {
+    const auto& names = ai::weight_names();
+    for (size_t i = 0; i < names.size(); ++i)
+        w.sections[section][names[i]] = static_cast<int>(std::lround(std::clamp(x[i], bounds_of(names[i]).lo, bounds_of(names[i]).hi)));
+    return w;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"Tune one section of the AI's evaluation weights with particle swarm optimisation\n"
+                 "on the frame-accurate game model. Resumable: rerun the same command to continue."};
+    fs::path weights_path = fs::path(NESTRIS_SOURCE_DIR) / "ai-reference" / "weights.txt";
+    fs::path state_path, out_path;
+    std::string section = "g2";
+    int games = 64, particles = 16, iterations = 50;
+    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    uint32_t first_seed = 1000;
+    app.add_option("--weights", weights_path, "starting weights (the other section is kept)")->check(CLI::ExistingFile);
+    app.add_option("--section", section, "g2 (levels below 29, level-19 protocol) or g1 (level 29 protocol)")
+        ->check(CLI::IsMember({"g2", "g1"}));
+    app.add_option("--state", state_path, "swarm state file (created, then resumed)")->required();
+    app.add_option("--out", out_path, "where the best weights found are written")->required();
+    app.add_option("--games", games, "games per fitness evaluation")->check(CLI::Range(1, 100000));
+    app.add_option("--particles", particles, "swarm size")->check(CLI::Range(2, 1000));
+    app.add_option("--iterations", iterations, "iterations to run in this invocation")->check(CLI::Range(0, 100000));
+    app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 256));
+    app.add_option("--first-seed", first_seed, "seed of the first game (games use consecutive seeds)");
+    CLI11_PARSE(app, argc, argv);
+
+    try {
+        const ai::Weights start = ai::parse_weights(read_file(weights_path));
+        const auto& names = ai::weight_names();
+        const size_t dim = names.size();
+        tools::ProtocolSpec spec;
+        if (section == "g1") {
+            spec.start_level = 29;
+            spec.line_target = 300;
+        }
+        std::vector<uint32_t> seeds;
+        for (int i = 0; i < games; ++i) seeds.push_back(first_seed + static_cast<uint32_t>(i));
+
+        auto fitness = [&](const std::vector<double>& x) {
+            const auto results = tools::play_many(seeds, spec, ai::expand_tables(with_values(start, section, x)), threads);
+            double f = 0;
+            for (const auto& r : results)
+                f += section == "g2" ? std::min<double>(r.score, 999999) + 600000.0 * std::min<uint32_t>(r.lines, 230) / 230
+                                     : r.lines;
+            return f / static_cast<double>(results.size());
+        };
+
+        Swarm swarm;
+        if (fs::exists(state_path)) {
+            swarm = load(read_file(state_path));
+            std::printf("resuming at iteration %d, best fitness %.0f\n", swarm.iteration, swarm.best_f);
+        } else {
+            std::mt19937_64 init(42);
+            std::vector<double> x0(dim);
+            for (size_t i = 0; i < dim; ++i) x0[i] = start.get(section, names[i]);
+            swarm.particles.resize(static_cast<size_t>(particles));
+            for (size_t p = 0; p < swarm.particles.size(); ++p) {
+                Particle& pt = swarm.particles[p];
+                pt.x = x0;
+                pt.v.assign(dim, 0);
+                for (size_t i = 0; i < dim && p > 0; ++i) {  // particle 0 starts at the given weights
+                    const Bounds b = bounds_of(names[i]);
+                    const double spread = std::max(2.0, 0.35 * std::max(x0[i], 0.05 * (b.hi - b.lo)));
+                    pt.x[i] = std::clamp(x0[i] + std::normal_distribution<double>(0, spread)(init), b.lo, b.hi);
+                }
+            }
+        }
+        std::mt19937_64 rng(swarm.rng_state);
+        for (int it = 0; it < iterations; ++it) {
+            for (Particle& p : swarm.particles) {
+                if (swarm.iteration > 0 || p.best_f > -1e299) {  // move (not before the first evaluation)
+                    for (size_t i = 0; i < dim; ++i) {
+                        const Bounds b = bounds_of(names[i]);
+                        const double r1 = std::uniform_real_distribution<double>(0, 1)(rng);
+                        const double r2 = std::uniform_real_distribution<double>(0, 1)(rng);
+                        const double vmax = 0.2 * (b.hi - b.lo);
+                        p.v[i] = std::clamp(0.72 * p.v[i] + 1.49 * r1 * (p.best_x[i] - p.x[i]) +
+                                                1.49 * r2 * (swarm.best_x[i] - p.x[i]), -vmax, vmax);
+                        p.x[i] = std::clamp(p.x[i] + p.v[i], b.lo, b.hi);
+                    }
+                }
+                const double f = fitness(p.x);
+                if (f > p.best_f) {
+                    p.best_f = f;
+                    p.best_x = p.x;
+                }
+                if (f > swarm.best_f) {
+                    swarm.best_f = f;
+                    swarm.best_x = p.x;
+                    write_atomically(out_path, "# tuned by nestris-tune, section [" + section + "], fitness " +
+                                                   std::to_string(static_cast<long>(f)) + "\n" +
+                                                   ai::format_weights(with_values(start, section, swarm.best_x)));
+                }
+            }
+            ++swarm.iteration;
+            swarm.rng_state = rng();
+            rng.seed(swarm.rng_state);
+            write_atomically(state_path, save(swarm));
+            std::printf("iteration %d: best fitness %.0f\n", swarm.iteration, swarm.best_f);
+            std::fflush(stdout);
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "nestris-tune: error: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
