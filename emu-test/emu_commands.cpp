@@ -1,5 +1,302 @@
+// run-bin, trace, run-rom: the emulator's subcommands of nestris-ai.
 #include "emu_commands.hpp"
 
+#include "command_status.hpp"
+#include "disasm.hpp"
+#include "flat_machine.hpp"
+#include "input.hpp"
+#include "nes.hpp"
+#include "symbols.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
 namespace nestris {
-void add_emu_commands(CLI::App&) {}
+namespace {
+
+namespace fs = std::filesystem;
+using namespace nestris::emu;
+
+constexpr int kExitFailure = 1;
+
+// Runs a subcommand body; an exception becomes one message on stderr and exit code 1.
+void run(const char* command, const std::function<int()>& body) {
+    try {
+        set_command_exit_code(body());
+    } catch (const std::exception& e) {
+        std::cout.flush();
+        std::cerr << "nestris-ai " << command << ": error: " << e.what() << "\n";
+        set_command_exit_code(kExitFailure);
+    }
+}
+
+std::vector<uint8_t> read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void write_file(const std::string& path, const uint8_t* data, size_t size) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+bool is_ines(const std::vector<uint8_t>& bytes) {
+    return bytes.size() >= 4 && bytes[0] == 'N' && bytes[1] == 'E' && bytes[2] == 'S' && bytes[3] == 0x1A;
+}
+
+std::string hex4(unsigned v) {
+    char b[8];
+    std::snprintf(b, sizeof b, "$%04X", v & 0xFFFF);
+    return b;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Addresses on the command line: a label (with --labels) or $C000 / 0xC000 / C000 / #49152.
+struct AddressParser {
+    std::string labels_path;
+    Symbols symbols;
+    bool loaded = false;
+    uint16_t operator()(const std::string& text) {
+        if (!loaded && !labels_path.empty()) {
+            symbols = Symbols::from_label_file(labels_path);
+            loaded = true;
+        }
+        return symbols.resolve(text);
+    }
+};
+
+// ---- run-bin ---------------------------------------------------------------------------------
+
+struct RunBinOptions {
+    std::string file;
+    std::string load = "0";
+    std::string pc;
+    std::string success;
+    uint64_t max_cycles = 100'000'000'000ULL;
+};
+
+int run_bin(const RunBinOptions& o) {
+    AddressParser addr;
+    const auto bytes = read_file(o.file);
+    auto m = std::make_unique<FlatMachine>();
+    m->load(addr(o.load), bytes);
+    if (o.pc.empty()) {
+        m->reset();
+    } else {
+        m->cpu().set_pc(addr(o.pc));
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const TrapResult r = m->run_until_trap(o.max_cycles);
+    const double secs = seconds_since(t0);
+    const double mhz = secs > 0 ? static_cast<double>(m->cycles()) / secs / 1e6 : 0;
+    char timing[96];
+    std::snprintf(timing, sizeof timing, " (%.3f s, %.0f emulated MHz)", secs, mhz);
+    if (r.status == RunStatus::CycleLimit) {
+        std::cout << "no trap within " << o.max_cycles << " cycles; PC=" << hex4(r.pc) << timing << "\n";
+        return kExitFailure;
+    }
+    std::cout << (r.status == RunStatus::Jammed ? "CPU jammed at " : "trap at ") << hex4(r.pc)
+              << " after " << r.cycles << " cycles, " << r.instructions << " instructions" << timing << "\n";
+    const CpuRegs regs = m->cpu().regs();
+    char line[64];
+    std::snprintf(line, sizeof line, "A:%02X X:%02X Y:%02X P:%02X SP:%02X\n", regs.a, regs.x, regs.y,
+                  regs.p, regs.s);
+    std::cout << line;
+    if (r.status == RunStatus::Jammed) return kExitFailure;
+    if (!o.success.empty()) {
+        const uint16_t want = addr(o.success);
+        std::cout << (r.pc == want ? "success: trapped at the success address\n"
+                                   : "FAILURE: expected the trap at " + hex4(want) + "\n");
+        return r.pc == want ? 0 : kExitFailure;
+    }
+    return 0;
+}
+
+// ---- trace -----------------------------------------------------------------------------------
+
+struct TraceOptions {
+    std::string file;
+    std::string load = "0";
+    std::string pc;
+    std::string labels;
+    std::string input;
+    std::string output;
+    uint64_t instructions = 100'000;
+    uint64_t skip_frames = 0;
+    uint64_t start_cycles = 0;
+};
+
+int trace(const TraceOptions& o) {
+    AddressParser addr{o.labels, {}, false};
+    const auto bytes = read_file(o.file);
+    std::ofstream file_out;
+    if (!o.output.empty()) {
+        file_out.open(o.output);
+        if (!file_out) throw std::runtime_error("cannot write " + o.output);
+    }
+    std::ostream& out = o.output.empty() ? std::cout : file_out;
+
+    if (is_ines(bytes)) {
+        auto nes = std::make_unique<Nes>(bytes);
+        if (o.skip_frames) {
+            auto frames = parse_input(o.input);
+            frames.resize(o.skip_frames, 0);  // after the input: nothing pressed
+            nes->run_frames(frames);
+        }
+        if (!o.pc.empty()) nes->cpu().set_pc(addr(o.pc));
+        const PeekFn peek = [&](uint16_t a) { return nes->peek(a); };
+        for (uint64_t i = 0; i < o.instructions; ++i) {
+            int line = 0, dot = 0;
+            nes->ppu_position(line, dot);
+            out << trace_line(nes->cpu().regs(), nes->cycles(), line, dot, peek) << "\n";
+            nes->step();
+        }
+    } else {
+        auto m = std::make_unique<FlatMachine>();
+        m->load(addr(o.load), bytes);
+        if (o.pc.empty()) {
+            m->reset();
+        } else {
+            m->cpu().set_pc(addr(o.pc));
+        }
+        if (o.start_cycles) m->cpu().set_cycles(o.start_cycles);
+        const PeekFn peek = [&](uint16_t a) { return m->read(a); };
+        for (uint64_t i = 0; i < o.instructions; ++i) {
+            int line = 0, dot = 0;
+            ppu_position_for_cycles(m->cycles(), line, dot);
+            out << trace_line(m->cpu().regs(), m->cycles(), line, dot, peek) << "\n";
+            const uint16_t pc = m->cpu().pc();
+            m->step();
+            if (m->cpu().pc() == pc) {
+                out << "# trap at " << hex4(pc) << "\n";
+                break;
+            }
+        }
+    }
+    out.flush();
+    if (!out) throw std::runtime_error("writing the trace failed");
+    return 0;
+}
+
+// ---- run-rom ---------------------------------------------------------------------------------
+
+struct RunRomOptions {
+    std::string file;
+    std::optional<uint64_t> frames;
+    std::string input;
+    std::string png;
+    std::string ram;
+    std::string watch;
+    std::string labels;
+};
+
+int run_rom(const RunRomOptions& o) {
+    AddressParser addr{o.labels, {}, false};
+    const auto bytes = read_file(o.file);
+    auto nes = std::make_unique<Nes>(bytes);
+    std::vector<uint8_t> frames = parse_input(o.input);
+    const uint64_t count = o.frames ? *o.frames : (frames.empty() ? 60 : frames.size());
+    if (count > kMaxInputFrames) throw std::runtime_error("--frames is larger than " + std::to_string(kMaxInputFrames));
+    frames.resize(count, 0);  // after the input: nothing pressed
+    if (!o.watch.empty()) nes->watch_main_loop(addr(o.watch));
+
+    const auto t0 = std::chrono::steady_clock::now();
+    const RunStatus status = nes->run_frames(frames);
+    const double secs = seconds_since(t0);
+
+    char line[160];
+    std::snprintf(line, sizeof line, "ran %llu frames, %llu CPU cycles in %.3f s (%.0f frames/s); PC=%s\n",
+                  static_cast<unsigned long long>(nes->frame()),
+                  static_cast<unsigned long long>(nes->cycles()), secs,
+                  secs > 0 ? static_cast<double>(count) / secs : 0.0, hex4(nes->cpu().pc()).c_str());
+    std::cout << line;
+    if (!o.watch.empty()) {
+        std::cout << "lag frames: " << nes->lag_frames() << " of " << nes->watched_frames()
+                  << " (main loop " << hex4(addr(o.watch)) << ")\n";
+    }
+    if (!o.png.empty()) {
+        write_png(o.png, nes->screenshot());
+        std::cout << "screenshot: " << o.png << "\n";
+    }
+    if (!o.ram.empty()) {
+        write_file(o.ram, nes->ram().data(), nes->ram().size());
+        std::cout << "RAM (2 KiB, $0000-$07FF): " << o.ram << "\n";
+    }
+    if (status == RunStatus::Jammed) {
+        std::cerr << "nestris-ai run-rom: the CPU jammed at " << hex4(nes->cpu().pc()) << "\n";
+        return kExitFailure;
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_emu_commands(CLI::App& app) {
+    {
+        auto o = std::make_shared<RunBinOptions>();
+        auto* c = app.add_subcommand(
+            "run-bin",
+            "Run a raw 6502 binary on a flat 64 KiB RAM machine until it traps in a one-instruction "
+            "loop (JMP *, branch to itself); print the trap address and cycles. This is how the "
+            "public 6502 functional test reports success or the failing test.");
+        c->add_option("file", o->file, "Raw binary")->required()->check(CLI::ExistingFile);
+        c->add_option("--load", o->load, "Load address (default 0)");
+        c->add_option("--pc", o->pc, "Start address (default: the reset vector at $FFFC)");
+        c->add_option("--success", o->success, "Expected trap address: exit code 0 only if the run traps there");
+        c->add_option("--max-cycles", o->max_cycles, "Give up after this many cycles");
+        c->callback([o] { run("run-bin", [o] { return run_bin(*o); }); });
+    }
+    {
+        auto o = std::make_shared<TraceOptions>();
+        auto* c = app.add_subcommand(
+            "trace",
+            "Print one line per instruction in the format of the nestest log (PC, bytes, "
+            "disassembly, A X Y P SP, PPU line/dot, CYC). FILE is an iNES image (run on the NES "
+            "machine from power-on) or a raw binary (flat 64 KiB machine; stops at a trap).");
+        c->add_option("file", o->file, "iNES image or raw binary")->required()->check(CLI::ExistingFile);
+        c->add_option("--pc", o->pc, "Start here instead of the reset vector (nestest automation: C000)");
+        c->add_option("--load", o->load, "Raw binary: load address (default 0)");
+        c->add_option("--start-cycles", o->start_cycles, "Raw binary: initial cycle count");
+        c->add_option("-n,--instructions", o->instructions, "Instructions to trace (default 100000)");
+        c->add_option("--skip-frames", o->skip_frames, "iNES: run this many frames before tracing");
+        c->add_option("--input", o->input, "iNES: input for the skipped frames (see run-rom)");
+        c->add_option("--labels", o->labels, "ld65 -Ln label file, so addresses can be names");
+        c->add_option("-o,--output", o->output, "Write the trace here instead of stdout");
+        c->callback([o] { run("trace", [o] { return trace(*o); }); });
+    }
+    {
+        auto o = std::make_shared<RunRomOptions>();
+        auto* c = app.add_subcommand(
+            "run-rom",
+            "Run an iNES image (mapper 1) headless for a number of frames with controller input, "
+            "then save a screenshot and/or the 2 KiB of RAM.");
+        c->add_option("file", o->file, "iNES image")->required()->check(CLI::ExistingFile);
+        c->add_option("--frames", o->frames,
+                      "Frames to run (default: the input's length, or 60); frames after the input "
+                      "have nothing pressed");
+        c->add_option("--input", o->input,
+                      "Buttons per frame: '.' none, L R U D A B S(tart) E(select), '+' combines "
+                      "(A+L), '*N' repeats (L*5, .*60), '(...)' groups ((L.)*4)");
+        c->add_option("--png", o->png, "Save the last frame as PNG");
+        c->add_option("--ram", o->ram, "Save CPU RAM $0000-$07FF (2048 bytes)");
+        c->add_option("--watch", o->watch, "Main-loop address: count frames in which it never ran (lag)");
+        c->add_option("--labels", o->labels, "ld65 -Ln label file, so --watch can be a name");
+        c->callback([o] { run("run-rom", [o] { return run_rom(*o); }); });
+    }
+}
+
 }  // namespace nestris

@@ -1,0 +1,166 @@
+// The NES: CPU, 2 KiB RAM, PPU, MMC1 cartridge, controller 1; frame-accurate, headless.
+//
+// CPU memory map: $0000-$1FFF RAM (2 KiB, mirrored), $2000-$3FFF PPU registers (mirrored
+// every 8), $4014 OAM DMA, $4016 controller 1 (strobe/serial), $4017 controller 2 (nothing
+// connected), other $4000-$401F APU/IO (writes ignored; $4015 reads $00, the rest open bus),
+// $6000-$7FFF 8 KiB PRG RAM (when MMC1 enables it), $8000-$FFFF PRG ROM via MMC1. Unmapped
+// reads return the open-bus approximation "high byte of the address".
+//
+// OAM DMA ($4014) copies 256 bytes and halts the CPU 513 cycles, 514 when the write cycle
+// ended on an odd CPU cycle count. No APU sound or IRQs, no dummy reads.
+//
+// Frames: a frame ends when the PPU starts vertical blank (line 241 dot 1). run_frame() stops
+// right there, with the NMI (if enabled) pending, so: buttons set before run_frame() are what
+// the NMI handler of that frame's vblank reads next, and a screenshot taken between frames
+// shows the picture that was just displayed.
+//
+// State: everything that changes is in NesState, a plain value: snapshot() copies it,
+// restore() puts it back, == compares two machines. The cartridge is shared and immutable.
+#pragma once
+
+#include "cartridge.hpp"
+#include "controller.hpp"
+#include "cpu.hpp"
+#include "flat_machine.hpp"  // RunStatus
+#include "mmc1.hpp"
+#include "ppu.hpp"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace nestris::emu {
+
+struct NesState {
+    Cpu6502 cpu;
+    Ppu ppu;
+    Mmc1 mmc1;
+    Controller pad1;
+    std::array<uint8_t, 0x800> ram{};
+    std::array<uint8_t, 0x2000> prg_ram{};
+    std::vector<uint8_t> chr_ram;  // 8 KiB when the cartridge has no CHR ROM
+    // Derived from mmc1 on every register write (byte offsets into PRG/CHR).
+    uint32_t prg_offset[2] = {0, 0};
+    uint32_t chr_offset[2] = {0, 0};
+    bool mmc1_skip_write = false;  // the write after a read-modify-write's dummy write
+    // Lag-frame bookkeeping (see Nes::watch_main_loop).
+    bool watch_hit = false;
+    uint64_t lag_frames = 0;
+    uint64_t watched_frames = 0;
+
+    bool operator==(const NesState&) const = default;
+};
+
+class Nes {
+public:
+    // Throws InesError for an image it cannot run (see parse_ines).
+    explicit Nes(std::span<const uint8_t> ines_image);
+    explicit Nes(std::shared_ptr<const Cartridge> cart);
+
+    // Cold start: RAM, VRAM, OAM, palette and PRG RAM zeroed (real consoles start with
+    // garbage; zero makes runs reproducible), MMC1 at its power-on state, then the CPU reset
+    // sequence (7 cycles: the first instruction runs at CPU cycle 7, PPU line 0 dot 21).
+    void power_on();
+    // The reset button: CPU reset sequence, PPU $2000/$2001 and latches cleared; RAM, VRAM and
+    // MMC1 keep their contents, as on the console.
+    void reset();
+
+    // ---- running ------------------------------------------------------------------------------
+    // One CPU instruction (or interrupt entry), then the PPU is brought up to date.
+    void step();
+    // Runs to the start of the next vertical blank. Returns Jammed if the CPU is halted.
+    RunStatus run_frame();
+    // Runs one frame per element with those buttons held on controller 1.
+    RunStatus run_frames(std::span<const uint8_t> buttons_per_frame);
+    // Runs n frames holding `buttons`.
+    RunStatus run_frames(uint64_t n, uint8_t buttons = 0);
+    // Runs frames from an input string (see input.hpp); throws InputError if it is malformed.
+    RunStatus run_input(std::string_view input);
+    // Runs until PC == pc (before that instruction runs), at most max_cycles more cycles.
+    RunStatus run_until_pc(uint16_t pc, uint64_t max_cycles);
+    // Runs exactly until at least `cycles` more CPU cycles have elapsed.
+    RunStatus run_cycles(uint64_t cycles);
+
+    // ---- controller -----------------------------------------------------------------------------
+    void set_buttons(uint8_t buttons) { s_.pad1.buttons = buttons; }
+    uint8_t buttons() const { return s_.pad1.buttons; }
+
+    // ---- memory ---------------------------------------------------------------------------------
+    std::span<uint8_t, 0x800> ram() { return s_.ram; }
+    std::span<const uint8_t, 0x800> ram() const { return s_.ram; }
+    uint8_t read_ram(uint16_t addr) const { return s_.ram[addr & 0x7FF]; }
+    void write_ram(uint16_t addr, uint8_t value) { s_.ram[addr & 0x7FF] = value; }
+    // The CPU address space without side effects (PPU/controller registers show their state).
+    uint8_t peek(uint16_t addr) const;
+
+    // ---- state ----------------------------------------------------------------------------------
+    Cpu6502& cpu() { return s_.cpu; }
+    const Cpu6502& cpu() const { return s_.cpu; }
+    const Ppu& ppu() const { return s_.ppu; }
+    Ppu& ppu() { return s_.ppu; }
+    const Mmc1& mmc1() const { return s_.mmc1; }
+    const Cartridge& cartridge() const { return *cart_; }
+    uint64_t cycles() const { return s_.cpu.cycles(); }
+    // Vertical blanks since power-on: the number of frames completed.
+    uint64_t frame() const { return s_.ppu.vblanks; }
+    // PPU line (0-261) and dot (0-340) now.
+    void ppu_position(int& scanline, int& dot) const { s_.ppu.position(cycles(), scanline, dot); }
+
+    const NesState& snapshot() const { return s_; }
+    void restore(const NesState& state);
+    bool operator==(const Nes& o) const { return s_ == o.s_; }
+
+    // ---- pictures -------------------------------------------------------------------------------
+    Image screenshot() const;
+    void screenshot(Image& out) const;
+
+    // ---- instrumentation ----------------------------------------------------------------------
+    // Lag frames: a frame (vblank to vblank) in which the CPU never executed `addr` (the game's
+    // main loop) counts as lagged. Counting starts now; pass nothing to stop.
+    void watch_main_loop(std::optional<uint16_t> addr);
+    uint64_t lag_frames() const { return s_.lag_frames; }
+    uint64_t watched_frames() const { return s_.watched_frames; }
+    // True when the frame that ended last was a lag frame (only while watching).
+    bool last_frame_lagged() const { return last_lagged_; }
+
+    // Called before every instruction with the machine (tracing, breakpoints, coverage).
+    // Costs nothing when not set.
+    void set_instruction_hook(std::function<void(const Nes&)> hook) { hook_ = std::move(hook); }
+    // Records every PPU register write and OAM DMA while enabled.
+    void log_ppu_writes(bool enable) { log_ppu_writes_ = enable; }
+    const std::vector<PpuWrite>& ppu_writes() const { return ppu_log_; }
+    void clear_ppu_writes() { ppu_log_.clear(); }
+
+    // Where the PPU's pattern tables and nametables are now.
+    VideoMap video_map() const;
+
+private:
+    friend struct NesBus;
+    std::shared_ptr<const Cartridge> cart_;
+    const uint8_t* prg_ = nullptr;  // cart_->prg.data(), read on every opcode fetch
+    NesState s_;
+    uint32_t watch_pc_ = 0x10000;   // > $FFFF: not watching
+    bool last_lagged_ = false;
+    bool log_ppu_writes_ = false;
+    std::vector<PpuWrite> ppu_log_;
+    std::function<void(const Nes&)> hook_;
+
+    void update_banks();
+    void catch_up();
+    void on_vblank();
+    uint8_t io_read(uint16_t addr);
+    void io_write(uint16_t addr, uint8_t value);
+    void cart_write(uint16_t addr, uint8_t value);
+    void log_write(uint16_t reg, uint8_t value, uint16_t vram_addr);
+    void oam_dma(uint8_t page);
+    template <bool kHook>
+    RunStatus run_loop(uint64_t cycle_limit, uint32_t stop_pc, bool stop_at_vblank);
+    RunStatus run(uint64_t cycle_limit, uint32_t stop_pc, bool stop_at_vblank);
+};
+
+}  // namespace nestris::emu
