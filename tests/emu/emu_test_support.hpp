@@ -1,0 +1,81 @@
+// Helpers shared by the emu tests: tiny iNES images built in C++, and the assembled test
+// program of tests/fixtures/emu (ca65/ld65 run once per test process).
+#pragma once
+
+#include "nes.hpp"
+#include "process.hpp"
+#include "symbols.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nestris::emu::test {
+
+// An MMC1 image with 2 x 16 KiB PRG (so $8000-$FFFF is linear at power-on, PRG mode 3) and
+// 8 KiB CHR, filled with $EA (NOP). put() places bytes at CPU addresses.
+struct TestRom {
+    std::vector<uint8_t> prg = std::vector<uint8_t>(0x8000, 0xEA);
+    std::vector<uint8_t> chr = std::vector<uint8_t>(0x2000, 0x00);
+
+    TestRom& put(uint16_t addr, std::initializer_list<uint8_t> bytes) {
+        size_t at = addr - 0x8000u;
+        for (const uint8_t b : bytes) prg.at(at++) = b;
+        return *this;
+    }
+    TestRom& vectors(uint16_t nmi, uint16_t reset, uint16_t irq = 0xFFF0) {
+        put(0xFFFA, {static_cast<uint8_t>(nmi), static_cast<uint8_t>(nmi >> 8),
+                     static_cast<uint8_t>(reset), static_cast<uint8_t>(reset >> 8),
+                     static_cast<uint8_t>(irq), static_cast<uint8_t>(irq >> 8)});
+        return *this;
+    }
+    std::vector<uint8_t> image() const {
+        std::vector<uint8_t> img = {'N', 'E', 'S', 0x1A, static_cast<uint8_t>(prg.size() / 0x4000),
+                                    static_cast<uint8_t>(chr.size() / 0x2000), 0x10, 0x00,
+                                    0, 0, 0, 0, 0, 0, 0, 0};
+        img.insert(img.end(), prg.begin(), prg.end());
+        img.insert(img.end(), chr.begin(), chr.end());
+        return img;
+    }
+};
+
+// The fixture program tests/fixtures/emu/nes_test.s, assembled with ca65/ld65 (with debug
+// info so the label file has every label).
+struct AssembledFixture {
+    std::vector<uint8_t> image;
+    Symbols symbols;
+};
+
+inline const AssembledFixture& nes_test_program() {
+    static const AssembledFixture fixture = [] {
+        namespace fs = std::filesystem;
+        const fs::path src = fs::path(NESTRIS_FIXTURES_DIR) / "emu";
+        const fs::path dir = fs::temp_directory_path() /
+                             ("nestris_emu_fixture_" + std::to_string(std::random_device{}()));
+        fs::create_directories(dir);
+        const auto obj = (dir / "nes_test.o").string();
+        const auto rom = (dir / "nes_test.nes").string();
+        const auto lbl = (dir / "nes_test.lbl").string();
+        auto r = run_process({NESTRIS_CA65, "-g", (src / "nes_test.s").string(), "-o", obj});
+        if (r.exit_code != 0) throw std::runtime_error("ca65 failed: " + r.output);
+        r = run_process({NESTRIS_LD65, "-C", (src / "nes_test.cfg").string(), obj, "-o", rom, "-Ln", lbl});
+        if (r.exit_code != 0) throw std::runtime_error("ld65 failed: " + r.output);
+        AssembledFixture f;
+        std::ifstream in(rom, std::ios::binary);
+        f.image.assign(std::istreambuf_iterator<char>(in), {});
+        f.symbols = Symbols::from_label_file(lbl);
+        fs::remove_all(dir);
+        return f;
+    }();
+    return fixture;
+}
+
+}  // namespace nestris::emu::test
