@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -38,11 +39,16 @@ struct TestRom {
         return *this;
     }
     std::vector<uint8_t> image() const {
-        std::vector<uint8_t> img = {'N', 'E', 'S', 0x1A, static_cast<uint8_t>(prg.size() / 0x4000),
-                                    static_cast<uint8_t>(chr.size() / 0x2000), 0x10, 0x00,
-                                    0, 0, 0, 0, 0, 0, 0, 0};
-        img.insert(img.end(), prg.begin(), prg.end());
-        img.insert(img.end(), chr.begin(), chr.end());
+        std::vector<uint8_t> img(16 + prg.size() + chr.size(), 0);
+        img[0] = 'N';
+        img[1] = 'E';
+        img[2] = 'S';
+        img[3] = 0x1A;
+        img[4] = static_cast<uint8_t>(prg.size() / 0x4000);
+        img[5] = static_cast<uint8_t>(chr.size() / 0x2000);
+        img[6] = 0x10;  // mapper 1
+        std::copy(prg.begin(), prg.end(), img.begin() + 16);
+        std::copy(chr.begin(), chr.end(), img.begin() + 16 + static_cast<std::ptrdiff_t>(prg.size()));
         return img;
     }
 };
