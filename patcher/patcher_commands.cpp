@@ -124,9 +124,11 @@ void add_patch(CLI::App& app) {
     sub->add_flag("--in-place", o->in_place, "overwrite ROM itself with the patched ROM")->excludes(out);
     sub->footer("Only Tetris (USA) is accepted, recognised by its checksum (SHA-1 " +
                 std::string(known_roms()[0].file_sha1) +
-                ").\nA headerless copy is accepted and gets the standard iNES header. The result is checked\n"
-                "byte for byte (every patched byte as intended, every other byte unchanged, as read back\n"
-                "from disk) before it replaces OUT; on any failure nothing is written.");
+                ").\nA headerless copy, or one with another header, is accepted and gets the standard iNES\n"
+                "header. The result is checked byte for byte (every patched byte as intended, every other\n"
+                "byte unchanged, as read back from disk) before it is renamed into place; on any failure\n"
+                "nothing is written.\n"
+                "Exit status: 0 patched, 1 refused or failed.");
     sub->callback([o] {
         run("patch", [&] {
             const fs::path target = o->in_place ? o->rom : o->output.empty() ? default_patched_path(o->rom) : o->output;

@@ -109,6 +109,11 @@ TEST_CASE("real game: the patch command writes next to the input, in place, and 
     REQUIRE(run_cli({"verify", (dir / "tetris-nestris-ai.nes").string(), "--original", (dir / "tetris.nes").string()},
                     out) == 0);
     CHECK_THAT(out, Contains("every other byte equals"));
+    // An output directory that cannot be written: an error, and nothing anywhere.
+    CHECK(run_cli({"patch", (dir / "tetris.nes").string(), "-o", (dir / "missing" / "t.nes").string()}, out) == 1);
+    CHECK(run_cli({"patch", (dir / "tetris.nes").string(), "-o", "/proc/nestris-ai-test.nes"}, out) == 1);
+    CHECK_FALSE(fs::exists("/proc/nestris-ai-test.nes"));
+    CHECK(dir.listing() == std::vector<std::string>{"tetris-nestris-ai.nes", "tetris.nes"});
     write_plain(dir / "copy.nes", std::vector<uint8_t>(rom->begin() + 16, rom->end()));
     REQUIRE(run_cli({"patch", (dir / "copy.nes").string(), "--in-place"}, out) == 0);
     CHECK(read_file(dir / "copy.nes") == patched);
