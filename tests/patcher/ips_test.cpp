@@ -297,7 +297,7 @@ TEST_CASE("records past the end of the file are refused unless growth is allowed
     CHECK(gap[110] == 7);
 }
 
-TEST_CASE("records apply in order; a later record wins where they overlap") {
+TEST_CASE("records apply in order, and a later record wins where they overlap") {
     const std::vector<uint8_t> source(16, 0);
     IpsPatch p;
     p.records.push_back({2, 6, true, {0xAA}});
