@@ -1,15 +1,32 @@
-# The reference AI (library nestris_ai). Included from ai-reference/CMakeLists.txt.
+# The reference AI. Included from ai-reference/CMakeLists.txt.
+#   nestris_ai_core: board, geometry, evaluation, search (no dependency on the game model, so the
+#                    build can generate the cartridge's tables from it before assembling asm/)
+#   nestris_ai:      the AI as a Player of the game model
+#   nestris-gen:     writes generated/ai_tables.inc for the cartridge
 set(NESTRIS_WEIGHTS_FILE ${CMAKE_CURRENT_LIST_DIR}/weights.txt)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${NESTRIS_WEIGHTS_FILE})
 file(READ ${NESTRIS_WEIGHTS_FILE} NESTRIS_WEIGHTS_TEXT)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/weights_text.cpp.in ${NESTRIS_GENERATED_DIR}/weights_text.cpp @ONLY)
 
-add_library(nestris_ai STATIC
+add_library(nestris_ai_core STATIC
   ${CMAKE_CURRENT_LIST_DIR}/ai_board.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ai_geometry.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ai_eval.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ai_search.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/ai_player.cpp
   ${NESTRIS_GENERATED_DIR}/weights_text.cpp)
-target_include_directories(nestris_ai PUBLIC ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(nestris_ai PUBLIC nestris_model PRIVATE nestris_warnings)
+target_include_directories(nestris_ai_core PUBLIC ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(nestris_ai_core PRIVATE nestris_warnings)
+
+add_library(nestris_ai STATIC ${CMAKE_CURRENT_LIST_DIR}/ai_player.cpp)
+target_link_libraries(nestris_ai PUBLIC nestris_ai_core nestris_model PRIVATE nestris_warnings)
+
+set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+add_executable(nestris-gen ${CMAKE_CURRENT_LIST_DIR}/gen_asm_tables.cpp)
+target_link_libraries(nestris-gen PRIVATE nestris_ai_core nestris_warnings)
+set(NESTRIS_AI_TABLES_INC ${NESTRIS_GENERATED_DIR}/ai_tables.inc)
+add_custom_command(OUTPUT ${NESTRIS_AI_TABLES_INC}
+  COMMAND nestris-gen --asm-tables ${NESTRIS_AI_TABLES_INC}
+  DEPENDS nestris-gen ${NESTRIS_WEIGHTS_FILE}
+  COMMENT "Generating the cartridge's AI tables")
+add_custom_target(nestris_ai_tables DEPENDS ${NESTRIS_AI_TABLES_INC})
+set(NESTRIS_ASM_GENERATED_INCLUDES ${NESTRIS_AI_TABLES_INC} PARENT_SCOPE)

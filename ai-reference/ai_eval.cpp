@@ -15,8 +15,8 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-EvalSet expand_set(const Weights& w, const std::string& s) {
-    auto p = [&](const char* key) -> int64_t { return w.get(s, key); };
+EvalSet expand_set(const Weights& w) {
+    auto p = [&](const char* key) -> int64_t { return w.get(key); };
     EvalSet e;
     for (int i = 0; i <= 20; ++i) {
         e.hole[i] = capped(i == 0 ? 0 : p("hole_first") + p("hole_each") * (i - 1), kCapHole);
@@ -45,18 +45,14 @@ const std::vector<std::string>& weight_names() {
     return names;
 }
 
-int Weights::get(std::string_view section, std::string_view key) const {
-    auto s = sections.find(std::string(section));
-    if (s == sections.end()) throw WeightsError("weights: no section [" + std::string(section) + "]");
-    auto k = s->second.find(std::string(key));
-    if (k == s->second.end())
-        throw WeightsError("weights: [" + std::string(section) + "] has no '" + std::string(key) + "'");
+int Weights::get(std::string_view key) const {
+    auto k = values.find(std::string(key));
+    if (k == values.end()) throw WeightsError("weights: no value for '" + std::string(key) + "'");
     return k->second;
 }
 
 Weights parse_weights(std::string_view text) {
     Weights w;
-    std::string section;
     int line_number = 0;
     size_t pos = 0;
     while (pos <= text.size()) {
@@ -71,47 +67,30 @@ Weights parse_weights(std::string_view text) {
         auto fail = [&](const std::string& why) {
             throw WeightsError("weights line " + std::to_string(line_number) + ": " + why);
         };
-        if (line.front() == '[') {
-            if (line.back() != ']') fail("section header needs ']'");
-            section = std::string(trim(line.substr(1, line.size() - 2)));
-            if (section != "g2" && section != "g1") fail("unknown section [" + section + "] (expected [g2] or [g1])");
-            w.sections[section];
-            continue;
-        }
-        if (section.empty()) fail("a value before the first [section]");
         const size_t eq = line.find('=');
         if (eq == std::string_view::npos) fail("expected 'name = value'");
         const std::string key(trim(line.substr(0, eq)));
         const std::string_view value = trim(line.substr(eq + 1));
         const auto& names = weight_names();
         if (std::find(names.begin(), names.end(), key) == names.end()) fail("unknown weight '" + key + "'");
+        if (w.values.count(key)) fail("'" + key + "' given twice");
         int v = 0;
         auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
         if (ec != std::errc{} || end != value.data() + value.size()) fail("'" + key + "' needs an integer");
         if (v < 0 || v > 65535) fail("'" + key + "' must be 0..65535");
-        w.sections[section][key] = v;
+        w.values[key] = v;
     }
-    for (const char* s : {"g2", "g1"})
-        for (const std::string& name : weight_names()) (void)w.get(s, name);
+    for (const std::string& name : weight_names()) (void)w.get(name);
     return w;
 }
 
 std::string format_weights(const Weights& w) {
     std::ostringstream out;
-    for (const char* s : {"g2", "g1"}) {
-        out << "[" << s << "]\n";
-        for (const std::string& name : weight_names()) out << name << " = " << w.get(s, name) << "\n";
-        out << "\n";
-    }
+    for (const std::string& name : weight_names()) out << name << " = " << w.get(name) << "\n";
     return out.str();
 }
 
-EvalTables expand_tables(const Weights& w) {
-    EvalTables t;
-    t.set[kSlowClass] = expand_set(w, "g2");
-    t.set[kFastClass] = expand_set(w, "g1");
-    return t;
-}
+EvalTables expand_tables(const Weights& w) { return expand_set(w); }
 
 const EvalTables& default_tables() {
     static const EvalTables t = expand_tables(default_weights());

@@ -31,7 +31,7 @@ inline uint16_t saturating_add(uint16_t a, uint16_t b) {
     return s > kCostMax ? kCostMax : static_cast<uint16_t>(s);
 }
 
-// One set of tables; there is one set for g >= 2 and one for g = 1 (level 29 and beyond).
+// The evaluation tables.
 struct EvalSet {
     std::array<uint16_t, 21> hole{};   // by holes in one column
     std::array<uint16_t, 21> bump{};   // by |height difference| of neighbours, columns 0..8
@@ -44,24 +44,20 @@ struct EvalSet {
     bool operator==(const EvalSet&) const = default;
 };
 
-enum SpeedClass : uint8_t { kSlowClass = 0, kFastClass = 1 };  // g >= 2, g == 1
+using EvalTables = EvalSet;
 
-struct EvalTables {
-    std::array<EvalSet, 2> set{};
-    bool operator==(const EvalTables&) const = default;
-};
-
-// The parameters of weights.txt: name -> value, per section ("g2", "g1").
+// The parameters of weights.txt: name -> value.
 struct Weights {
-    std::map<std::string, std::map<std::string, int>> sections;
-    int get(std::string_view section, std::string_view key) const;
+    std::map<std::string, int> values;
+    int get(std::string_view key) const;
+    bool operator==(const Weights&) const = default;
 };
 
 struct WeightsError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// The parameter names each section must define, in the order the tuner varies them.
+// The parameter names weights.txt must define, in the order the tuner varies them.
 const std::vector<std::string>& weight_names();
 
 Weights parse_weights(std::string_view text);  // throws WeightsError with the line number

@@ -32,7 +32,8 @@ Decision decide(const PlayerView& view, bool first_piece, bool b_type, const Eva
     in.first_piece = first_piece;
     Decision d;
     d.search = precompute(in, tables);
-    d.chosen = finalize(d.search, type_of_orientation(view.nextPiece));
+    const bool preview_shown = view.nextPiece < kOrientations;
+    d.chosen = finalize(d.search, preview_shown ? type_of_orientation(view.nextPiece) : kNoPreview);
     return d;
 }
 

@@ -5,8 +5,6 @@
 #include <algorithm>
 
 namespace nestris::ai {
-namespace {
-
 // The surface test of AI_DESIGN.md: inside the walls and every column's lowest cell above that
 // column's top.
 bool above(const Board& board, uint8_t orientation, int x, int row) {
@@ -16,6 +14,8 @@ bool above(const Board& board, uint8_t orientation, int x, int row) {
         if (row + s.bottom_dy[j] > 19 - board.height[x + s.min_dx + j]) return false;
     return true;
 }
+
+namespace {
 
 // How many (orientation, column) pairs the search tests for a piece type.
 uint32_t positions_of(uint8_t piece_type) {
@@ -97,6 +97,9 @@ Placed place(const Board& board, const Target& target) {
         ++b.filled[c];
         b.height[c] = std::max<uint8_t>(b.height[c], static_cast<uint8_t>(kRows - row));
     }
+    // A placement that tops out costs kCostMax whatever it clears: it is not evaluated further
+    // (no lines counted or cleared), which lets the cartridge stop there.
+    if (p.topped_out) return p;
     // The rows the game scans after a lock: y-2..y+1 around the piece's origin.
     for (int row = std::max(0, target.landing_y - 2); row <= std::min(kRows - 1, target.landing_y + 1); ++row)
         if (b.rows[row] == kFullRow) ++p.lines;
@@ -124,13 +127,12 @@ uint16_t placement_cost(const Placed& placed, const EvalSet& set) {
     return static_cast<uint16_t>(set.lines[placed.lines] + evaluate(placed.board, set));
 }
 
-SpeedClass speed_class(uint8_t fpd) { return fpd == 1 ? kFastClass : kSlowClass; }
 uint8_t candidates_for(uint8_t fpd) { return fpd == 1 ? 2 : 3; }
 
 Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
     Precomputed out;
     const uint8_t g = frames_per_drop(in.level.level);
-    const EvalSet& set = tables.set[speed_class(g)];
+    const EvalSet& set = tables;
     const uint8_t keep = candidates_for(g);
 
     // Ply 1: every reachable placement of the piece, the K cheapest kept in order.
@@ -170,6 +172,7 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
 
 std::optional<uint8_t> finalize(const Precomputed& pre, uint8_t preview_type) {
     if (pre.count == 0) return std::nullopt;
+    if (preview_type >= kPieceTypes) return 0;
     uint8_t chosen = 0;
     uint16_t best = kCostMax;
     for (uint8_t k = 0; k < pre.count; ++k) {

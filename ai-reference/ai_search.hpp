@@ -49,6 +49,9 @@ struct Target {
     bool operator==(const Target&) const = default;
 };
 
+// Is the piece (orientation at column x, origin row) inside the walls with every cell above its
+// column's top?
+bool above(const Board& board, uint8_t orientation, int x, int row);
 // Lowest row the piece can occupy at column x, falling onto the surface (may be negative).
 int landing_row(const Board& board, uint8_t orientation, int x);
 // Does the whole input schedule for (orientation choice, x) keep the piece above the surface?
@@ -59,7 +62,7 @@ std::optional<Target> reach(const Board& board, uint8_t piece_type, const Rotati
 struct Placed {
     Board board;
     uint8_t lines = 0;
-    bool topped_out = false;  // a cell locked above the visible rows
+    bool topped_out = false;  // a cell locked above the visible rows (then no lines are counted)
 };
 Placed place(const Board& board, const Target& target);
 
@@ -119,11 +122,12 @@ struct SearchInput {
     bool first_piece = false;  // spawns into the hold at the start of a game
 };
 
-uint8_t candidates_for(uint8_t frames_per_drop);  // K
-SpeedClass speed_class(uint8_t frames_per_drop);
+uint8_t candidates_for(uint8_t frames_per_drop);  // K: fewer at level 29, where a piece falls fastest
 
 Precomputed precompute(const SearchInput& input, const EvalTables& tables = default_tables());
+inline constexpr uint8_t kNoPreview = 0xFF;
 // The index of the chosen candidate once the preview is known (nullopt: nothing reachable).
+// preview_type kNoPreview (the player turned the preview off): the best first-ply candidate.
 std::optional<uint8_t> finalize(const Precomputed& pre, uint8_t preview_type);
 
 }  // namespace nestris::ai

@@ -1,12 +1,12 @@
-// nestris-tune: tunes one section of ai-reference/weights.txt with particle swarm optimisation
+// nestris-tune: tunes ai-reference/weights.txt with particle swarm optimisation
 // (inertia 0.72, acceleration 1.49, velocity clamped) on the frame-accurate game model, over a
 // fixed list of seeded games (the game's own piece sequences). Resumable: the swarm is saved
 // after every iteration and picked up again by the same command.
 //
-// Fitness, [g2]: the level-19 protocol (to 230 lines or top-out); mean of
+// Fitness, --protocol 19 (default): the level-19 protocol (to 230 lines or top-out); mean of
 //   min(score, 999999) + 600000 * lines / 230
 // so that surviving the run comes first and a higher score second.
-// Fitness, [g1]: the level-29 protocol; mean lines (to 300 lines or top-out).
+// Fitness, --protocol 29: the level-29 protocol; mean lines (to 300 lines or top-out).
 #include "ai_eval.hpp"
 #include "ai_protocol.hpp"
 
@@ -116,27 +116,27 @@ Swarm load(const std::string& text) {
     return s;
 }
 
-ai::Weights with_values(ai::Weights w, const std::string& section, const std::vector<double>& x) {
+ai::Weights with_values(ai::Weights w, const std::vector<double>& x) {
     const auto& names = ai::weight_names();
     for (size_t i = 0; i < names.size(); ++i)
-        w.sections[section][names[i]] = static_cast<int>(std::lround(std::clamp(x[i], bounds_of(names[i]).lo, bounds_of(names[i]).hi)));
+        w.values[names[i]] = static_cast<int>(std::lround(std::clamp(x[i], bounds_of(names[i]).lo, bounds_of(names[i]).hi)));
     return w;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"Tune one section of the AI's evaluation weights with particle swarm optimisation\n"
-                 "on the frame-accurate game model. Resumable: rerun the same command to continue."};
+    CLI::App app{"Tune the AI's evaluation weights with particle swarm optimisation on the\n"
+                 "frame-accurate game model. Resumable: rerun the same command to continue."};
     fs::path weights_path = fs::path(NESTRIS_SOURCE_DIR) / "ai-reference" / "weights.txt";
     fs::path state_path, out_path;
-    std::string section = "g2";
+    int protocol = 19;
     int games = 64, particles = 16, iterations = 50;
     unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     uint32_t first_seed = 1000;
-    app.add_option("--weights", weights_path, "starting weights (the other section is kept)")->check(CLI::ExistingFile);
-    app.add_option("--section", section, "g2 (levels below 29, level-19 protocol) or g1 (level 29 protocol)")
-        ->check(CLI::IsMember({"g2", "g1"}));
+    app.add_option("--weights", weights_path, "starting weights")->check(CLI::ExistingFile);
+    app.add_option("--protocol", protocol, "19: level-19 start to 230 lines; 29: level-29 start")
+        ->check(CLI::IsMember({19, 29}));
     app.add_option("--state", state_path, "swarm state file (created, then resumed)")->required();
     app.add_option("--out", out_path, "where the best weights found are written")->required();
     app.add_option("--games", games, "games per fitness evaluation")->check(CLI::Range(1, 100000));
@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
         const auto& names = ai::weight_names();
         const size_t dim = names.size();
         tools::ProtocolSpec spec;
-        if (section == "g1") {
+        if (protocol == 29) {
             spec.start_level = 29;
             spec.line_target = 300;
         }
@@ -159,10 +159,10 @@ int main(int argc, char** argv) {
         for (int i = 0; i < games; ++i) seeds.push_back(first_seed + static_cast<uint32_t>(i));
 
         auto fitness = [&](const std::vector<double>& x) {
-            const auto results = tools::play_many(seeds, spec, ai::expand_tables(with_values(start, section, x)), threads);
+            const auto results = tools::play_many(seeds, spec, ai::expand_tables(with_values(start, x)), threads);
             double f = 0;
             for (const auto& r : results)
-                f += section == "g2" ? std::min<double>(r.score, 999999) + 600000.0 * std::min<uint32_t>(r.lines, 230) / 230
+                f += protocol == 19 ? std::min<double>(r.score, 999999) + 600000.0 * std::min<uint32_t>(r.lines, 230) / 230
                                      : r.lines;
             return f / static_cast<double>(results.size());
         };
@@ -174,7 +174,7 @@ int main(int argc, char** argv) {
         } else {
             std::mt19937_64 init(42);
             std::vector<double> x0(dim);
-            for (size_t i = 0; i < dim; ++i) x0[i] = start.get(section, names[i]);
+            for (size_t i = 0; i < dim; ++i) x0[i] = start.get(names[i]);
             swarm.particles.resize(static_cast<size_t>(particles));
             for (size_t p = 0; p < swarm.particles.size(); ++p) {
                 Particle& pt = swarm.particles[p];
@@ -209,9 +209,9 @@ int main(int argc, char** argv) {
                 if (f > swarm.best_f) {
                     swarm.best_f = f;
                     swarm.best_x = p.x;
-                    write_atomically(out_path, "# tuned by nestris-tune, section [" + section + "], fitness " +
-                                                   std::to_string(static_cast<long>(f)) + "\n" +
-                                                   ai::format_weights(with_values(start, section, swarm.best_x)));
+                    write_atomically(out_path, "# tuned by nestris-tune, protocol " + std::to_string(protocol) +
+                                                   ", fitness " + std::to_string(static_cast<long>(f)) + "\n" +
+                                                   ai::format_weights(with_values(start, swarm.best_x)));
                 }
             }
             ++swarm.iteration;

@@ -71,32 +71,30 @@ TEST_CASE("evaluation: every term from its table") {
 
 TEST_CASE("weights: parse, format and expand, with clear errors") {
     const Weights& w = default_weights();
-    CHECK(parse_weights(format_weights(w)).sections == w.sections);
+    CHECK(parse_weights(format_weights(w)) == w);
     const EvalTables t = expand_tables(w);
     CHECK(t == default_tables());
-    CHECK(t.set[kSlowClass].hole[0] == 0);
-    CHECK(t.set[kSlowClass].hole[1] == std::min<int>(kCapHole, w.get("g2", "hole_first")));
-    CHECK_THROWS_WITH(parse_weights("hole_first = 1\n"), Catch::Contains("line 1"));
-    CHECK_THROWS_WITH(parse_weights("[g2]\nnonsense = 3\n"), Catch::Contains("unknown weight"));
-    CHECK_THROWS_WITH(parse_weights("[g2]\nhole_first = x\n"), Catch::Contains("integer"));
-    CHECK_THROWS_WITH(parse_weights("[g2]\nhole_first = 70000\n"), Catch::Contains("0..65535"));
-    CHECK_THROWS_WITH(parse_weights("[g2]\nhole_first = 1\n"), Catch::Contains("has no"));
+    CHECK(t.hole[0] == 0);
+    CHECK(t.hole[1] == std::min<int>(kCapHole, w.get("hole_first")));
+    CHECK_THROWS_WITH(parse_weights("hole_first = 1\nhole_first = 2\n"), Catch::Contains("line 2"));
+    CHECK_THROWS_WITH(parse_weights("nonsense = 3\n"), Catch::Contains("unknown weight"));
+    CHECK_THROWS_WITH(parse_weights("hole_first = x\n"), Catch::Contains("integer"));
+    CHECK_THROWS_WITH(parse_weights("hole_first = 70000\n"), Catch::Contains("0..65535"));
+    CHECK_THROWS_WITH(parse_weights("hole_first\n"), Catch::Contains("name = value"));
+    CHECK_THROWS_WITH(parse_weights("hole_first = 1\n"), Catch::Contains("no value"));
 }
 
 TEST_CASE("table caps keep every sum the search forms below the top-out cost") {
     Weights w = default_weights();
-    for (auto& [section, values] : w.sections)
-        for (auto& [name, value] : values) value = 65535;
-    const EvalTables t = expand_tables(w);
+    for (auto& [name, value] : w.values) value = 65535;
+    const EvalTables e = expand_tables(w);
     Board worst;
     for (int row = 1; row < kRows; row += 2) worst.rows[row] = 0x0155;  // holes and bumps everywhere
     worst.recompute_columns();
-    for (const EvalSet& e : t.set) {
-        const uint32_t eval = evaluate(worst, e);
-        CHECK(eval + 2u * e.lines[4] < kCostMax);
-        for (uint16_t v : e.hole) CHECK(v <= kCapHole);
-        for (uint16_t v : e.lines) CHECK(v <= kCapLines);
-    }
+    const uint32_t eval = evaluate(worst, e);
+    CHECK(eval + 2u * e.lines[4] < kCostMax);
+    for (uint16_t v : e.hole) CHECK(v <= kCapHole);
+    for (uint16_t v : e.lines) CHECK(v <= kCapLines);
 }
 
 TEST_CASE("row transitions count filled/empty changes with the walls as filled") {

@@ -123,6 +123,7 @@ TEST_CASE("decisions are deterministic and ties keep the earliest placement") {
     CHECK(z.candidates[1].target.x == 4);
     CHECK(z.candidates[2].target.x == 3);
     CHECK(finalize(z, kT) == 0);
+    CHECK(finalize(z, kNoPreview) == 0);  // preview turned off: the best first-ply candidate
 }
 
 TEST_CASE("plan buttons: one shift and one rotation per odd frame, then Down") {

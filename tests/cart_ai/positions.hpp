@@ -1,0 +1,48 @@
+// Random positions for the equivalence tests: boards of every kind (empty, low, tall, holes,
+// overhangs, garbage rows, near top-out), every piece, levels 0-29 and beyond, the first-piece
+// hold, A- and B-Type.
+#pragma once
+
+#include "ai_search.hpp"
+
+#include <random>
+
+namespace nestris::test {
+
+inline ai::Board random_board(std::mt19937& rng) {
+    ai::Board b;
+    const int kind = static_cast<int>(rng() % 6);
+    if (kind == 0) return b;  // empty
+    std::uniform_int_distribution<int> height(0, kind == 4 ? 19 : (kind == 3 ? 8 : 15));
+    for (int c = 0; c < ai::kColumns; ++c) {
+        const int h = height(rng);
+        for (int r = ai::kRows - h; r < ai::kRows; ++r) {
+            const bool hole = kind >= 2 && rng() % (kind == 5 ? 3 : 7) == 0 && r != ai::kRows - h;
+            if (!hole) b.rows[r] |= static_cast<uint16_t>(1u << c);
+        }
+    }
+    if (kind == 5) {  // garbage rows: one hole each
+        for (int r = ai::kRows - 1 - static_cast<int>(rng() % 10); r < ai::kRows; ++r)
+            b.rows[r] = static_cast<uint16_t>(0x3FF & ~(1u << (rng() % 10)));
+    }
+    for (int r = 0; r < ai::kRows; ++r)
+        if (b.rows[r] == ai::kFullRow) b.rows[r] &= static_cast<uint16_t>(~(1u << (rng() % 10)));
+    b.recompute_columns();
+    return b;
+}
+
+inline ai::SearchInput random_input(std::mt19937& rng) {
+    ai::SearchInput in;
+    in.board = random_board(rng);
+    in.piece_type = static_cast<uint8_t>(rng() % 7);
+    static constexpr uint8_t levels[] = {0, 5, 9, 12, 15, 18, 19, 22, 28, 29, 30, 45, 99, 255};
+    in.level.level = levels[rng() % std::size(levels)];
+    const unsigned lines = rng() % 300;
+    in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
+    in.level.lines_hi = static_cast<uint8_t>(lines / 100);
+    in.level.b_type = rng() % 8 == 0;
+    in.first_piece = rng() % 10 == 0;
+    return in;
+}
+
+}  // namespace nestris::test

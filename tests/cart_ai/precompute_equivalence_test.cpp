@@ -1,0 +1,84 @@
+// The shipped 6502 AI decides exactly as the reference: same candidates (placement, costs, lines)
+// and the same choice and total for every preview type, on random positions.
+#include "cart_ai.hpp"
+#include "positions.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+using namespace nestris;
+
+namespace {
+
+uint8_t slot_of(const ai::Target& t) {
+    if (t.ccw) return 3;
+    return t.rotation_presses;
+}
+
+std::string describe(const ai::SearchInput& in) {
+    std::ostringstream o;
+    o << "piece " << int(in.piece_type) << " level " << int(in.level.level) << " lines " << std::hex
+      << int(in.level.lines_hi) << ":" << int(in.level.lines_lo) << std::dec << (in.first_piece ? " hold" : "")
+      << (in.level.b_type ? " B" : "") << "\n";
+    for (int r = 0; r < ai::kRows; ++r) {
+        for (int c = 0; c < ai::kColumns; ++c) o << (in.board.cell(c, r) ? '#' : '.');
+        o << "\n";
+    }
+    return o.str();
+}
+
+// Number of mismatching positions among n random ones from this seed.
+int compare_random_positions(uint32_t seed, int n, uint64_t* max_cycles = nullptr) {
+    std::mt19937 rng(seed);
+    tools::CartAi cart;
+    int mismatches = 0;
+    for (int i = 0; i < n; ++i) {
+        const ai::SearchInput in = test::random_input(rng);
+        const ai::Precomputed ref = ai::precompute(in);
+        const tools::ReferenceChoice choice = tools::reference_choice(ref);
+        const tools::CartSearchResult got = cart.precompute(in);
+        if (max_cycles) *max_cycles = std::max(*max_cycles, got.cycles);
+        bool same = got.count == ref.count && got.evaluations == ref.stats.evaluations;
+        for (uint8_t k = 0; same && k < ref.count; ++k) {
+            const ai::Candidate& a = ref.candidates[k];
+            const ai::Candidate& b = got.candidates[k];
+            same = a.target.orientation == b.target.orientation && a.target.x == b.target.x &&
+                   a.target.landing_y == b.target.landing_y && a.cost == b.cost && a.lines_cost == b.lines_cost &&
+                   a.lines == b.lines && slot_of(a.target) == got.rotation_slot[k];
+        }
+        for (uint8_t t = 0; same && ref.count && t < ai::kPieceTypes; ++t)
+            same = choice.best_k[t] == got.best_k[t] && choice.best_total[t] == got.best_total[t];
+        if (!same) {
+            ++mismatches;
+            if (mismatches <= 3) {
+                std::ostringstream o;
+                o << "mismatch at position " << i << ": " << describe(in) << "reference count " << int(ref.count)
+                  << " evals " << ref.stats.evaluations << ", cartridge count " << int(got.count) << " evals "
+                  << got.evaluations << "\n";
+                for (uint8_t k = 0; k < std::max(ref.count, got.count); ++k) {
+                    const auto& a = ref.candidates[k];
+                    const auto& b = got.candidates[k];
+                    o << " k" << int(k) << " ref o" << int(a.target.orientation) << " x" << int(a.target.x) << " y"
+                      << int(a.target.landing_y) << " cost " << a.cost << " lc " << a.lines_cost << " l" << int(a.lines)
+                      << " | cart o" << int(b.target.orientation) << " x" << int(b.target.x) << " y"
+                      << int(b.target.landing_y) << " cost " << b.cost << " lc " << b.lines_cost << " l" << int(b.lines)
+                      << "\n";
+                }
+                for (uint8_t t = 0; t < ai::kPieceTypes; ++t)
+                    o << " type " << int(t) << " ref k" << int(choice.best_k[t]) << " " << choice.best_total[t]
+                      << " | cart k" << int(got.best_k[t]) << " " << got.best_total[t] << "\n";
+                UNSCOPED_INFO(o.str());
+            }
+        }
+    }
+    return mismatches;
+}
+
+}  // namespace
+
+TEST_CASE("cartridge search equals the reference on 2000 random positions") {
+    uint64_t max_cycles = 0;
+    CHECK(compare_random_positions(20261122, 2000, &max_cycles) == 0);
+    INFO("most cycles for one search: " << max_cycles);
+}

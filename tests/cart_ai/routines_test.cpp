@@ -1,0 +1,166 @@
+// Each routine of the cartridge AI against its reference counterpart, on random boards.
+#include "cart_ai.hpp"
+#include "positions.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace nestris;
+
+namespace {
+
+struct Rig {
+    tools::CartAi cart;
+    emu::FlatMachine& m = cart.machine();
+    uint16_t sym(const char* n) { return cart.symbol(n); }
+    void put_eb(const ai::Board& b) {
+        for (int r = 0; r < ai::kRows; ++r) {
+            m.write(static_cast<uint16_t>(sym("eb_lo") + r), static_cast<uint8_t>(b.rows[r]));
+            m.write(static_cast<uint16_t>(sym("eb_hi") + r), static_cast<uint8_t>(b.rows[r] >> 8));
+        }
+        for (int c = 0; c < ai::kColumns; ++c) {
+            m.write(static_cast<uint16_t>(sym("eb_h") + c), b.height[c]);
+            m.write(static_cast<uint16_t>(sym("eb_f") + c), b.filled[c]);
+        }
+    }
+    ai::Board get_eb() {
+        ai::Board b;
+        for (int r = 0; r < ai::kRows; ++r)
+            b.rows[r] = static_cast<uint16_t>(m.read(static_cast<uint16_t>(sym("eb_lo") + r)) |
+                                              m.read(static_cast<uint16_t>(sym("eb_hi") + r)) << 8);
+        for (int c = 0; c < ai::kColumns; ++c) {
+            b.height[c] = m.read(static_cast<uint16_t>(sym("eb_h") + c));
+            b.filled[c] = m.read(static_cast<uint16_t>(sym("eb_f") + c));
+        }
+        return b;
+    }
+    uint64_t call(const char* routine) {
+        m.write(sym("verticalBlankingInterval"), 0);
+        m.cpu().set_s(0xFD);
+        const auto r = m.call(sym(routine), 10'000'000);
+        REQUIRE(r.ok());
+        return r.cycles;
+    }
+    uint16_t cost() { return m.read16(sym("z_cost")); }
+};
+
+}  // namespace
+
+TEST_CASE("routine: column heights and filled counts from the rows") {
+    Rig rig;
+    std::mt19937 rng(1);
+    for (int i = 0; i < 200; ++i) {
+        ai::Board b = test::random_board(rng);
+        ai::Board scrambled = b;
+        scrambled.height.fill(0xAA);
+        scrambled.filled.fill(0x55);
+        rig.put_eb(scrambled);
+        rig.call("ai_recompute_columns");
+        REQUIRE(rig.get_eb() == b);
+    }
+}
+
+TEST_CASE("routine: full evaluation of a board") {
+    Rig rig;
+    std::mt19937 rng(2);
+    for (int i = 0; i < 300; ++i) {
+        const ai::Board b = test::random_board(rng);
+        rig.put_eb(b);
+        rig.call("ai_board_caches");
+        rig.call("ai_full_eval");
+        INFO("board " << i);
+        REQUIRE(rig.cost() == ai::evaluate(b, ai::default_tables()));
+    }
+}
+
+TEST_CASE("routine: the surface test and the landing row") {
+    Rig rig;
+    std::mt19937 rng(3);
+    for (int i = 0; i < 300; ++i) {
+        const ai::Board b = test::random_board(rng);
+        rig.put_eb(b);
+        for (uint8_t o = 0; o < ai::kOrientations; ++o) {
+            for (int x = 0; x < 10; ++x) {
+                for (int row : {0, 1, 3, 7, 10}) {
+                    rig.m.cpu().set_a(static_cast<uint8_t>(row));
+                    rig.m.cpu().set_x(o);
+                    rig.m.cpu().set_y(static_cast<uint8_t>(x));
+                    rig.call("ai_above");
+                    const bool got = rig.m.cpu().p() & 1;
+                    INFO("board " << i << " o " << int(o) << " x " << x << " row " << row);
+                    REQUIRE(got == ai::above(b, o, x, row));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("routine: gravity rows") {
+    Rig rig;
+    for (uint8_t g : {1, 2, 3, 5, 6, 8, 48}) {
+        for (bool hold : {false, true}) {
+            rig.m.cpu().set_a(g);
+            rig.m.cpu().set_p(hold ? 0x25 : 0x24);
+            rig.call("ai_set_gravity_rows");
+            for (int m = 0; m <= 10; ++m) {
+                INFO("g " << int(g) << " hold " << hold << " m " << m);
+                REQUIRE(rig.m.read(static_cast<uint16_t>(rig.sym("grav_rows") + m)) ==
+                        ai::Gravity{g, hold}.row_after(m));
+            }
+        }
+    }
+}
+
+TEST_CASE("routine: the cost of a placement, and making it permanent") {
+    Rig rig;
+    std::mt19937 rng(4);
+    int checked = 0, clears = 0;
+    for (int i = 0; i < 300; ++i) {
+        const ai::Board b = test::random_board(rng);
+        const uint8_t type = static_cast<uint8_t>(rng() % 7);
+        ai::for_each_reachable(b, type, ai::Gravity{2, false}, [&](const ai::Target& t) {
+            const ai::Placed p = ai::place(b, t);
+            rig.put_eb(b);
+            rig.call("ai_board_caches");
+            rig.m.write(rig.sym("z_o"), t.orientation);
+            rig.m.write(rig.sym("z_x"), t.x);
+            rig.m.write(rig.sym("z_y"), static_cast<uint8_t>(t.landing_y));
+            rig.call("ai_eval_placement");
+            INFO("board " << i << " o " << int(t.orientation) << " x " << int(t.x) << " y " << int(t.landing_y)
+                          << " lines " << int(p.lines) << (p.topped_out ? " topped" : ""));
+            REQUIRE(rig.cost() == ai::placement_cost(p, ai::default_tables()));
+            REQUIRE(rig.get_eb() == b);  // unchanged
+            if (!p.topped_out) REQUIRE(rig.m.read(rig.sym("z_lines")) == p.lines);
+            rig.call("ai_apply_placement");
+            REQUIRE(rig.get_eb() == p.board);
+            ++checked;
+            clears += p.lines > 0;
+        });
+    }
+    CHECK(checked > 4000);
+    CHECK(clears > 25);  // the line-clear path is exercised
+}
+
+TEST_CASE("routine: level after cleared lines") {
+    Rig rig;
+    std::mt19937 rng(5);
+    for (int i = 0; i < 2000; ++i) {
+        ai::LevelState s;
+        s.level = static_cast<uint8_t>(rng() % 40);
+        const unsigned lines = rng() % 400;
+        s.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
+        s.lines_hi = static_cast<uint8_t>(lines / 100);
+        s.b_type = rng() % 5 == 0;
+        const uint8_t n = static_cast<uint8_t>(rng() % 5);
+        rig.m.write(rig.sym("lv_level"), s.level);
+        rig.m.write(rig.sym("lv_lo"), s.lines_lo);
+        rig.m.write(rig.sym("lv_hi"), s.lines_hi);
+        rig.m.write(rig.sym("s_btype"), s.b_type);
+        rig.m.cpu().set_a(n);
+        rig.call("ai_after_lines");
+        const ai::LevelState want = ai::after_lines(s, n);
+        INFO("level " << int(s.level) << " lines " << lines << " + " << int(n));
+        REQUIRE(rig.m.read(rig.sym("lv_level")) == want.level);
+        REQUIRE(rig.m.read(rig.sym("lv_lo")) == want.lines_lo);
+        REQUIRE(rig.m.read(rig.sym("lv_hi")) == want.lines_hi);
+    }
+}

@@ -1,0 +1,71 @@
+#include "cart_ai.hpp"
+
+#include <stdexcept>
+
+namespace nestris::tools {
+
+ReferenceChoice reference_choice(const ai::Precomputed& pre) {
+    ReferenceChoice r;
+    for (uint8_t t = 0; t < ai::kPieceTypes; ++t) {
+        for (uint8_t k = 0; k < pre.count; ++k) {
+            const uint16_t total = ai::saturating_add(pre.candidates[k].lines_cost, pre.best2[k][t]);
+            if (k == 0 || total < r.best_total[t]) {
+                r.best_total[t] = total;
+                r.best_k[t] = k;
+            }
+        }
+    }
+    return r;
+}
+
+CartAi::CartAi(const CartImage& cart) : cart_(cart) { machine_.load(cart); }
+
+void CartAi::write_board(const ai::Board& b) {
+    const uint16_t lo = symbol("base_lo"), hi = symbol("base_hi"), h = symbol("base_h"), f = symbol("base_f");
+    for (int r = 0; r < ai::kRows; ++r) {
+        machine_.write(static_cast<uint16_t>(lo + r), static_cast<uint8_t>(b.rows[r]));
+        machine_.write(static_cast<uint16_t>(hi + r), static_cast<uint8_t>(b.rows[r] >> 8));
+    }
+    for (int c = 0; c < ai::kColumns; ++c) {
+        machine_.write(static_cast<uint16_t>(h + c), b.height[c]);
+        machine_.write(static_cast<uint16_t>(f + c), b.filled[c]);
+    }
+}
+
+CartSearchResult CartAi::precompute(const ai::SearchInput& in, uint64_t max_cycles) {
+    write_board(in.board);
+    machine_.write(symbol("s_type"), in.piece_type);
+    machine_.write(symbol("s_level"), in.level.level);
+    machine_.write(symbol("s_lines_lo"), in.level.lines_lo);
+    machine_.write(symbol("s_lines_hi"), in.level.lines_hi);
+    machine_.write(symbol("s_btype"), in.level.b_type ? 1 : 0);
+    machine_.write(symbol("s_hold"), in.first_piece ? 1 : 0);
+    machine_.write(symbol("verticalBlankingInterval"), 0);  // never yield to the game
+    machine_.cpu().set_s(0xFD);
+    const emu::CallResult call = machine_.call(symbol("ai_precompute"), max_cycles);
+    if (!call.ok())
+        throw std::runtime_error(std::string("ai_precompute did not return: ") + emu::to_string(call.status));
+    CartSearchResult r;
+    r.cycles = call.cycles;
+    r.evaluations = machine_.read16(symbol("stat_evals"));
+    r.count = machine_.read(symbol("cand_count"));
+    for (uint8_t k = 0; k < r.count && k < ai::kMaxCandidates; ++k) {
+        auto byte = [&](const char* name) { return machine_.read(static_cast<uint16_t>(symbol(name) + k)); };
+        ai::Candidate& c = r.candidates[k];
+        r.rotation_slot[k] = byte("cand_rot");
+        c.target.orientation = byte("cand_o");
+        c.target.x = byte("cand_x");
+        c.target.landing_y = static_cast<int8_t>(byte("cand_y"));
+        c.lines = byte("cand_lines");
+        c.cost = static_cast<uint16_t>(byte("cand_cost_lo") | byte("cand_cost_hi") << 8);
+        c.lines_cost = static_cast<uint16_t>(byte("cand_lcost_lo") | byte("cand_lcost_hi") << 8);
+    }
+    for (uint8_t t = 0; t < ai::kPieceTypes; ++t) {
+        r.best_k[t] = machine_.read(static_cast<uint16_t>(symbol("best_k") + t));
+        r.best_total[t] = static_cast<uint16_t>(machine_.read(static_cast<uint16_t>(symbol("best_total_lo") + t)) |
+                                                machine_.read(static_cast<uint16_t>(symbol("best_total_hi") + t)) << 8);
+    }
+    return r;
+}
+
+}  // namespace nestris::tools

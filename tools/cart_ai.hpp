@@ -1,0 +1,45 @@
+// The cartridge AI run in the embedded 6502: the assembled bytes of asm/ (the shipped cartridge)
+// on a flat 64 KiB machine, with search inputs written into its RAM and results read back by
+// symbol name. The bridge between the reference AI and the code the patch ships.
+#pragma once
+
+#include "ai_search.hpp"
+#include "cart_image.hpp"
+#include "flat_machine.hpp"
+
+#include <array>
+#include <cstdint>
+
+namespace nestris::tools {
+
+struct CartSearchResult {
+    uint8_t count = 0;
+    std::array<ai::Candidate, ai::kMaxCandidates> candidates{};
+    std::array<uint8_t, ai::kMaxCandidates> rotation_slot{};
+    std::array<uint8_t, ai::kPieceTypes> best_k{};         // candidate to play, per preview type
+    std::array<uint16_t, ai::kPieceTypes> best_total{};    // its total
+    uint64_t cycles = 0;
+    uint32_t evaluations = 0;
+};
+
+// What the reference says the cartridge should hold after the same search.
+struct ReferenceChoice {
+    std::array<uint8_t, ai::kPieceTypes> best_k{};
+    std::array<uint16_t, ai::kPieceTypes> best_total{};
+};
+ReferenceChoice reference_choice(const ai::Precomputed& pre);
+
+class CartAi {
+public:
+    explicit CartAi(const CartImage& cart = shipped_cart());
+    CartSearchResult precompute(const ai::SearchInput& input, uint64_t max_cycles = 50'000'000);
+    emu::FlatMachine& machine() { return machine_; }
+    uint16_t symbol(std::string_view name) const { return cart_.require(name); }
+
+private:
+    const CartImage& cart_;
+    emu::FlatMachine machine_;
+    void write_board(const ai::Board& board);
+};
+
+}  // namespace nestris::tools
