@@ -1,0 +1,200 @@
+// bench-emu: how fast the embedded emulator runs, single thread and across threads.
+//
+//   flat bus   a built-in 6502 workload (table fill, bubble sort, (zp),Y checksum, JSR/RTS)
+//              on the flat 64 KiB machine: emulated MHz; call() round trips per second
+//   --bin      a raw binary run to its trap (the public 6502 functional test): emulated MHz
+//   NES        whole frames per second (and x real time) of the emu tests' own iNES program
+//              (a main loop synchronised on the NMI, OAM DMA and controller reads each frame)
+//   --rom      the same for a real game from power-on (Tetris: legal screen, title, demo)
+//
+// Figures are printed; nothing is checked here (the tests do that).
+#include "flat_machine.hpp"
+#include "nes.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace nestris::emu;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::vector<uint8_t> read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// The flat-bus workload, hand-assembled. Loops forever: fill a 256-byte table, bubble-sort
+// it, checksum it.
+void load_workload(FlatMachine& m) {
+    const uint8_t main_loop[] = {
+        0xA2, 0x00,              // 0400 start: LDX #0
+        0x8A,                    // 0402 fill:  TXA
+        0x49, 0xA5,              // 0403        EOR #$A5
+        0x9D, 0x00, 0x03,        // 0405        STA $0300,X
+        0xE8,                    // 0408        INX
+        0xD0, 0xF7,              // 0409        BNE fill
+        0x20, 0x00, 0x05,        // 040B        JSR sort
+        0x20, 0x00, 0x06,        // 040E        JSR checksum
+        0x4C, 0x00, 0x04,        // 0411        JMP start
+    };
+    const uint8_t sort[] = {
+        0xA0, 0x00,              // 0500 sort:   LDY #0        (swaps this pass)
+        0xA2, 0x00,              // 0502         LDX #0
+        0xBD, 0x00, 0x03,        // 0504 inner:  LDA $0300,X
+        0xDD, 0x01, 0x03,        // 0507         CMP $0301,X
+        0x90, 0x0E,              // 050A         BCC noswap
+        0xF0, 0x0C,              // 050C         BEQ noswap
+        0x48,                    // 050E         PHA
+        0xBD, 0x01, 0x03,        // 050F         LDA $0301,X
+        0x9D, 0x00, 0x03,        // 0512         STA $0300,X
+        0x68,                    // 0515         PLA
+        0x9D, 0x01, 0x03,        // 0516         STA $0301,X
+        0xC8,                    // 0519         INY
+        0xE8,                    // 051A noswap: INX
+        0xE0, 0xFF,              // 051B         CPX #$FF
+        0xD0, 0xE5,              // 051D         BNE inner
+        0xC0, 0x00,              // 051F         CPY #0
+        0xD0, 0xDD,              // 0521         BNE sort
+        0x60,                    // 0523         RTS
+    };
+    const uint8_t checksum[] = {
+        0xA9, 0x00, 0x85, 0x10,  // 0600 checksum: pointer $10 = $0300
+        0xA9, 0x03, 0x85, 0x11,
+        0xA0, 0x00,              // 0608         LDY #0
+        0x18,                    // 060A         CLC
+        0xA9, 0x00,              // 060B         LDA #0
+        0x71, 0x10,              // 060D loop:   ADC ($10),Y
+        0x2A,                    // 060F         ROL A
+        0xC8,                    // 0610         INY
+        0xD0, 0xFA,              // 0611         BNE loop
+        0x85, 0x12,              // 0613         STA $12
+        0xE6, 0x13,              // 0615         INC $13
+        0x60,                    // 0617         RTS
+    };
+    m.load(0x0400, main_loop);
+    m.load(0x0500, sort);
+    m.load(0x0600, checksum);
+    m.cpu().set_pc(0x0400);
+}
+
+void bench_flat(double budget_s) {
+    auto m = std::make_unique<FlatMachine>();
+    load_workload(*m);
+    uint64_t cycles = 0;
+    const auto t0 = Clock::now();
+    do {
+        m->run_until_pc(0xFFFF, 50'000'000);  // never reached: runs the cycle budget
+        cycles = m->cycles();
+    } while (seconds(t0) < budget_s);
+    const double s = seconds(t0);
+    std::printf("flat bus, workload:        %8.1f emulated MHz  (%llu cycles in %.2f s)\n",
+                static_cast<double>(cycles) / s / 1e6, static_cast<unsigned long long>(cycles), s);
+
+    // call() round trips: the checksum routine (about 2 900 cycles) called again and again.
+    uint64_t calls = 0, call_cycles = 0;
+    const auto t1 = Clock::now();
+    while (seconds(t1) < budget_s / 2) {
+        for (int i = 0; i < 1000; ++i) {
+            const CallResult r = m->call(0x0600, 100'000);
+            call_cycles += r.cycles;
+        }
+        calls += 1000;
+    }
+    const double s1 = seconds(t1);
+    std::printf("flat bus, call():          %8.0f calls/s of %llu cycles, %.1f emulated MHz\n",
+                static_cast<double>(calls) / s1,
+                static_cast<unsigned long long>(call_cycles / std::max<uint64_t>(calls, 1)),
+                static_cast<double>(call_cycles) / s1 / 1e6);
+}
+
+void bench_threads(unsigned threads, double budget_s) {
+    std::vector<uint64_t> cycles(threads, 0);
+    std::vector<std::thread> pool;
+    const auto t0 = Clock::now();
+    for (unsigned t = 0; t < threads; ++t) {
+        pool.emplace_back([&, t] {
+            auto m = std::make_unique<FlatMachine>();
+            load_workload(*m);
+            while (seconds(t0) < budget_s) m->run_until_pc(0xFFFF, 20'000'000);
+            cycles[t] = m->cycles();
+        });
+    }
+    for (auto& th : pool) th.join();
+    const double s = seconds(t0);
+    uint64_t total = 0;
+    for (const uint64_t c : cycles) total += c;
+    std::printf("flat bus, %u threads:       %8.1f emulated MHz in all\n", threads,
+                static_cast<double>(total) / s / 1e6);
+}
+
+void bench_bin(const std::string& path, uint16_t load, uint16_t pc) {
+    const auto bytes = read_file(path);
+    auto m = std::make_unique<FlatMachine>();
+    m->load(load, bytes);
+    m->cpu().set_pc(pc);
+    const auto t0 = Clock::now();
+    const TrapResult r = m->run_until_trap(1'000'000'000'000ULL);
+    const double s = seconds(t0);
+    std::printf("flat bus, %s: trap at $%04X after %llu cycles: %.1f emulated MHz (%.3f s)\n",
+                path.c_str(), r.pc, static_cast<unsigned long long>(r.cycles),
+                static_cast<double>(r.cycles) / s / 1e6, s);
+}
+
+void bench_nes(const std::string& label, const std::vector<uint8_t>& image, uint64_t frames) {
+    auto nes = std::make_unique<Nes>(image);
+    const auto t0 = Clock::now();
+    nes->run_frames(frames);
+    const double s = seconds(t0);
+    const double fps = static_cast<double>(frames) / s;
+    std::printf("NES, %-21s %8.0f frames/s = %.0fx real time  (%llu frames, %.1f emulated MHz)\n",
+                (label + ":").c_str(), fps, fps / 60.0988, static_cast<unsigned long long>(frames),
+                static_cast<double>(nes->cycles()) / s / 1e6);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"bench-emu: speed of the embedded 6502/NES emulator"};
+    double budget = 2.0;
+    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    std::string bin, rom;
+    std::string load = "0", pc = "400";
+    uint64_t frames = 20000;
+    app.add_option("--seconds", budget, "Time per flat-bus measurement (default 2)");
+    app.add_option("--threads", threads, "Threads for the parallel measurement (default: all cores)");
+    app.add_option("--bin", bin, "Raw 6502 binary to run to its trap (e.g. the functional test)");
+    app.add_option("--load", load, "Load address of --bin, hex (default 0)");
+    app.add_option("--pc", pc, "Start address of --bin, hex (default 400)");
+    app.add_option("--rom", rom, "iNES image (mapper 1) to run from power-on, e.g. Tetris");
+    app.add_option("--frames", frames, "NES frames per measurement (default 20000)");
+    CLI11_PARSE(app, argc, argv);
+
+    try {
+        bench_flat(budget);
+        if (threads > 1) bench_threads(threads, budget);
+        if (!bin.empty()) {
+            bench_bin(bin, static_cast<uint16_t>(std::stoul(load, nullptr, 16)),
+                      static_cast<uint16_t>(std::stoul(pc, nullptr, 16)));
+        }
+        bench_nes("test program", read_file(NESTRIS_EMU_BENCH_ROM), frames);
+        if (!rom.empty()) bench_nes(rom, read_file(rom), frames);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench-emu: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
