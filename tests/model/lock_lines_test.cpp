@@ -1,0 +1,256 @@
+// Lock, entry delay, line clears, lines/level/score, B-Type, top-out, pause and the
+// Right+Left+Down quirk; expected frame counts and values are worked out from the game's code:
+// the NMI copies four playfield rows per frame and the game waits for that copy before locking,
+// before checking rows (one row per frame, four rows) and before spawning.
+#include "model_test_support.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace nestris;
+using nestris::test::fill_row;
+using nestris::test::frames_until;
+using nestris::test::fresh_piece;
+
+namespace {
+
+bool spawned(const GameState& s) { return s.playState == play_state::Active; }
+
+// A flat I resting on blocks under columns 3-6 at pivot row y, level 29 (gravity every frame).
+GameState resting_i(int y) {
+    GameState s = fresh_piece(orient::iHoriz, 29);
+    s.tetriminoY = static_cast<uint8_t>(y);
+    if (y < 19)
+        for (int c = 3; c <= 6; ++c) s.playfield[static_cast<std::size_t>((y + 1) * 10 + c)] = kTileBlockC;
+    return s;
+}
+
+// Runs play state 5 (lines, level, score) once for `lines` cleared lines.
+void score_lines(GameState& s, uint8_t lines) {
+    s.playState = play_state::UpdateLines;
+    s.completedLines = lines;
+    step(s, 0);
+}
+
+}  // namespace
+
+TEST_CASE("entry delay: spawn 2n + 8 frames after the failed drop, n = copy frames of the rows") {
+    // Frame 1: the drop fails (playState 2, vramRow = pivot - 2). The lock waits for the NMI's
+    // copy of rows vramRow..19 (n frames of four rows), the row check waits for it again, checks
+    // four rows on four frames, then the whole playfield is copied (5 frames) before the spawn.
+    for (const auto& [y, n] : {std::pair{19, 1}, {18, 1}, {17, 2}, {14, 2}, {10, 3}, {6, 4}, {2, 5}, {0, 5}}) {
+        INFO("pivot row " << y);
+        GameState s = resting_i(y);
+        step(s, 0);
+        REQUIRE(s.playState == play_state::Lock);
+        const auto frames = frames_until(s, 0, spawned);
+        REQUIRE(frames);
+        // Frame 1 was the failed drop; the spawn comes 2n + 8 frames later (10 to 18).
+        CHECK(*frames == 2 * n + 8);
+        // The new piece is the preview, at the spawn point.
+        CHECK(s.currentPiece == orient::iHoriz);
+        CHECK(s.tetriminoX == 5);
+        CHECK(s.tetriminoY == 0);
+    }
+}
+
+TEST_CASE("line clear: the animation takes the 5 frames with frameCounter % 4 == 0 from its start") {
+    for (int phase = 0; phase < 4; ++phase) {
+        INFO("frameCounter phase " << phase);
+        GameState s = resting_i(19);
+        fill_row(s, 19, 3);
+        for (int c = 4; c <= 6; ++c) s.playfield[static_cast<std::size_t>(190 + c)] = kTileEmpty;
+        s.frameCounter = static_cast<uint16_t>(phase);
+        // Frame 1: the drop fails; 2: lock; 3-6: row checks (rows 17, 18, 19, 20; 19 is
+        // complete); the animation runs in the NMIs from frame 7 on.
+        const auto frames = frames_until(s, 0, spawned);
+        REQUIRE(frames);
+        // The animation's NMIs read frameCounter before counting: frame 7 reads phase + 6.
+        const int first_tick = (4 - (phase + 6) % 4) % 4;  // frames after 7 to the first tick
+        const int fifth_tick_frame = 7 + first_tick + 16;
+        CHECK(*frames == fifth_tick_frame + 5);
+        CHECK(lines_count(s) == 1);
+        CHECK(score_value(s) == 40 * 30);  // single at level 29
+        for (int c = 0; c < 10; ++c) CHECK(tile_at(s, c, 19) == kTileEmpty);
+    }
+}
+
+TEST_CASE("line clear: rows above a cleared row move down, rows below stay") {
+    GameState s = resting_i(17);
+    fill_row(s, 17, 3);
+    for (int c = 4; c <= 6; ++c) s.playfield[static_cast<std::size_t>(170 + c)] = kTileEmpty;
+    s.playfield[16 * 10 + 0] = kTileBlockB;  // above: must move to row 17
+    fill_row(s, 19, 9);                     // below: stays
+    s.playfield[18 * 10 + 2] = kTileBlockC; // row 18 is the floor for the I (columns 3-6)
+    REQUIRE(frames_until(s, 0, spawned));
+    CHECK(lines_count(s) == 1);
+    CHECK(tile_at(s, 0, 17) == kTileBlockB);
+    CHECK(tile_at(s, 0, 16) == kTileEmpty);
+    for (int c = 3; c <= 6; ++c) CHECK(tile_at(s, c, 18) == kTileBlockC);
+    CHECK(tile_at(s, 2, 18) == kTileBlockC);
+    CHECK(tile_at(s, 9, 19) == kTileEmpty);
+    CHECK(tile_at(s, 0, 19) == kTileBlockA);
+    CHECK(s.lineClearStatsByType[0] == 0x01);
+}
+
+TEST_CASE("level: first level-up for start levels 0-19, with the BCD reading of the check") {
+    // The check compares the level with lines / 10 read as a BCD byte taken as binary: 100
+    // lines read as $10 = 16, so start levels 10-15 level up at 100 lines, 16 at 110, ...
+    // 19 at 140 ($14 = 20 > 19).
+    const std::array<int, 20> first_level_up{10,  20,  30,  40,  50,  60,  70,  80,  90,  100,
+                                             100, 100, 100, 100, 100, 100, 110, 120, 130, 140};
+    for (int start = 0; start < 20; ++start) {
+        INFO("start level " << start);
+        GameState s = fresh_piece(orient::tDown, static_cast<uint8_t>(start));
+        int at = -1;
+        for (int line = 1; line <= 300 && at < 0; ++line) {
+            score_lines(s, 1);
+            if (s.levelNumber != start) at = line;
+        }
+        CHECK(at == first_level_up[static_cast<std::size_t>(start)]);
+        // From then on every 10 lines.
+        for (int line = 0; line < 10; ++line) score_lines(s, 1);
+        CHECK(s.levelNumber == start + 2);
+    }
+}
+
+TEST_CASE("level: a tetris across a multiple of 10 levels up once, at the tenth line") {
+    GameState s = fresh_piece(orient::tDown, 0);
+    s.lines = {0x08, 0x00};
+    score_lines(s, 4);
+    CHECK(s.lines[0] == 0x12);
+    CHECK(s.levelNumber == 1);
+    // Lines past 999 keep counting in the hundreds byte.
+    s.lines = {0x99, 0x09};
+    score_lines(s, 1);
+    CHECK(s.lines == std::array<uint8_t, 2>{0x00, 0x0A});
+    CHECK(lines_count(s) == 1000);
+}
+
+TEST_CASE("score: 40/100/300/1200 times (level + 1), the 999 999 cap, level 255") {
+    const std::array<uint32_t, 5> base{0, 40, 100, 300, 1200};
+    for (int level : {0, 1, 9, 18, 19, 29, 100}) {
+        for (uint8_t lines = 1; lines <= 4; ++lines) {
+            GameState s = fresh_piece(orient::tDown, static_cast<uint8_t>(level));
+            score_lines(s, lines);
+            CHECK(score_value(s) == base[lines] * static_cast<uint32_t>(level + 1));
+        }
+    }
+    // Level 255: (255 + 1) counted in 8 bits is 0, which the loop runs as 256 additions.
+    GameState high = fresh_piece(orient::tDown, 255);
+    score_lines(high, 1);
+    CHECK(score_value(high) == 40u * 256u);
+    GameState cap = fresh_piece(orient::tDown, 0);
+    cap.score = {0x00, 0x88, 0x99};  // 998 800
+    score_lines(cap, 4);
+    CHECK(score_value(cap) == kMaxScore);
+}
+
+TEST_CASE("score: soft drop adds rows - 1, losing the units when the tens carry") {
+    GameState s = fresh_piece(orient::tDown, 0);
+    s.holdDownPoints = 10;
+    score_lines(s, 0);
+    CHECK(score_value(s) == 9);
+    CHECK(s.holdDownPoints == 0);
+    GameState one = fresh_piece(orient::tDown, 0);
+    one.holdDownPoints = 1;
+    score_lines(one, 0);
+    CHECK(score_value(one) == 0);
+    // 95 + 7: the game's fix-up makes $9C -> $A2, then keeps only the tens: 100, not 102.
+    GameState quirk = fresh_piece(orient::tDown, 0);
+    quirk.score = {0x95, 0x00, 0x00};
+    quirk.holdDownPoints = 8;
+    score_lines(quirk, 0);
+    CHECK(score_value(quirk) == 100);
+}
+
+TEST_CASE("B-Type: lines count down to 0 and the goal ends the game") {
+    GameState s = fresh_piece(orient::tDown, 5);
+    s.gameType = 1;
+    s.lines = {0x10, 0x00};
+    score_lines(s, 1);
+    CHECK(s.lines[0] == 0x09);
+    CHECK(s.levelNumber == 5);  // no level-ups in B-Type
+    s.lines = {0x02, 0x00};
+    score_lines(s, 4);
+    CHECK(s.lines[0] == 0x00);
+    CHECK(s.playState == play_state::BTypeGoalCheck);
+    step(s, 0);
+    CHECK(s.status == GameStatus::BTypeGoal);
+}
+
+TEST_CASE("top-out: a piece spawned into the stack locks into the curtain") {
+    GameState s = fresh_piece(orient::tDown, 29);
+    s.playfield[5] = kTileBlockA;       // (5, 0) taken: the piece overlaps it
+    s.playfield[2 * 10 + 5] = kTileBlockA;  // (5, 2) taken: it cannot fall either
+    step(s, 0);                         // the drop fails at once (gravity every frame)
+    CHECK(s.playState == play_state::Lock);
+    step(s, 0);                    // the lock finds the piece overlapping
+    CHECK(s.playState == play_state::Curtain);
+    CHECK(s.curtainRow == 0xF0);
+    CHECK(is_topped_out(s));
+    // The curtain moves on every frame whose (counted) frameCounter % 4 == 0: 16 waits, then
+    // rows 0-19.
+    const auto frames = frames_until(s, 0, [](const GameState& g) { return g.curtainRow == 20; });
+    REQUIRE(frames);
+    CHECK(*frames >= 36 * 4 - 3);
+    CHECK(*frames <= 36 * 4);
+    for (int r = 0; r < 20; ++r) CHECK(tile_at(s, 3, r) == kTileCurtain);
+    CHECK(s.vramRow == 19);
+    // Then the game waits for Start (score below 30 000) and leaves.
+    for (int i = 0; i < 10; ++i) step(s, 0);
+    CHECK(s.status == GameStatus::Playing);
+    step(s, button::Start);
+    CHECK(s.playState == play_state::Unassign);
+    step(s, 0);
+    CHECK(s.status == GameStatus::GameOver);
+    GameState rich = fresh_piece(orient::tDown, 0);
+    rich.score = {0x00, 0x00, 0x03};
+    rich.playState = play_state::Curtain;
+    rich.curtainRow = 20;
+    step(rich, 0);
+    CHECK(rich.status == GameStatus::Ending);
+}
+
+TEST_CASE("pause: Start stops the game until a new press of Start alone") {
+    GameState s = fresh_piece(orient::tDown, 19);
+    step(s, button::Start);
+    CHECK(is_paused(s));
+    CHECK(s.gameModeState == 7);
+    const GameState paused = s;
+    for (int i = 0; i < 20; ++i) step(s, i % 2 ? button::A : button::Right);
+    CHECK(s.tetriminoY == paused.tetriminoY);
+    CHECK(s.tetriminoX == paused.tetriminoX);
+    CHECK(s.currentPiece == paused.currentPiece);
+    CHECK(s.frameCounter == paused.frameCounter + 20);
+    CHECK(s.rngSeed != paused.rngSeed);
+    step(s, 0);
+    step(s, button::Start | button::A);  // not Start alone: still paused
+    CHECK(is_paused(s));
+    step(s, 0);
+    step(s, button::Start);
+    CHECK(!is_paused(s));
+    CHECK(s.gameModeState == 2);
+    CHECK(s.vramRow == 0);  // the playfield is redrawn
+}
+
+TEST_CASE("quirk: holding exactly Right+Left+Down skips the game's logic every other frame") {
+    GameState s = fresh_piece(orient::tDown, 0);
+    for (int i = 0; i < 10; ++i) step(s, button::Right | button::Left | button::Down);
+    CHECK(s.fallTimer == 5);
+    CHECK(s.gameModeState == 2);
+    step(s, button::Right | button::Left | button::Down);
+    CHECK(s.gameModeState == 7);
+    GameState other = fresh_piece(orient::tDown, 0);
+    for (int i = 0; i < 10; ++i) step(other, button::Right | button::Down);
+    CHECK(other.fallTimer == 10);
+}
+
+TEST_CASE("statistics: the spawn counts pieces by type in BCD") {
+    GameState s = resting_i(19);
+    s.statsByType[12] = 0x99;  // I pieces: 99
+    REQUIRE(frames_until(s, 0, spawned));  // the preview (an I) spawns
+    CHECK(s.statsByType[12] == 0x00);
+    CHECK(s.statsByType[13] == 0x01);
+    CHECK(piece_stat(s, 6) == 100);
+    CHECK(s.spawnCount == 1);
+}
