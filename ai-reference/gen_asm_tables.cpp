@@ -53,26 +53,41 @@ std::string generate(const EvalTables& tables) {
     // Per orientation: extent, cells, per-column lowest/highest cell.
     // Row offsets are stored +2 (cells lie at dy -2..1), so the cartridge compares unsigned.
     // Per column of an orientation one byte: (highest cell + 2) << 2 | (lowest cell + 2).
-    std::vector<int> min_dx, width, cdx, cdy2, columns, min_dy2;
+    std::vector<int> min_dx, width, columns, min_dy2;
     for (uint8_t o2 = 0; o2 < kOrientations; ++o2) {
         const Shape& s = shape(o2);
         min_dx.push_back(s.min_dx);
         width.push_back(s.width());
         int lowest_dy = 127;
         for (int i = 0; i < 4; ++i) {
-            cdx.push_back(s.cell_dx[i]);
-            cdy2.push_back(s.cell_dy[i] + 2);
             lowest_dy = std::min<int>(lowest_dy, s.cell_dy[i]);
             columns.push_back(i < s.width() ? ((s.top_dy[i] + 2) << 2) | (s.bottom_dy[i] + 2) : 0);
         }
         min_dy2.push_back(lowest_dy + 2);
     }
+    // Per row of an orientation (slots dy + 2 = 0..3) its run of cells: every row of a tetromino
+    // is one run, which lets the cartridge update a row's transitions from the run's two
+    // neighbours alone. Byte: 0 (no cell in that row) or (leftmost dx + 2) << 4 | length.
+    std::vector<int> runs;
+    for (uint8_t o2 = 0; o2 < kOrientations; ++o2) {
+        const Shape& sh = shape(o2);
+        for (int slot = 0; slot < 4; ++slot) {
+            int left = 99, right = -99, count = 0;
+            for (int i = 0; i < 4; ++i)
+                if (sh.cell_dy[i] + 2 == slot) {
+                    left = std::min<int>(left, sh.cell_dx[i]);
+                    right = std::max<int>(right, sh.cell_dx[i]);
+                    ++count;
+                }
+            if (count && right - left + 1 != count) throw std::logic_error("a piece row is not one run");
+            runs.push_back(count ? ((left + 2) << 4) | count : 0);
+        }
+    }
     o << "; ---- piece geometry (orientation ids 0-18); row offsets + 2 ----\n";
+    table(o, "gen_shape_runs", runs);             // 4 per orientation, by row slot
     table(o, "gen_shape_min_dx", min_dx);
     table(o, "gen_shape_width", width);
     table(o, "gen_shape_min_dy2", min_dy2);       // the highest cell
-    table(o, "gen_shape_cell_dx", cdx);           // 4 per orientation
-    table(o, "gen_shape_cell_dy2", cdy2);
     table(o, "gen_shape_column", columns);        // 4 per orientation, by column offset
 
     // Rotation choices are slots 0-3: none, A, A+A, B; a type has the first rot_count of them
@@ -107,33 +122,23 @@ std::string generate(const EvalTables& tables) {
     o << "\n; ---- frames per drop by level (index 29 serves every level from 29 up) ----\n";
     table(o, "gen_frames_per_drop", fpd);
 
-    // Row transitions: the left wall and columns 0-7 from the low byte; columns 7-9 and the
-    // right wall from (low >> 7) | (high << 1).
-    std::vector<int> t_lo, t_edge;
-    for (int lo = 0; lo < 256; ++lo) {
-        int t = 0, prev = 1;
-        for (int c = 0; c < 8; ++c) {
-            const int cell = (lo >> c) & 1;
-            t += cell != prev;
-            prev = cell;
-        }
-        t_lo.push_back(t);
-    }
-    for (int e = 0; e < 8; ++e) {
-        const int c7 = e & 1, c8 = (e >> 1) & 1, c9 = (e >> 2) & 1;
-        t_edge.push_back((c7 != c8) + (c8 != c9) + (c9 != 1));
-    }
-    // Check against the reference definition before writing anything.
+    // Rows in the cartridge are 12 bits: bit 0 the left wall, bit c+1 column c, bit 11 the right
+    // wall (low byte: wall and columns 0-6; high byte: columns 7-9 and the wall). Transitions are
+    // the popcount of row ^ (row >> 1) over bits 0..10, counted by nibbles. Checked against the
+    // reference before writing.
+    std::vector<int> nibble;
+    for (int n = 0; n < 16; ++n) nibble.push_back(__builtin_popcount(static_cast<unsigned>(n)));
     for (int r = 0; r < 1024; ++r) {
-        const int t = t_lo[r & 0xFF] + t_edge[((r & 0xFF) >> 7) | ((r >> 8) << 1)];
+        const int row12 = (r << 1) | 1 | 0x800;
+        const int lo = row12 & 0xFF, hi = row12 >> 8;
+        const int x_lo = (lo ^ ((lo >> 1) | ((hi & 1) << 7))) & 0xFF;
+        const int x_hi = (hi ^ (hi >> 1)) & 7;
+        const int t = nibble[x_lo & 15] + nibble[x_lo >> 4] + nibble[x_hi];
         if (t != row_transitions(static_cast<uint16_t>(r)))
-            throw std::logic_error("row transition tables disagree with row_transitions()");
+            throw std::logic_error("the cartridge's row transitions disagree with row_transitions()");
     }
-    o << "\n; ---- row transitions: gen_trans_lo[low byte] + gen_trans_edge[(low >> 7) | (high << 1)] ----\n";
-    o << ".pushseg\n.segment \"AI_TABLES_HI\"\n";
-    table(o, "gen_trans_lo", t_lo);
-    table(o, "gen_trans_edge", t_edge);
-    o << ".popseg\n";
+    o << "\n; ---- row transitions: popcount of row ^ (row >> 1), walls in the row ----\n";
+    table(o, "gen_nibble_count", nibble);
 
     // Evaluation tables, 16-bit values as _lo/_hi.
     o << "\n; ---- evaluation tables ----\n";
@@ -147,6 +152,15 @@ std::string generate(const EvalTables& tables) {
     std::array<uint16_t, 11> by_transitions{};  // indexed by transitions 0..10
     for (int t = 0; t <= 10; ++t) by_transitions[t] = tables.row[t == 0 ? 0 : std::max(0, t / 2 - 1)];
     table16(o, "gen_row", by_transitions);
+    // A run of cells landing in a row changes its transitions by +2 (both neighbours empty), 0 or
+    // -2 (both filled): the cost changes by transitions, generated so the cartridge adds one entry.
+    std::array<uint16_t, 11> up{}, down{};
+    for (int t = 0; t <= 10; ++t) {
+        up[t] = static_cast<uint16_t>(by_transitions[std::min(t + 2, 10)] - by_transitions[t]);
+        down[t] = static_cast<uint16_t>(by_transitions[std::max(t - 2, 0)] - by_transitions[t]);
+    }
+    table16(o, "gen_row_up", up);      // modulo 2^16: added to a 16-bit sum
+    table16(o, "gen_row_down", down);
     return o.str();
 }
 

@@ -1,24 +1,45 @@
-; Board routines of the cartridge AI: the evaluation board (eb) and its cached sums.
+; Board routines of the cartridge AI: the evaluation board (eb), its column summaries and the
+; caches the incremental evaluation starts from.
 .include "ai.inc"
 .include "ai_gen.inc"
 
-.segment "AI_CODE_HI"
+.segment "AI_CODE"
 
-; Row cost index: A = row low byte, Y = row high byte -> X = transitions, the index into
-; gen_row_lo/hi. Clobbers A, z_t7.
-.export ai_row_index
+; X = transitions of the row A (low byte) / Y (high byte): the popcount of row ^ (row >> 1) over
+; bits 0..10 (rows hold both walls: bit 0 the left one, bit c+1 column c, bit 11 the right one),
+; by nibbles. The index into gen_row_lo/hi. Clobbers A, Y, z_s0.
 .proc ai_row_index
-    tax
-    lda gen_trans_lo,x      ; left wall and columns 0-7
-    sta z_t7
-    txa
-    asl                     ; C = column 7
+    sta z_s0
     tya
-    rol                     ; (columns 8-9) << 1 | column 7
-    tax
-    lda gen_trans_edge,x    ; columns 7-9 and the right wall
+    lsr                     ; C = cell 8
+    lda z_s0
+    ror                     ; (row >> 1), low byte
+    eor z_s0
+    tax                     ; changes among cells 0-8
+    sty z_s0
+    tya
+    lsr
+    eor z_s0
+    and #$07                ; changes among cells 8-11
+    tay
+    lda gen_nibble_count,y
+    sta z_s0
+    txa
+    and #$0F
+    tay
+    lda gen_nibble_count,y
     clc
-    adc z_t7
+    adc z_s0
+    sta z_s0
+    txa
+    lsr
+    lsr
+    lsr
+    lsr
+    tay
+    lda gen_nibble_count,y
+    clc
+    adc z_s0
     tax
     rts
 .endproc
@@ -34,10 +55,12 @@ clear:
     bpl clear
     ldy #0
 row:
-    lda eb_lo,y
-    sta z_t0
     lda eb_hi,y
+    lsr                     ; drop the left wall: column c at bit c
     sta z_t1
+    lda eb_lo,y
+    ror
+    sta z_t0
     tya
     eor #$FF
     sec
@@ -63,38 +86,123 @@ next:
     rts
 .endproc
 
-; eb_rowsum = sum of the row costs; eb_colsum = sum of the hole and bump costs.
+; The columns and caches of eb from its rows.
+.proc ai_prepare_board
+    jsr ai_recompute_columns
+.endproc
+; fall through
+; The caches of eb: eb_tr and eb_rowsum (rows), the prefix sums of hole and bump costs, the
+; extremes.
 .proc ai_board_caches
     lda #0
     sta eb_rowsum
     sta eb_rowsum+1
-    lda #ROWS-1
-    sta z_t6
+    ldx #ROWS-1
 rows:
-    ldx z_t6
+    stx z_t6
     lda eb_hi,x
     tay
     lda eb_lo,x
     jsr ai_row_index
-    lda gen_row_lo,x
+    txa
+    ldx z_t6
+    sta eb_tr,x
+    tay
+    lda gen_row_lo,y
     clc
     adc eb_rowsum
     sta eb_rowsum
-    lda gen_row_hi,x
+    lda gen_row_hi,y
     adc eb_rowsum+1
     sta eb_rowsum+1
-    dec z_t6
+    dex
     bpl rows
-    jsr ai_column_sum
-    lda z_cost
-    sta eb_colsum
-    lda z_cost+1
-    sta eb_colsum+1
+    ; prefix sums of the hole costs
+    lda #0
+    sta hp_lo
+    sta hp_hi
+    ldx #0
+holes:
+    lda eb_h,x
+    sec
+    sbc eb_f,x
+    tay
+    lda gen_hole_lo,y
+    clc
+    adc hp_lo,x
+    sta hp_lo+1,x
+    lda gen_hole_hi,y
+    adc hp_hi,x
+    sta hp_hi+1,x
+    inx
+    cpx #COLUMNS
+    bne holes
+    ; prefix sums of the bump costs
+    lda #0
+    sta bp_lo
+    sta bp_hi
+    ldx #0
+bumps:
+    jsr bump_index
+    lda gen_bump_lo,y
+    clc
+    adc bp_lo,x
+    sta bp_lo+1,x
+    lda gen_bump_hi,y
+    adc bp_hi,x
+    sta bp_hi+1,x
+    inx
+    cpx #8
+    bne bumps
+    jsr ai_find_extremes
+    lda z_t0
+    sta eb_max08
+    lda z_t1
+    sta eb_min08
+    lda z_t2
+    sta eb_max36
+    ; eb_base = rows + holes + bumps + lines cost of a placement that clears nothing
+    lda eb_rowsum
+    clc
+    adc hp_lo+COLUMNS
+    sta eb_base
+    lda eb_rowsum+1
+    adc hp_hi+COLUMNS
+    sta eb_base+1
+    lda eb_base
+    clc
+    adc bp_lo+8
+    sta eb_base
+    lda eb_base+1
+    adc bp_hi+8
+    sta eb_base+1
+    lda eb_base
+    clc
+    adc gen_lines_lo
+    sta eb_base
+    lda eb_base+1
+    adc gen_lines_hi
+    sta eb_base+1
     rts
 .endproc
 
+; Y = |eb_h[x] - eb_h[x+1]|. Keeps X.
+.export bump_index
+.proc bump_index
+    lda eb_h,x
+    sec
+    sbc eb_h+1,x
+    bcs positive
+    eor #$FF
+    adc #1                  ; C was clear: two's complement
+positive:
+    tay
+    rts
+.endproc
+
+.segment "AI_CODE_MID"
+
 ; z_cost = sum of hole costs (columns 0-9) and bump costs (pairs 0-1 .. 7-8) of eb_h/eb_f.
-.export ai_column_sum
 .proc ai_column_sum
     lda #0
     sta z_cost
@@ -116,15 +224,6 @@ holes:
     bpl holes
     ldx #7
 bumps:
-    jsr ai_bump_cost_add
-    dex
-    bpl bumps
-    rts
-.endproc
-
-; z_cost += bump cost of the pair (x, x+1) of eb_h. Keeps X.
-.export ai_bump_cost_add
-.proc ai_bump_cost_add
     jsr bump_index
     lda gen_bump_lo,y
     clc
@@ -133,42 +232,18 @@ bumps:
     lda gen_bump_hi,y
     adc z_cost+1
     sta z_cost+1
+    dex
+    bpl bumps
     rts
 .endproc
 
-; z_delta -= bump cost of the pair (x, x+1) of eb_h. Keeps X.
-.export ai_bump_cost_sub
-.proc ai_bump_cost_sub
-    jsr bump_index
-    lda z_delta
-    sec
-    sbc gen_bump_lo,y
-    sta z_delta
-    lda z_delta+1
-    sbc gen_bump_hi,y
-    sta z_delta+1
-    rts
-.endproc
+.segment "AI_CODE_FF"
 
-; Y = |eb_h[x] - eb_h[x+1]|.
-.proc bump_index
-    lda eb_h,x
-    sec
-    sbc eb_h+1,x
-    bcs positive
-    eor #$FF
-    adc #1                  ; C was clear: two's complement
-positive:
-    tay
-    rts
-.endproc
-
-; z_cost += stack, spawn and well costs of eb_h.
-.proc ai_extremes_eval
-    ; highest and lowest of columns 0-8
+; z_t0 = highest of columns 0-8, z_t1 = lowest of 0-8, z_t2 = highest of 3-6 (eb_h).
+.proc ai_find_extremes
     lda eb_h+8
-    sta z_t0                ; highest
-    sta z_t1                ; lowest
+    sta z_t0
+    sta z_t1
     ldx #7
 scan:
     lda eb_h,x
@@ -182,11 +257,6 @@ not_higher:
 not_lower:
     dex
     bpl scan
-    ldy z_t0
-    lda gen_stack_lo,y
-    ldx gen_stack_hi,y
-    jsr add_ax
-    ; highest of columns 3-6
     lda eb_h+3
     ldx #2
 spawn_scan:
@@ -196,15 +266,25 @@ spawn_scan:
 keep:
     dex
     bpl spawn_scan
-    tay
+    sta z_t2
+    rts
+.endproc
+
+; z_cost += stack, spawn and well costs, from z_t0 (highest of 0-8), z_t1 (lowest of 0-8),
+; z_t2 (highest of 3-6) and eb_h+9 (the well column).
+.proc ai_extremes_cost
+    ldy z_t0
+    lda gen_stack_lo,y
+    ldx gen_stack_hi,y
+    jsr add_ax
+    ldy z_t2
     lda gen_spawn_lo,y
     ldx gen_spawn_hi,y
     jsr add_ax
-    ; the well column against the lowest other column
     lda z_t1
     sec
     sbc eb_h+9
-    bcc covered             ; well column above the lowest other column
+    bcc covered             ; the well column above the lowest other column
     cmp #7
     bcc ready_ok
     lda #6
@@ -222,7 +302,6 @@ covered:
 .endproc
 ; fall through
 ; z_cost += X:A.
-.export add_ax
 .proc add_ax
     clc
     adc z_cost
@@ -233,25 +312,20 @@ covered:
     rts
 .endproc
 
-; z_cost = the full evaluation of eb (needs eb_rowsum/eb_colsum current).
+.segment "AI_CODE_MID"
+
+; z_cost = the full evaluation of eb (the caches must be current).
 .proc ai_full_eval
     lda eb_rowsum
     clc
-    adc eb_colsum
+    adc hp_lo+COLUMNS
     sta z_cost
     lda eb_rowsum+1
-    adc eb_colsum+1
+    adc hp_hi+COLUMNS
     sta z_cost+1
-    jmp ai_extremes_eval
-.endproc
-
-; eb = base (rows, heights, filled).
-.proc ai_base_to_eb
-    ldx #2*ROWS+2*COLUMNS-1
-copy:
-    lda base_lo,x
-    sta eb_lo,x
-    dex
-    bpl copy
-    rts
+    lda bp_lo+8
+    ldx bp_hi+8
+    jsr add_ax
+    jsr ai_find_extremes
+    jmp ai_extremes_cost
 .endproc

@@ -1,7 +1,10 @@
 ; Reachability (AI_DESIGN.md, "Reachability: the input schedule"): for a piece type, every
-; placement the fixed schedule of presses can reach on eb, enumerated in the canonical order
-; (rotation choices none, A, A+A, B; columns 5, 4, .., then 6, 7, ..). The sweeps share the
-; checks of the shift steps between targets, as a prefix that holds or stops the sweep.
+; placement the fixed schedule of presses can reach on eb, in the canonical order (rotation
+; slots none, A, A+A, B; columns 5, 4, .., then 6, 7, ..).
+;
+; "Above the surface at row r" is "r <= landing row" (inside the walls), so once the rotations
+; are done (shifts s > presses p) every check of a target is a comparison with its landing row:
+; the target needs R(2s-1) <= landing, the columns beyond it need R(2s) <= landing.
 .include "ai.inc"
 .include "ai_gen.inc"
 
@@ -11,91 +14,111 @@
 sw_o:     .res 3    ; orientation after 0, 1, 2 rotation presses
 sw_ot:    .res 1    ; the target orientation
 sw_p:     .res 1    ; its rotation presses
-sw_rot:   .res 1    ; its rotation choice index
+sw_rot:   .res 1    ; its rotation slot
 sw_left:  .res 1    ; sweeping left?
 sw_s:     .res 1    ; shifts to the column at hand
 sw_x:     .res 1    ; the column at hand
 sw_n:     .res 1    ; input frames of the target: max(shifts, presses)
 sw_i:     .res 1
 sw_count: .res 1
+sw_need:  .res 1
+sw_dirty: .res 1    ; the shape at hand is not the target orientation's
+sw_l2:    .res 1    ; landing row + 2 of the target orientation at the column at hand
+sh_mindx: .res 1    ; the shape at hand (set_shape): leftmost column, width, table entry o*4
+sh_w:     .res 1
+sh_base:  .res 1
 
-.segment "AI_CODE"
+.segment "AI_CODE_HI"
 
-; C = 1 when orientation X at column Y, origin row A, lies inside the walls with every cell
-; above its column's top (eb_h). Clobbers A, X, Y, z_t4..z_t6.
-.export ai_above
-.proc ai_above
-    sta z_t5
-    tya
-    clc
-    adc gen_shape_min_dx,x
-    bmi no                  ; left of the wall
-    sta z_t6                ; first column
-    clc
-    adc gen_shape_width,x
-    cmp #COLUMNS+1
-    bcs no                  ; right of the wall
+; The shape of orientation X for landing_at. Keeps X.
+.proc set_shape
+    lda gen_shape_min_dx,x
+    sta sh_mindx
     lda gen_shape_width,x
-    sta z_t4
+    sta sh_w
     txa
     asl
     asl
-    tax                     ; shape entry o*4
-    ldy z_t6
+    sta sh_base
+    rts
+.endproc
+
+; The shape at hand at column A: C = 0 outside the walls; else C = 1 and A = landing row + 2
+; (the lowest row its lowest cells can sit on, + 2). Clobbers X, Y, z_s0, z_s1.
+.proc landing_at
+    clc
+    adc sh_mindx
+    bmi outside
+    tay                     ; first column
+    clc
+    adc sh_w
+    cmp #COLUMNS+1
+    bcs outside
+    sta z_s1                ; one past the last column
+    lda #$FF
+    sta z_s0
+    ldx sh_base
 column:
     lda gen_shape_column,x
     and #$03                ; lowest cell + 2
     clc
-    adc z_t5
-    adc eb_h,y              ; row + bottom + 2 + height: must be <= 21
-    cmp #22
-    bcs no
+    adc eb_h,y
+    eor #$FF                ; 19 - height - lowest + 2 = 23 - (height + lowest + 2)
+    sec
+    adc #23
+    cmp z_s0
+    bcs higher
+    sta z_s0
+higher:
     inx
     iny
-    dec z_t4
+    cpy z_s1
     bne column
+    lda z_s0
     sec
     rts
-no:
+outside:
     clc
     rts
 .endproc
 
-; A = landing row of orientation X at column Y on eb (the column heights): the lowest row its
-; lowest cells can sit on. Clobbers X, Y, z_t4..z_t6.
-.proc landing_row
-    tya
+; C = 1 when the piece after min(A, presses) presses, at sw_x, is above the surface at row
+; grav_rows[Y]. The target orientation's landing row is known (sw_l2); another orientation's is
+; computed, leaving its shape at hand (sw_dirty set).
+.proc check
+    pha
+    lda grav_rows,y
     clc
-    adc gen_shape_min_dx,x
-    tay
-    lda gen_shape_width,x
-    sta z_t4
-    txa
-    asl
-    asl
+    adc #2
+    sta sw_need
+    pla
+    jsr orientation_after
+    cpx sw_ot
+    bne other
+    lda sw_l2
+    cmp sw_need
+    rts
+other:
+    jsr set_shape
+    lda #1
+    sta sw_dirty
+    lda sw_x
+    jsr landing_at
+    bcc no
+    cmp sw_need             ; C = landing + 2 >= row + 2
+no:
+    rts
+.endproc
+
+; Orientation after min(A, presses) presses -> X.
+.proc orientation_after
+    cmp sw_p
+    bcc ok
+    lda sw_p
+ok:
     tax
-    lda #$FF
-    sta z_t5                ; lowest so far, + 2
-column:
-    lda gen_shape_column,x
-    and #$03
-    sta z_t6
-    lda #23                 ; 19 - height - bottom + 2 = 23 - height - (bottom + 2)
-    sec
-    sbc eb_h,y
-    sec
-    sbc z_t6
-    cmp z_t5
-    bcs not_lower
-    sta z_t5
-not_lower:
-    inx
-    iny
-    dec z_t4
-    bne column
-    lda z_t5
-    sec
-    sbc #2
+    lda sw_o,x
+    tax
     rts
 .endproc
 
@@ -147,8 +170,7 @@ choice:
     ldx sw_rot
     lda slot_presses,x
     sta sw_p
-    ; orientations after 1 and 2 presses (A, or B in slot 3)
-    ldy sw_o
+    ldy sw_o                ; orientations after 1 and 2 presses (A, or B in slot 3)
     cpx #3
     beq ccw
     lda gen_rotate_cw,y
@@ -167,7 +189,6 @@ target_orientation:
     ldx sw_p
     lda sw_o,x
     sta sw_ot
-sweeps:
     lda #1
     sta sw_left
     lda #0
@@ -185,66 +206,71 @@ slot_presses:
     .byte 0, 1, 2, 1        ; slots none, A, A+A, B
 .endproc
 
-; Orientation after min(A, presses) presses -> X.
-.proc orientation_after
-    cmp sw_p
-    bcc ok
-    lda sw_p
-ok:
-    tax
-    lda sw_o,x
-    tax
-    rts
-.endproc
-
 ; One sweep from shifts A outward (sw_left: leftward).
 .proc sweep
     sta sw_s
-target:
-    ; the column, and the target orientation inside the walls
-    lda sw_left
+    ldx sw_left
     beq right
-    lda #SPAWN_X
+    eor #$FF
     sec
-    sbc sw_s
+    adc #SPAWN_X            ; 5 - s
     jmp have_x
 right:
-    lda #SPAWN_X
     clc
-    adc sw_s
+    adc #SPAWN_X
 have_x:
     sta sw_x
     ldx sw_ot
-    clc
-    adc gen_shape_min_dx,x
-    jmi done
-    clc
-    adc gen_shape_width,x
-    cmp #COLUMNS+1
-    jcs done
-    ; n = max(s, presses)
+    jsr set_shape
+    lda #0
+    sta sw_dirty
+target:
+    ; the target orientation at this column: inside the walls, its landing row
+    lda sw_x
+    jsr landing_at
+    jcc done
+    sta sw_l2
     lda sw_s
     cmp sw_p
-    bcs s_is_max
-    lda sw_p
-s_is_max:
-    sta sw_n
-    lda sw_s
-    beq rotations_only
-    ; shift step s: the shifted piece in the old orientation at row R(2s-2) ...
-    sec
-    sbc #1
-    jsr orientation_after
-    lda sw_s
+    beq rotations
+    bcc rotations
+    ; s > presses: every check is against the landing row
     asl
     tay
-    lda grav_rows-2,y
-    ldy sw_x
-    jsr ai_above
+    lda grav_rows-1,y       ; R(2s-1)
+    clc
+    adc #2
+    cmp sw_l2
+    beq reachable
+    jcs done                ; the target, and every column further out, is out of reach
+reachable:
+    jsr emit
+    lda sw_s                ; the columns further out: R(2s) <= landing
+    asl
+    tay
+    lda grav_rows,y
+    clc
+    adc #2
+    cmp sw_l2
+    jeq next
+    jcs done
+    jmp next
+
+rotations:                  ; s <= presses (s = 0, 1, 2): the checks of the schedule one by one
+    lda sw_p                ; n = max(s, presses) = presses
+    sta sw_n
+    lda sw_s
+    beq steps
+    ; shift step s: the shifted piece in the old orientation at R(2s-2) ...
+    sec
+    sbc #1
+    pha
+    asl
+    tay
+    pla
+    jsr check
     jcc done
     ; ... then rotated, at R(2s) if more input frames follow, else R(2s-1)
-    lda sw_s
-    jsr orientation_after
     lda sw_s
     asl
     tay
@@ -253,39 +279,30 @@ s_is_max:
     bcc strict
     dey
 strict:
-    lda grav_rows,y
-    ldy sw_x
-    jsr ai_above
-    jcc done                ; fails for every column further out as well
-rotations_only:
-    ; rotation steps i = s+1 .. n at this column
     lda sw_s
+    jsr check
+    jcc done
+steps:
+    lda sw_s                ; rotation steps i = s+1 .. n at this column
     sta sw_i
-    bne rotate_step
+    bne step
     lda sw_n
-    bne rotate_step
-    ; no input at all: the spawned piece at row 0
-    ldx sw_o
-    lda grav_rows
-    ldy sw_x
-    jsr ai_above
-    bcc after_target
+    bne step
+    lda #0                  ; no input at all: the spawned piece at row 0
+    tay
+    jsr check
+    bcc not_reached
     jmp reached
-rotate_step:
+step:
     lda sw_i
     cmp sw_n
     bcs reached
-    jsr orientation_after   ; o(i) for step i+1
-    lda sw_i
     asl
     tay
-    lda grav_rows,y         ; R(2(i+1)-2)
-    ldy sw_x
-    jsr ai_above
-    bcc after_target
-    inc sw_i
     lda sw_i
-    jsr orientation_after
+    jsr check               ; o(i) at R(2i)
+    bcc not_reached
+    inc sw_i
     lda sw_i
     asl
     tay
@@ -294,40 +311,64 @@ rotate_step:
     bcc strict2
     dey
 strict2:
-    lda grav_rows,y
-    ldy sw_x
-    jsr ai_above
-    bcc after_target
-    jmp rotate_step
+    lda sw_i
+    jsr check               ; o(i+1) at R(2(i+1)) or R(2(i+1)-1)
+    bcc not_reached
+    jmp step
 reached:
-    ldx sw_ot
-    ldy sw_x
-    jsr landing_row
-    sta z_y
-    lda sw_ot
-    sta z_o
-    lda sw_x
-    sta z_x
-    lda sw_rot
-    sta z_rot
-    jsr ai_on_target
-after_target:
-    ; the prefix for the next column: the shifted, rotated piece must hold at R(2s)
+    jsr shape_back
+    jsr emit
+    jmp prefix
+not_reached:
+    jsr shape_back
+prefix:
+    ; the columns further out need the shifted, rotated piece to hold at R(2s)
     lda sw_s
     beq next
     cmp sw_n
     bcc next                ; that check was the strict one already
-    jsr orientation_after
-    lda sw_s
     asl
     tay
-    lda grav_rows,y
-    ldy sw_x
-    jsr ai_above
-    jcc done
+    lda sw_s
+    jsr check
+    php
+    jsr shape_back
+    plp
+    bcc done
 next:
     inc sw_s
+    lda sw_left
+    beq further_right
+    dec sw_x
+    jmp target
+further_right:
+    inc sw_x
     jmp target
 done:
     rts
+
+; The target orientation's shape back at hand (its landing row in sw_l2 is still current).
+shape_back:
+    lda sw_dirty
+    beq clean
+    lda #0
+    sta sw_dirty
+    ldx sw_ot
+    jmp set_shape
+clean:
+    rts
+
+; Hand the target to ai_on_target.
+emit:
+    lda sw_ot
+    sta z_o
+    lda sw_x
+    sta z_x
+    lda sw_l2
+    sec
+    sbc #2
+    sta z_y
+    lda sw_rot
+    sta z_rot
+    jmp ai_on_target
 .endproc

@@ -1,32 +1,19 @@
 ; The two-ply search (AI_DESIGN.md): ai_precompute while the previous piece falls, ai_finalize
-; at spawn. Inputs: base (the board the piece spawns into), s_type, s_level, s_lines_lo/hi,
-; s_btype, s_hold. Results: cand_* (the K best placements of the piece) and, per type the preview
-; may show, best_k (the candidate to play) and best_total.
+; at spawn. Inputs: eb_lo/eb_hi (the board the piece spawns into), s_type, s_level,
+; s_lines_lo/hi, s_btype, s_hold. Results: cand_* (the K best placements of the piece) and, per
+; type the preview may show, best_k (the candidate to play) and best_total. eb is left as given
+; (with its columns and caches).
 .include "ai.inc"
 .include "ai_gen.inc"
 
-.import ai_eval_placement, ai_apply_placement, ai_sweep_type, ai_set_gravity_rows
-.import ai_board_caches, ai_base_to_eb
-
 .export lv_level, lv_lo, lv_hi
+
 .segment "AI_BSS"
-ply2_k:      .res 1
 lv_level:    .res 1     ; level state being advanced by ai_after_lines
 lv_lo:       .res 1
 lv_hi:       .res 1
 
 .segment "AI_CODE_HI"
-
-; K for frames per drop A: 2 when A = 1 (level 29 and beyond), else 3.
-.proc set_keep
-    ldx #K_MAX
-    cmp #1
-    bne keep
-    dex
-keep:
-    stx s_keep
-    rts
-.endproc
 
 ; Frames per drop at level A -> A.
 .proc frames_per_drop
@@ -68,19 +55,19 @@ units_ok:
     and #$0F
     bne next
     lda lv_hi               ; tens = (hi:lo) >> 4, low byte
-    sta z_t0
+    sta z_s0
     lda lv_lo
-    lsr z_t0
+    lsr z_s0
     ror
-    lsr z_t0
+    lsr z_s0
     ror
-    lsr z_t0
+    lsr z_s0
     ror
-    lsr z_t0
+    lsr z_s0
     ror
-    sta z_t0
+    sta z_s0
     lda lv_level
-    cmp z_t0
+    cmp z_s0
     bpl next
     inc lv_level
 next:
@@ -138,32 +125,25 @@ found:
 move:
     cpy z_t0
     beq place
-    lda cand_rot-1,y
-    sta cand_rot,y
-    lda cand_o-1,y
-    sta cand_o,y
-    lda cand_x-1,y
-    sta cand_x,y
-    lda cand_y-1,y
-    sta cand_y,y
-    lda cand_lines-1,y
-    sta cand_lines,y
-    lda cand_cost_lo-1,y
-    sta cand_cost_lo,y
-    lda cand_cost_hi-1,y
-    sta cand_cost_hi,y
-    lda cand_lcost_lo-1,y
-    sta cand_lcost_lo,y
-    lda cand_lcost_hi-1,y
-    sta cand_lcost_hi,y
+    tya
+    tax
+    lda #6                  ; the six candidate fields, adjacent, K_MAX bytes each
+    sta z_s0
+field:
+    lda cand_rot-1,x
+    sta cand_rot,x
+    txa
+    clc
+    adc #K_MAX
+    tax
+    dec z_s0
+    bne field
     dey
     jmp move
 place:
     ldx z_t0
     lda z_rot
     sta cand_rot,x
-    lda z_o
-    sta cand_o,x
     lda z_x
     sta cand_x,x
     lda z_y
@@ -174,20 +154,6 @@ place:
     sta cand_cost_lo,x
     lda z_cost+1
     sta cand_cost_hi,x
-    ; the lines cost alone: COST_MAX when the placement tops out
-    lda #$FF
-    sta cand_lcost_lo,x
-    sta cand_lcost_hi,x
-    lda z_cost
-    and z_cost+1
-    cmp #$FF
-    beq counted
-    ldy z_lines
-    lda gen_lines_lo,y
-    sta cand_lcost_lo,x
-    lda gen_lines_hi,y
-    sta cand_lcost_hi,x
-counted:
     lda cand_count
     cmp s_keep
     bcs full
@@ -196,37 +162,69 @@ full:
     jmp ai_yield
 .endproc
 
-; eb = base + candidate X; z_o, z_x, z_y of it.
-.proc eb_with_candidate
-    stx ply2_k
-    jsr ai_base_to_eb
-    ldx ply2_k
-    lda cand_o,x
-    sta z_o
+; z_o, z_x, z_y of candidate X (the piece s_type).
+.proc ai_candidate_placement
     lda cand_x,x
     sta z_x
     lda cand_y,x
     sta z_y
-    jmp ai_apply_placement
+    ldy s_type
+    lda gen_spawn_orientation,y
+    tay
+    lda cand_rot,x
+    beq done                ; slot 0: the spawn orientation
+    cmp #3
+    beq ccw
+    tax                     ; slot 1 or 2: A pressed once or twice
+clockwise:
+    lda gen_rotate_cw,y
+    tay
+    dex
+    bne clockwise
+    beq done
+ccw:
+    lda gen_rotate_ccw,y
+    tay
+done:
+    sty z_o
+    rts
 .endproc
 
-; The search for s_type on base (see the top of this file).
+; X:A (lo in z_t0, hi in z_t1) = the lines cost of candidate X: COST_MAX when it tops out.
+.proc candidate_lines_cost
+    lda #$FF
+    sta z_t0
+    sta z_t1
+    lda cand_cost_lo,x
+    and cand_cost_hi,x
+    cmp #$FF
+    beq done
+    ldy cand_lines,x
+    lda gen_lines_lo,y
+    sta z_t0
+    lda gen_lines_hi,y
+    sta z_t1
+done:
+    rts
+.endproc
+
+; The search for s_type on eb (see the top of this file).
 .proc ai_precompute
     lda #0
-    sta stat_evals
-    sta stat_evals+1
     sta cand_count
+    jsr ai_prepare_board
     lda s_level
     jsr frames_per_drop
-    pha
-    jsr set_keep
-    pla
+    ldx #K_MAX              ; K: 2 at level 29 and beyond, else 3
+    cmp #1
+    bne keep
+    dex
+keep:
+    stx s_keep
     ldx s_hold
     cpx #1                  ; C = hold
     jsr ai_set_gravity_rows
-    ; first ply on the base board
-    jsr ai_base_to_eb
-    jsr ai_board_caches
+    ; first ply
     lda #1
     sta s_ply
     lda s_type
@@ -244,7 +242,8 @@ candidate:
     rts
 more:
     tax
-    jsr eb_with_candidate
+    jsr ai_candidate_placement
+    jsr ai_apply_placement
     lda s_level             ; the level when the reply spawns
     sta lv_level
     lda s_lines_lo
@@ -267,12 +266,13 @@ reply_type:
     jsr ai_sweep_type
     ; total = lines cost of the candidate + best reply (saturating)
     ldx ply2_k
+    jsr candidate_lines_cost
     ldy z_type
-    lda cand_lcost_lo,x
+    lda z_t0
     clc
     adc best_lo
     sta z_t0
-    lda cand_lcost_hi,x
+    lda z_t1
     adc best_hi
     sta z_t1
     bcc no_overflow
@@ -301,6 +301,9 @@ skip:
     lda z_type
     cmp #7
     bne reply_type
+    ldx ply2_k              ; eb back to the board the piece spawns into
+    jsr ai_candidate_placement
+    jsr ai_undo_placement
     inc ply2_k
     jmp candidate
 .endproc

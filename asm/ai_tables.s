@@ -2,18 +2,20 @@
 ; gravity, row transitions, evaluation tables from weights.txt), plus column bit masks.
 .include "ai.inc"
 
-.export gen_shape_min_dx, gen_shape_width, gen_shape_min_dy2, gen_shape_cell_dx, gen_shape_cell_dy2
-.export gen_shape_column
+.export gen_shape_min_dx, gen_shape_width, gen_shape_min_dy2
+.export gen_shape_column, gen_shape_runs
 .export gen_rot_count, gen_spawn_orientation, gen_type_of_orientation, gen_rotate_cw, gen_rotate_ccw
-.export gen_frames_per_drop, gen_trans_lo, gen_trans_edge
+.export gen_frames_per_drop, gen_nibble_count
 .export gen_hole_lo, gen_hole_hi, gen_bump_lo, gen_bump_hi, gen_stack_lo, gen_stack_hi
 .export gen_spawn_lo, gen_spawn_hi, gen_ready_lo, gen_ready_hi, gen_cover_lo, gen_cover_hi
-.export gen_lines_lo, gen_lines_hi, gen_row_lo, gen_row_hi
+.export gen_lines_lo, gen_lines_hi, gen_row_lo, gen_row_hi, gen_row_up_lo, gen_row_up_hi
+.export gen_row_down_lo, gen_row_down_hi
 
 .segment "AI_TABLES"
 .include "ai_tables.inc"
 
 .export gen_bit_lo, gen_bit_hi
-; The bit of column c in a row's low byte (columns 0-7) and high byte (columns 8-9).
-gen_bit_lo: .byte $01, $02, $04, $08, $10, $20, $40, $80, $00, $00
-gen_bit_hi: .byte $00, $00, $00, $00, $00, $00, $00, $00, $01, $02
+; The bit of cell i of a row (i = column + 1; 0 and 11 are the walls, which rows always hold)
+; in its low byte (cells 0-7) and high byte (cells 8-11).
+gen_bit_lo: .byte $01, $02, $04, $08, $10, $20, $40, $80, $00, $00, $00, $00
+gen_bit_hi: .byte $00, $00, $00, $00, $00, $00, $00, $00, $01, $02, $04, $08

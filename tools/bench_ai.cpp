@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::vector<double> lines, score;
         int reached = 0, maxed = 0, topped = 0, topped_before_29 = 0;
-        uint64_t pieces = 0, evals = 0, tetris_lines = 0, all_lines = 0;
+        uint64_t pieces = 0, evals = 0, tetris_lines = 0, all_lines = 0, frames = 0;
         uint32_t max_evals = 0;
         for (const auto& r : results) {
             lines.push_back(r.lines);
@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
             max_evals = std::max(max_evals, r.max_evaluations);
             tetris_lines += 4ull * r.tetrises;
             all_lines += r.lines;
+            frames += r.frames;
         }
         std::printf("%s: %d games, seeds %u..%u, %.1f s\n", title, n, first_seed, first_seed + n - 1, secs);
         if (spec.line_target)
@@ -101,7 +102,8 @@ int main(int argc, char** argv) {
         std::printf("  score: mean %.0f, median %.0f; max-outs (999999): %.1f %%\n", mean(score),
                     percentile(score, 0.5), 100.0 * maxed / n);
         std::printf("  tetris share of lines: %.1f %%\n", all_lines ? 100.0 * tetris_lines / all_lines : 0.0);
-        std::printf("  cost: %.1f evaluations per decision (max %u)\n", pieces ? double(evals) / pieces : 0.0, max_evals);
+        std::printf("  cost: %.1f evaluations per decision (max %u); %.1f frames per piece\n",
+                    pieces ? double(evals) / pieces : 0.0, max_evals, pieces ? double(frames) / pieces : 0.0);
     };
     if (games > 0) run("level 19, 230-line protocol", games, {19, 230, 2'000'000});
     if (games18 > 0) run("level 18, until level 29", games18, {18, 0, 2'000'000});

@@ -21,14 +21,11 @@ ReferenceChoice reference_choice(const ai::Precomputed& pre) {
 CartAi::CartAi(const CartImage& cart) : cart_(cart) { machine_.load(cart); }
 
 void CartAi::write_board(const ai::Board& b) {
-    const uint16_t lo = symbol("base_lo"), hi = symbol("base_hi"), h = symbol("base_h"), f = symbol("base_f");
+    const uint16_t lo = symbol("eb_lo"), hi = symbol("eb_hi");
     for (int r = 0; r < ai::kRows; ++r) {
-        machine_.write(static_cast<uint16_t>(lo + r), static_cast<uint8_t>(b.rows[r]));
-        machine_.write(static_cast<uint16_t>(hi + r), static_cast<uint8_t>(b.rows[r] >> 8));
-    }
-    for (int c = 0; c < ai::kColumns; ++c) {
-        machine_.write(static_cast<uint16_t>(h + c), b.height[c]);
-        machine_.write(static_cast<uint16_t>(f + c), b.filled[c]);
+        const uint16_t row = cart_row(b.rows[r]);
+        machine_.write(static_cast<uint16_t>(lo + r), static_cast<uint8_t>(row));
+        machine_.write(static_cast<uint16_t>(hi + r), static_cast<uint8_t>(row >> 8));
     }
 }
 
@@ -47,18 +44,20 @@ CartSearchResult CartAi::precompute(const ai::SearchInput& in, uint64_t max_cycl
         throw std::runtime_error(std::string("ai_precompute did not return: ") + emu::to_string(call.status));
     CartSearchResult r;
     r.cycles = call.cycles;
-    r.evaluations = machine_.read16(symbol("stat_evals"));
     r.count = machine_.read(symbol("cand_count"));
     for (uint8_t k = 0; k < r.count && k < ai::kMaxCandidates; ++k) {
         auto byte = [&](const char* name) { return machine_.read(static_cast<uint16_t>(symbol(name) + k)); };
         ai::Candidate& c = r.candidates[k];
         r.rotation_slot[k] = byte("cand_rot");
-        c.target.orientation = byte("cand_o");
+        static constexpr uint8_t presses[4] = {0, 1, 2, 1};
+        uint8_t o = ai::spawn_orientation(in.piece_type);
+        for (int p = 0; p < presses[r.rotation_slot[k] & 3]; ++p) o = ai::rotate(o, r.rotation_slot[k] == 3);
+        c.target.orientation = o;
         c.target.x = byte("cand_x");
         c.target.landing_y = static_cast<int8_t>(byte("cand_y"));
         c.lines = byte("cand_lines");
         c.cost = static_cast<uint16_t>(byte("cand_cost_lo") | byte("cand_cost_hi") << 8);
-        c.lines_cost = static_cast<uint16_t>(byte("cand_lcost_lo") | byte("cand_lcost_hi") << 8);
+        c.lines_cost = c.cost == ai::kCostMax ? ai::kCostMax : ai::default_tables().lines[c.lines];
     }
     for (uint8_t t = 0; t < ai::kPieceTypes; ++t) {
         r.best_k[t] = machine_.read(static_cast<uint16_t>(symbol("best_k") + t));

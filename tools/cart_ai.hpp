@@ -19,8 +19,11 @@ struct CartSearchResult {
     std::array<uint8_t, ai::kPieceTypes> best_k{};         // candidate to play, per preview type
     std::array<uint16_t, ai::kPieceTypes> best_total{};    // its total
     uint64_t cycles = 0;
-    uint32_t evaluations = 0;
 };
+
+// A row as the cartridge keeps it: bit 0 the left wall, bit c+1 column c, bit 11 the right wall.
+inline uint16_t cart_row(uint16_t row) { return static_cast<uint16_t>(row << 1 | 0x801); }
+inline uint16_t reference_row(uint16_t cart) { return static_cast<uint16_t>((cart >> 1) & 0x3FF); }
 
 // What the reference says the cartridge should hold after the same search.
 struct ReferenceChoice {

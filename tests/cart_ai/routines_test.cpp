@@ -14,8 +14,9 @@ struct Rig {
     uint16_t sym(const char* n) { return cart.symbol(n); }
     void put_eb(const ai::Board& b) {
         for (int r = 0; r < ai::kRows; ++r) {
-            m.write(static_cast<uint16_t>(sym("eb_lo") + r), static_cast<uint8_t>(b.rows[r]));
-            m.write(static_cast<uint16_t>(sym("eb_hi") + r), static_cast<uint8_t>(b.rows[r] >> 8));
+            const uint16_t row = tools::cart_row(b.rows[r]);
+            m.write(static_cast<uint16_t>(sym("eb_lo") + r), static_cast<uint8_t>(row));
+            m.write(static_cast<uint16_t>(sym("eb_hi") + r), static_cast<uint8_t>(row >> 8));
         }
         for (int c = 0; c < ai::kColumns; ++c) {
             m.write(static_cast<uint16_t>(sym("eb_h") + c), b.height[c]);
@@ -24,9 +25,12 @@ struct Rig {
     }
     ai::Board get_eb() {
         ai::Board b;
-        for (int r = 0; r < ai::kRows; ++r)
-            b.rows[r] = static_cast<uint16_t>(m.read(static_cast<uint16_t>(sym("eb_lo") + r)) |
-                                              m.read(static_cast<uint16_t>(sym("eb_hi") + r)) << 8);
+        for (int r = 0; r < ai::kRows; ++r) {
+            const uint16_t row = static_cast<uint16_t>(m.read(static_cast<uint16_t>(sym("eb_lo") + r)) |
+                                                       m.read(static_cast<uint16_t>(sym("eb_hi") + r)) << 8);
+            REQUIRE((row & 0xF801) == 0x0801);  // the walls are always there
+            b.rows[r] = tools::reference_row(row);
+        }
         for (int c = 0; c < ai::kColumns; ++c) {
             b.height[c] = m.read(static_cast<uint16_t>(sym("eb_h") + c));
             b.filled[c] = m.read(static_cast<uint16_t>(sym("eb_f") + c));
@@ -72,23 +76,23 @@ TEST_CASE("routine: full evaluation of a board") {
     }
 }
 
-TEST_CASE("routine: the surface test and the landing row") {
+TEST_CASE("routine: walls and landing row of a shape at a column") {
     Rig rig;
     std::mt19937 rng(3);
     for (int i = 0; i < 300; ++i) {
         const ai::Board b = test::random_board(rng);
         rig.put_eb(b);
         for (uint8_t o = 0; o < ai::kOrientations; ++o) {
+            rig.m.cpu().set_x(o);
+            rig.call("set_shape");
             for (int x = 0; x < 10; ++x) {
-                for (int row : {0, 1, 3, 7, 10}) {
-                    rig.m.cpu().set_a(static_cast<uint8_t>(row));
-                    rig.m.cpu().set_x(o);
-                    rig.m.cpu().set_y(static_cast<uint8_t>(x));
-                    rig.call("ai_above");
-                    const bool got = rig.m.cpu().p() & 1;
-                    INFO("board " << i << " o " << int(o) << " x " << x << " row " << row);
-                    REQUIRE(got == ai::above(b, o, x, row));
-                }
+                rig.m.cpu().set_a(static_cast<uint8_t>(x));
+                rig.call("landing_at");
+                const bool inside = rig.m.cpu().p() & 1;
+                const ai::Shape& sh = ai::shape(o);
+                INFO("board " << i << " o " << int(o) << " x " << x);
+                REQUIRE(inside == (x + sh.min_dx >= 0 && x + sh.max_dx <= 9));
+                if (inside) REQUIRE(rig.m.cpu().a() == ai::landing_row(b, o, x) + 2);
             }
         }
     }
@@ -132,6 +136,8 @@ TEST_CASE("routine: the cost of a placement, and making it permanent") {
             if (!p.topped_out) REQUIRE(rig.m.read(rig.sym("z_lines")) == p.lines);
             rig.call("ai_apply_placement");
             REQUIRE(rig.get_eb() == p.board);
+            rig.call("ai_undo_placement");
+            REQUIRE(rig.get_eb() == b);  // and back
             ++checked;
             clears += p.lines > 0;
         });

@@ -1,0 +1,161 @@
+// bench-cart: the cartridge AI (the shipped 6502 bytes, in the embedded emulator) on the
+// decisions of real games: equivalence with the reference (mismatches, must be 0) and the cost of
+// each search in CPU cycles, against the frames the game gives it.
+//   --positions N: also N random positions (boards of every kind, levels 0-255, hold, B-Type)
+#include "ai_player.hpp"
+#include "cart_ai.hpp"
+#include "game_model.hpp"
+#include "power_on.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <thread>
+#include <vector>
+
+using namespace nestris;
+
+namespace {
+
+struct Tally {
+    uint64_t searches = 0, mismatches = 0;
+    uint64_t cycles = 0, max_cycles = 0, evaluations = 0, max_evaluations = 0;
+    std::vector<uint64_t> all_cycles;
+    void merge(const Tally& o) {
+        searches += o.searches;
+        mismatches += o.mismatches;
+        cycles += o.cycles;
+        max_cycles = std::max(max_cycles, o.max_cycles);
+        evaluations += o.evaluations;
+        max_evaluations = std::max(max_evaluations, o.max_evaluations);
+        all_cycles.insert(all_cycles.end(), o.all_cycles.begin(), o.all_cycles.end());
+    }
+};
+
+bool same(const ai::Precomputed& ref, const tools::CartSearchResult& got) {
+    if (ref.count != got.count) return false;
+    for (uint8_t k = 0; k < ref.count; ++k) {
+        const auto& a = ref.candidates[k];
+        const auto& b = got.candidates[k];
+        if (a.target.orientation != b.target.orientation || a.target.x != b.target.x ||
+            a.target.landing_y != b.target.landing_y || a.cost != b.cost || a.lines_cost != b.lines_cost)
+            return false;
+    }
+    const tools::ReferenceChoice c = tools::reference_choice(ref);
+    return ref.count == 0 || (c.best_k == got.best_k && c.best_total == got.best_total);
+}
+
+void check(tools::CartAi& cart, const ai::SearchInput& in, Tally& t) {
+    const ai::Precomputed ref = ai::precompute(in);
+    const tools::CartSearchResult got = cart.precompute(in);
+    ++t.searches;
+    t.mismatches += !same(ref, got);
+    t.cycles += got.cycles;
+    t.max_cycles = std::max(t.max_cycles, got.cycles);
+    t.evaluations += ref.stats.evaluations;
+    t.max_evaluations = std::max<uint64_t>(t.max_evaluations, ref.stats.evaluations);
+    t.all_cycles.push_back(got.cycles);
+}
+
+// The decisions of one game played by the reference AI.
+void game(uint32_t seed, uint8_t level, uint32_t frames, Tally& t) {
+    tools::CartAi cart;
+    GameState s = seeded_game(seed, level);
+    ai::AiPlayer player;
+    bool was_active = false;
+    for (uint32_t f = 0; f < frames && s.status == GameStatus::Playing && !is_topped_out(s); ++f) {
+        const PlayerView v = view_of(s);
+        if (v.active && !was_active) {
+            ai::SearchInput in;
+            in.board = ai::board_of(v);
+            in.piece_type = ai::type_of_orientation(v.currentPiece);
+            in.level = ai::LevelState{v.levelNumber, v.lines_bcd[0], v.lines_bcd[1], false};
+            in.first_piece = (v.autorepeatY & 0x80) != 0;
+            check(cart, in, t);
+        }
+        was_active = v.active;
+        step(s, player.buttons(v));
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"Run the shipped cartridge AI on the decisions of real games and on random positions:\n"
+                 "equivalence with the reference and CPU cycles per search."};
+    int games = 4, positions = 0;
+    uint32_t frames = 20000, first_seed = 1;
+    int level = 19;
+    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    app.add_option("--games", games, "games played by the reference AI")->check(CLI::Range(0, 100000));
+    app.add_option("--frames", frames, "frames per game at most");
+    app.add_option("--level", level, "start level")->check(CLI::Range(0, 255));
+    app.add_option("--positions", positions, "random positions")->check(CLI::Range(0, 100000000));
+    app.add_option("--first-seed", first_seed, "seed of the first game");
+    app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 256));
+    CLI11_PARSE(app, argc, argv);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<Tally> per_thread(threads);
+    std::vector<std::thread> pool;
+    for (unsigned w = 0; w < threads; ++w) {
+        pool.emplace_back([&, w] {
+            for (int g = static_cast<int>(w); g < games; g += static_cast<int>(threads))
+                game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), frames, per_thread[w]);
+            tools::CartAi cart;
+            std::mt19937 rng(first_seed * 7919u + w);
+            for (int p = static_cast<int>(w); p < positions; p += static_cast<int>(threads)) {
+                ai::SearchInput in;
+                // Same mix as tests/cart_ai/positions.hpp, drawn here for the benchmark.
+                in.board = ai::Board{};
+                const int kind = static_cast<int>(rng() % 6);
+                if (kind) {
+                    std::uniform_int_distribution<int> height(0, kind == 4 ? 19 : (kind == 3 ? 8 : 15));
+                    for (int c = 0; c < ai::kColumns; ++c) {
+                        const int h = height(rng);
+                        for (int r = ai::kRows - h; r < ai::kRows; ++r)
+                            if (!(kind >= 2 && rng() % (kind == 5 ? 3 : 7) == 0 && r != ai::kRows - h))
+                                in.board.rows[r] |= static_cast<uint16_t>(1u << c);
+                    }
+                    for (int r = 0; r < ai::kRows; ++r)
+                        if (in.board.rows[r] == ai::kFullRow)
+                            in.board.rows[r] &= static_cast<uint16_t>(~(1u << (rng() % 10)));
+                    in.board.recompute_columns();
+                }
+                in.piece_type = static_cast<uint8_t>(rng() % 7);
+                in.level.level = static_cast<uint8_t>(rng() % 256);
+                const unsigned lines = rng() % 400;
+                in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
+                in.level.lines_hi = static_cast<uint8_t>(lines / 100);
+                in.level.b_type = rng() % 8 == 0;
+                in.first_piece = rng() % 10 == 0;
+                check(cart, in, per_thread[w]);
+            }
+        });
+    }
+    for (auto& t : pool) t.join();
+    Tally all;
+    for (const Tally& t : per_thread) all.merge(t);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::sort(all.all_cycles.begin(), all.all_cycles.end());
+    auto pct = [&](double p) {
+        return all.all_cycles.empty() ? 0 : all.all_cycles[static_cast<size_t>(p * double(all.all_cycles.size() - 1))];
+    };
+    std::printf("searches: %llu (%d games from level %d, %d random positions), %.1f s\n",
+                static_cast<unsigned long long>(all.searches), games, level, positions, secs);
+    std::printf("mismatches with the reference: %llu\n", static_cast<unsigned long long>(all.mismatches));
+    if (all.searches) {
+        std::printf("cycles per search: mean %.0f, median %llu, p99 %llu, max %llu\n",
+                    double(all.cycles) / double(all.searches), static_cast<unsigned long long>(pct(0.5)),
+                    static_cast<unsigned long long>(pct(0.99)), static_cast<unsigned long long>(all.max_cycles));
+        std::printf("evaluations per search: mean %.1f, max %llu; cycles per evaluation %.0f\n",
+                    double(all.evaluations) / double(all.searches), static_cast<unsigned long long>(all.max_evaluations),
+                    double(all.cycles) / double(all.evaluations));
+        std::printf("at 29780.5 cycles per frame: mean %.1f frames, max %.1f frames of the whole CPU\n",
+                    double(all.cycles) / double(all.searches) / 29780.5, double(all.max_cycles) / 29780.5);
+    }
+    return all.mismatches == 0 ? 0 : 1;
+}
