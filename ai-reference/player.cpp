@@ -9,15 +9,15 @@ namespace nestris {
 
 PlayerView view_of(const GameState& s) {
     PlayerView v;
-    for (int r = -2; r < kPlayfieldHeight; ++r) {
-        uint16_t bits = 0;
-        for (int c = 0; c < kPlayfieldWidth; ++c)
-            if (is_filled_tile(tile_at(s, c, r))) bits = static_cast<uint16_t>(bits | (1u << c));
-        if (r < 0)
-            v.hidden_rows[static_cast<std::size_t>(r + 2)] = bits;
-        else
-            v.rows[static_cast<std::size_t>(r)] = bits;
-    }
+    // Rows 0-19 start at 10 * row; the hidden rows -2 and -1 at 236 and 246 (see tile_at).
+    auto row_bits = [&](std::size_t first) {
+        unsigned bits = 0;
+        for (unsigned c = 0; c < kPlayfieldWidth; ++c) bits |= static_cast<unsigned>(is_filled_tile(s.playfield[first + c])) << c;
+        return static_cast<uint16_t>(bits);
+    };
+    for (std::size_t r = 0; r < kPlayfieldHeight; ++r) v.rows[r] = row_bits(10 * r);
+    v.hidden_rows[0] = row_bits(236);
+    v.hidden_rows[1] = row_bits(246);
     v.currentPiece = s.currentPiece;
     v.tetriminoX = s.tetriminoX;
     v.tetriminoY = s.tetriminoY;

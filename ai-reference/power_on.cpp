@@ -2,8 +2,12 @@
 
 #include "rng.hpp"
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace nestris {
 namespace {
@@ -31,6 +35,42 @@ uint8_t draw_garbage_hole(uint16_t& rng) {
         const uint8_t v = rng_high_byte(rng) & 0x0F;
         if (v < 10) return v;
     }
+}
+
+// The level menu's effect on the RNG depends only on the RNG: each frame draws two holes and
+// the NMI steps once. So the RNG after n menu frames follows a fixed path that runs into a cycle
+// of at most 32 767 states. The path is worked out once per menu entry state and shared; then a
+// seed of any size costs the same.
+struct LevelMenuPath {
+    std::vector<uint16_t> rng;  // rng[n]: RNG at the n-th Start check (after n menu frames)
+    std::size_t cycle_start = 0;
+
+    std::size_t index(uint64_t n) const {
+        if (n < rng.size()) return static_cast<std::size_t>(n);
+        const std::size_t cycle = rng.size() - cycle_start;
+        return cycle_start + static_cast<std::size_t>((n - cycle_start) % cycle);
+    }
+};
+
+std::shared_ptr<const LevelMenuPath> level_menu_path(uint16_t entry_rng) {
+    static std::mutex mutex;
+    static std::map<uint16_t, std::shared_ptr<const LevelMenuPath>> cache;
+    const std::lock_guard lock(mutex);
+    auto& slot = cache[entry_rng];
+    if (slot) return slot;
+    auto path = std::make_shared<LevelMenuPath>();
+    std::vector<int32_t> seen(65536, -1);
+    uint16_t rng = entry_rng;
+    while (seen[rng] < 0) {
+        seen[rng] = static_cast<int32_t>(path->rng.size());
+        path->rng.push_back(rng);
+        draw_garbage_hole(rng);  // player 1's hole
+        draw_garbage_hole(rng);  // player 2's hole
+        rng = rng_step(rng);     // the NMI
+    }
+    path->cycle_start = static_cast<std::size_t>(seen[rng]);
+    slot = path;
+    return slot;
 }
 
 // Tiles the B-Type setup draws from (indexed by the RNG's high byte & 7).
@@ -128,12 +168,15 @@ GameState power_on_game(const PowerOnSequence& p) {
     clock.advance_to(kNmisToLevelMenuFirstCheck + p.legal_frames + p.title_frames +
                      p.game_type_frames);
 
-    uint8_t hole = 0;  // RAM init zeroes it
-    for (uint32_t frame = 0; frame < p.level_menu_frames; ++frame) {
-        hole = draw_garbage_hole(clock.rng);
-        draw_garbage_hole(clock.rng);  // player 2's hole
-        clock.nmi();
+    // RAM init zeroes the hole; each menu frame draws a new one.
+    const auto path = level_menu_path(clock.rng);
+    uint8_t hole = 0;
+    if (p.level_menu_frames > 0) {
+        uint16_t last_frame = path->rng[path->index(p.level_menu_frames - 1u)];
+        hole = draw_garbage_hole(last_frame);
     }
+    clock.rng = path->rng[path->index(p.level_menu_frames)];
+    clock.frameCounter = static_cast<uint16_t>(clock.frameCounter + p.level_menu_frames);
 
     GameSetup setup;
     setup.rngSeed = clock.rng;

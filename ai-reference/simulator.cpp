@@ -1,0 +1,215 @@
+#include "simulator.hpp"
+
+#include "power_on.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <stdexcept>
+#include <thread>
+
+namespace nestris {
+
+std::string to_string(GameEnd end) {
+    switch (end) {
+    case GameEnd::ToppedOut: return "topped-out";
+    case GameEnd::LineLimit: return "line-limit";
+    case GameEnd::FrameLimit: return "frame-limit";
+    case GameEnd::BTypeGoal: return "b-type-goal";
+    case GameEnd::LeftGame: return "left-game";
+    }
+    return "unknown";
+}
+
+GameResult play_game(const SimulationConfig& config, uint32_t seed) {
+    if (!config.make_player) throw std::invalid_argument("simulation without a player");
+    GameResult r;
+    r.seed = seed;
+    r.start_level = config.start_level;
+    GameState s = seeded_game(seed, config.start_level, config.game_type, config.start_height);
+    const std::unique_ptr<Player> player = config.make_player(seed);
+    r.pieces = 1;  // the first piece is dealt by the game's setup
+    for (;;) {
+        if (s.status == GameStatus::BTypeGoal) {
+            r.end = GameEnd::BTypeGoal;
+            break;
+        }
+        if (s.status != GameStatus::Playing) {
+            r.end = GameEnd::LeftGame;
+            break;
+        }
+        if (s.playState == play_state::Curtain) {
+            r.end = GameEnd::ToppedOut;
+            break;
+        }
+        if (config.max_lines && lines_count(s) >= config.max_lines && config.game_type == 0) {
+            r.end = GameEnd::LineLimit;
+            break;
+        }
+        if (config.max_frames && r.frames >= config.max_frames) {
+            r.end = GameEnd::FrameLimit;
+            break;
+        }
+        const uint8_t before = s.playState;
+        step(s, player->buttons(view_of(s)));
+        ++r.frames;
+        if (before == play_state::CheckRows && s.playState == play_state::LineClearAnimation &&
+            s.completedLines >= 1 && s.completedLines <= 4)
+            ++r.clears[s.completedLines - 1u];
+        if (before == play_state::Spawn && s.playState == play_state::Active) ++r.pieces;
+        if (score_value(s) >= kMaxScore) r.maxed_out = true;
+    }
+    r.lines = lines_count(s);
+    r.score = score_value(s);
+    r.level = s.levelNumber;
+    return r;
+}
+
+std::vector<GameResult> simulate(const SimulationConfig& config,
+                                 const std::function<void(std::size_t)>& progress) {
+    std::vector<GameResult> results(config.seeds.size());
+    std::atomic<std::size_t> next{0}, done{0};
+    std::exception_ptr failure;
+    std::atomic<bool> failed{false};
+    auto worker = [&] {
+        try {
+            for (std::size_t i; !failed && (i = next++) < config.seeds.size();) {
+                results[i] = play_game(config, config.seeds[i]);
+                ++done;
+            }
+        } catch (...) {
+            if (!failed.exchange(true)) failure = std::current_exception();
+        }
+    };
+    unsigned threads = config.threads ? config.threads : std::thread::hardware_concurrency();
+    threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, config.seeds.size()))));
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+    if (progress) {
+        while (done < config.seeds.size() && !failed) {
+            progress(done);
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        }
+    }
+    for (auto& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
+    if (progress) progress(done);
+    return results;
+}
+
+Distribution distribution(std::vector<double> v) {
+    Distribution d;
+    if (v.empty()) return d;
+    std::sort(v.begin(), v.end());
+    // Linear interpolation between closest ranks.
+    auto at = [&](double q) {
+        const double pos = q * static_cast<double>(v.size() - 1);
+        const auto lo = static_cast<std::size_t>(std::floor(pos));
+        const std::size_t hi = std::min(lo + 1, v.size() - 1);
+        return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+    };
+    double sum = 0;
+    for (double x : v) sum += x;
+    d.mean = sum / static_cast<double>(v.size());
+    d.median = at(0.5);
+    d.p10 = at(0.1);
+    d.p25 = at(0.25);
+    d.p75 = at(0.75);
+    d.p90 = at(0.9);
+    d.min = v.front();
+    d.max = v.back();
+    return d;
+}
+
+SimulationSummary summarize(const std::vector<GameResult>& results) {
+    SimulationSummary s;
+    s.games = results.size();
+    std::vector<double> lines, score, level, pieces, frames;
+    uint64_t maxed = 0, topped = 0, tetris_lines = 0, cleared_lines = 0;
+    for (const GameResult& r : results) {
+        lines.push_back(r.lines);
+        score.push_back(r.score);
+        level.push_back(r.level);
+        pieces.push_back(r.pieces);
+        frames.push_back(static_cast<double>(r.frames));
+        maxed += r.maxed_out;
+        topped += r.end == GameEnd::ToppedOut;
+        for (unsigned k = 0; k < 4; ++k) cleared_lines += (k + 1u) * r.clears[k];
+        tetris_lines += 4u * r.clears[3];
+        s.total_pieces += r.pieces;
+        s.total_frames += r.frames;
+    }
+    s.total_lines = cleared_lines;
+    s.lines = distribution(lines);
+    s.score = distribution(score);
+    s.level = distribution(level);
+    s.pieces = distribution(pieces);
+    s.frames = distribution(frames);
+    if (s.games) {
+        s.max_out_rate = static_cast<double>(maxed) / static_cast<double>(s.games);
+        s.top_out_rate = static_cast<double>(topped) / static_cast<double>(s.games);
+    }
+    if (cleared_lines) s.tetris_rate = static_cast<double>(tetris_lines) / static_cast<double>(cleared_lines);
+    return s;
+}
+
+namespace {
+
+void json_distribution(std::ostream& out, const char* name, const Distribution& d, bool last = false) {
+    out << "    \"" << name << "\": {\"mean\": " << d.mean << ", \"median\": " << d.median
+        << ", \"p10\": " << d.p10 << ", \"p25\": " << d.p25 << ", \"p75\": " << d.p75 << ", \"p90\": " << d.p90
+        << ", \"min\": " << d.min << ", \"max\": " << d.max << "}" << (last ? "\n" : ",\n");
+}
+
+std::string json_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (static_cast<unsigned char>(c) < 0x20) continue;
+        out += c;
+    }
+    return out;
+}
+
+}  // namespace
+
+void write_summary_json(std::ostream& out, const SimulationSummary& s, const SimulationConfig& config,
+                        const std::string& player, double seconds) {
+    const auto flags = out.flags();
+    out << std::setprecision(6);
+    out << "{\n";
+    out << "  \"player\": \"" << json_escape(player) << "\",\n";
+    out << "  \"start_level\": " << int(config.start_level) << ",\n";
+    out << "  \"game_type\": \"" << (config.game_type ? "B" : "A") << "\",\n";
+    out << "  \"max_frames\": " << config.max_frames << ",\n";
+    out << "  \"max_lines\": " << config.max_lines << ",\n";
+    out << "  \"games\": " << s.games << ",\n";
+    out << "  \"seconds\": " << seconds << ",\n";
+    out << "  \"max_out_rate\": " << s.max_out_rate << ",\n";
+    out << "  \"top_out_rate\": " << s.top_out_rate << ",\n";
+    out << "  \"tetris_rate\": " << s.tetris_rate << ",\n";
+    out << "  \"total_lines\": " << s.total_lines << ",\n";
+    out << "  \"total_pieces\": " << s.total_pieces << ",\n";
+    out << "  \"total_frames\": " << s.total_frames << ",\n";
+    out << "  \"stats\": {\n";
+    json_distribution(out, "lines", s.lines);
+    json_distribution(out, "score", s.score);
+    json_distribution(out, "level", s.level);
+    json_distribution(out, "pieces", s.pieces);
+    json_distribution(out, "frames", s.frames, true);
+    out << "  }\n}\n";
+    out.flags(flags);
+}
+
+void write_results_csv(std::ostream& out, const std::vector<GameResult>& results) {
+    out << "seed,start_level,lines,score,level,pieces,singles,doubles,triples,tetrises,frames,maxed_out,end\n";
+    for (const GameResult& r : results)
+        out << r.seed << ',' << r.start_level << ',' << r.lines << ',' << r.score << ',' << r.level << ','
+            << r.pieces << ',' << r.clears[0] << ',' << r.clears[1] << ',' << r.clears[2] << ',' << r.clears[3]
+            << ',' << r.frames << ',' << (r.maxed_out ? 1 : 0) << ',' << to_string(r.end) << '\n';
+}
+
+}  // namespace nestris

@@ -1,0 +1,67 @@
+// The model against the real game in the embedded emulator (needs TETRIS_ROM; skipped
+// otherwise): every frame of 120 games of up to 5 000 frames (at least 500 000 frames in all;
+// games that top out end early), start levels 0, 9, 18, 19 and 29,
+// A-Type and B-Type, random movies with line clears, pauses and level-ups.
+#include "fidelity.hpp"
+#include "support/rom.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <iostream>
+#include <set>
+#include <thread>
+
+using namespace nestris;
+
+TEST_CASE("fidelity: 120 games of up to 5000 frames (>= 500 000 frames), model == game every frame") {
+    const auto rom = nestris::test::tetris_rom_or_skip();
+    if (!rom) return;
+    const std::vector<FidelityGame> games = standard_fidelity_games(120, 5000, {0, 9, 18, 19, 29}, 1);
+    const unsigned threads = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
+    const std::vector<FidelityResult> results = run_fidelity(*rom, games, threads);
+    std::size_t frames = 0, clears = 0, b_type = 0, level_ups = 0;
+    std::set<int> levels;
+    for (const FidelityResult& r : results) {
+        INFO(describe(r));
+        CHECK(r.error.empty());
+        CHECK(r.start_matches_power_on);
+        CHECK(!r.diverged);
+        frames += r.frames_compared;
+        clears += r.line_clears;
+        level_ups += r.level_ups;
+        b_type += r.game.start.game_type;
+        levels.insert(r.game.start.start_level);
+    }
+    std::cout << "fidelity: " << results.size() << " games, " << frames << " frames compared, " << clears
+              << " line clears, " << level_ups << " level-ups\n";
+    CHECK(levels == std::set<int>{0, 9, 18, 19, 29});
+    CHECK(b_type > 0);
+    CHECK(clears > 500);
+    CHECK(level_ups > 10);
+    // Games that top out end early; most run their full 5000 frames.
+    CHECK(frames >= 100 * 5000);
+}
+
+TEST_CASE("fidelity: a divergence is reported with both states") {
+    FidelityResult r;
+    r.game = standard_fidelity_games(1, 300, {9}, 5).front();
+    r.start_matches_power_on = true;
+    r.frames_compared = 12;
+    r.diverged = true;
+    r.divergence_frame = 12;
+    r.divergence_buttons = button::Left;
+    r.before = seeded_game(4, 9);
+    r.model = stepped(r.before, button::Left);
+    GameState game = r.model;
+    game.levelNumber = 10;
+    game.playfield[199] = kTileBlockB;
+    r.rom = game;
+    r.end = r.model;
+    const std::string text = describe(r);
+    CHECK(text.find("DIVERGENCE at frame 12 with buttons .L......") != std::string::npos);
+    CHECK(text.find("  model: levelNumber 0x09\n  game:  levelNumber 0x0A") != std::string::npos);
+    CHECK(text.find("  model: row 19") != std::string::npos);
+    CHECK(text.find("state before the frame") != std::string::npos);
+    CHECK(!r.ok());
+    CHECK(state_difference(r.model, r.model).empty());
+}

@@ -1,0 +1,264 @@
+#include "fidelity.hpp"
+
+#include "cart_image.hpp"
+#include "nes.hpp"
+#include "ram_map.hpp"
+#include "random_movie.hpp"
+#include "state_io.hpp"
+
+#include <atomic>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace nestris {
+namespace {
+
+// The game polls the pad into a byte with A in bit 7 ... Right in bit 0; the emulator's
+// controller holds them the other way round (A in bit 0).
+uint8_t to_pad(uint8_t game_buttons) {
+    uint8_t pad = 0;
+    for (int i = 0; i < 8; ++i)
+        if (game_buttons & (1u << i)) pad = static_cast<uint8_t>(pad | (0x80u >> i));
+    return pad;
+}
+
+// Generous: one frame is 29 781 cycles; menus with the PPU off take a few frames per NMI.
+constexpr uint64_t kCyclesPerNmi = 10 * 29781;
+
+struct Harness {
+    emu::Nes nes;
+    uint16_t nmi_address;
+    uint64_t nmis = 0;
+
+    explicit Harness(std::span<const uint8_t> rom)
+        : nes(rom), nmi_address(shipped_cart().require("game_nmi")) {
+        nes.power_on();
+    }
+    // Runs to the next NMI entry, where the handler has not yet polled the pad.
+    void next_nmi() {
+        if (nes.cpu().pc() == nmi_address) nes.step();
+        const emu::RunStatus status = nes.run_until_pc(nmi_address, kCyclesPerNmi);
+        if (status != emu::RunStatus::Reached)
+            throw std::runtime_error(std::string("the game did not reach its NMI: ") + emu::to_string(status));
+        ++nmis;
+    }
+    GameState state() const { return from_ram(nes.ram()); }
+};
+
+void count_events(const GameState& before, const GameState& after, FidelityResult& r) {
+    if (before.playState == play_state::CheckRows && after.playState == play_state::LineClearAnimation) {
+        ++r.line_clears;
+        r.tetrises += after.completedLines == 4;
+    }
+    if (before.playState == play_state::Spawn && after.playState == play_state::Active) ++r.pieces;
+    if (!is_paused(before) && is_paused(after)) ++r.pauses;
+    if (after.levelNumber != before.levelNumber) ++r.level_ups;
+}
+
+void write_lines(emu::Nes& nes, uint16_t bcd) {
+    const RamMap& m = ram_map();
+    for (uint16_t address : {m.lines, static_cast<uint16_t>(m.lines + m.player1_offset)}) {
+        nes.write_ram(address, static_cast<uint8_t>(bcd & 0xFF));
+        nes.write_ram(static_cast<uint16_t>(address + 1), static_cast<uint8_t>(bcd >> 8));
+    }
+}
+
+}  // namespace
+
+std::string state_difference(const GameState& model, const GameState& game) {
+    std::istringstream a(state_to_text(model)), b(state_to_text(game));
+    std::string la, lb, out;
+    while (std::getline(a, la) && std::getline(b, lb))
+        if (la != lb) out += "  model: " + la + "\n  game:  " + lb + "\n";
+    return out;
+}
+
+FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGame& game) {
+    FidelityResult r;
+    r.game = game;
+    try {
+        const PowerOnSequence& p = game.start;
+        if (p.level_menu_frames < 1)
+            throw std::invalid_argument("the harness needs a level menu frame to set the level");
+        if (p.game_type == 1 && p.game_type_frames < 1)
+            throw std::invalid_argument("B-Type needs a game type menu frame (the Right press)");
+        const GameState expected_start = power_on_game(p);  // also checks the path
+
+        Harness h(rom);
+        const RamMap& m = ram_map();
+        // NMI numbers of the presses (see power_on.hpp for where they come from).
+        const uint64_t legal = kNmisToLegalStartCheck + p.legal_frames;
+        const uint64_t title = kNmisToTitleFrameCounterReset + 1 + p.legal_frames + p.title_frames;
+        const uint64_t type_first = title + 4;
+        const uint64_t type_start = type_first + p.game_type_frames;
+        const uint64_t level_first = kNmisToLevelMenuFirstCheck + p.legal_frames + p.title_frames + p.game_type_frames;
+        const uint64_t level_start = level_first + p.level_menu_frames;
+        const uint64_t give_up = level_start + 40;
+        for (;;) {
+            h.next_nmi();
+            const uint64_t n = h.nmis;
+            uint8_t b = 0;
+            if ((p.legal_frames < 255 && n == legal) || n == title || n == type_start || n == level_start)
+                b = button::Start;
+            if (p.game_type == 1 && n == type_first) b = button::Right;
+            if (n == level_first + 1) {
+                // Inside the level menu, after it has brought player1_startLevel into 0-9.
+                h.nes.write_ram(static_cast<uint16_t>(m.startLevel + m.player1_offset), p.start_level);
+                h.nes.write_ram(static_cast<uint16_t>(m.startHeight + m.player1_offset), p.start_height);
+            }
+            h.nes.set_buttons(to_pad(b));
+            const auto ram = h.nes.ram();
+            if (n > level_start && ram[m.gameMode] == 4 && ram[m.gameModeState] == 2 &&
+                ram[m.renderMode] == 3)
+                break;
+            if (n > give_up) throw std::runtime_error("the game did not start (menu path lost)");
+        }
+        h.nes.set_buttons(0);
+
+        GameState s = h.state();
+        r.start_matches_power_on = s == expected_start;
+        if (!r.start_matches_power_on) r.start_difference = state_difference(expected_start, s);
+        if (game.lines) {
+            write_lines(h.nes, *game.lines);
+            s = h.state();
+        }
+        const Movie movie = make_random_movie(s, game.movie_seed, game.frames).movie;
+        for (std::size_t i = 0; i < movie.frames.size(); ++i) {
+            const uint8_t b = movie.frames[i];
+            h.nes.set_buttons(to_pad(b));
+            h.next_nmi();
+            const GameState before = s;
+            step(s, b);
+            // The model stops following where the game leaves play (game over, ending, B-Type
+            // goal, reset): that frame ends in the game's menus or animations, not at a frame
+            // boundary of play, so there is nothing to compare.
+            if (s.status != GameStatus::Playing) break;
+            ++r.frames_compared;
+            bool same = false;
+            std::optional<GameState> rom_state;
+            try {
+                rom_state = h.state();
+                same = *rom_state == s;
+            } catch (const std::exception& e) {
+                r.rom_error = e.what();
+            }
+            if (!same) {
+                r.diverged = true;
+                r.divergence_frame = i + 1;
+                r.divergence_buttons = b;
+                r.before = before;
+                r.model = s;
+                r.rom = rom_state;
+                break;
+            }
+            count_events(before, s, r);
+        }
+        r.end = s;
+    } catch (const std::exception& e) {
+        r.error = e.what();
+    }
+    return r;
+}
+
+std::vector<FidelityGame> standard_fidelity_games(std::size_t count, std::size_t frames,
+                                                  const std::vector<uint8_t>& levels, uint64_t seed) {
+    if (levels.empty()) throw std::invalid_argument("no start levels");
+    std::vector<FidelityGame> games;
+    for (std::size_t i = 0; i < count; ++i) {
+        FidelityGame g;
+        const uint64_t k = seed + i;
+        g.start.start_level = levels[i % levels.size()];
+        g.start.legal_frames = static_cast<uint32_t>((k * 37) % 7 == 0 ? 255 : (k * 13) % 40);
+        g.start.title_frames = static_cast<uint32_t>((k * 7) % 30);
+        g.start.game_type = (i % 6 == 5) ? 1 : 0;
+        g.start.game_type_frames = static_cast<uint32_t>(g.start.game_type + (k * 5) % 4);
+        g.start.start_height = g.start.game_type ? static_cast<uint8_t>((k / 6) % 6) : 0;
+        g.start.level_menu_frames = static_cast<uint32_t>(1 + (k * 101) % 997);
+        g.frames = frames;
+        g.movie_seed = k * 0x9E3779B97F4A7C15ull + 1;
+        const bool known_threshold = g.start.start_level < 20 || g.start.start_level == 29;
+        if (g.start.game_type == 0 && i % 3 == 1 && known_threshold) {
+            // A few lines before the first level-up of the start level (BCD).
+            const unsigned level = g.start.start_level;
+            // First level-up (see the level test): 10 (L + 1) up to level 9, 100 for 10-15, then
+            // 110-140 for 16-19; level 29 at 200 (lines / 10 = $20 = 32 > 29).
+            const unsigned first = level < 10 ? (level + 1) * 10
+                                 : level < 16 ? 100
+                                 : level < 20 ? 100 + (level - 15) * 10
+                                              : 200;
+            const unsigned lines = first - 3;
+            g.lines = static_cast<uint16_t>(((lines / 100) << 8) | (((lines / 10) % 10) << 4) | (lines % 10));
+        }
+        games.push_back(g);
+    }
+    return games;
+}
+
+std::vector<FidelityResult> run_fidelity(std::span<const uint8_t> rom, const std::vector<FidelityGame>& games,
+                                         unsigned threads, const std::function<void(std::size_t)>& progress) {
+    std::vector<FidelityResult> results(games.size());
+    std::atomic<std::size_t> next{0}, done{0};
+    auto worker = [&] {
+        for (std::size_t i; (i = next++) < games.size();) {
+            results[i] = run_fidelity_game(rom, games[i]);
+            ++done;
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(worker);
+    if (progress) {
+        std::thread reporter([&] {
+            std::size_t last = static_cast<std::size_t>(-1);
+            while (done < games.size()) {
+                if (done != last) progress(last = done);
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            }
+        });
+        worker();
+        for (auto& t : pool) t.join();
+        reporter.join();
+        progress(done);
+    } else {
+        worker();
+        for (auto& t : pool) t.join();
+    }
+    return results;
+}
+
+std::string describe(const FidelityResult& r) {
+    std::ostringstream out;
+    const PowerOnSequence& p = r.game.start;
+    out << (p.game_type ? "B-Type" : "A-Type") << " level " << int(p.start_level);
+    if (p.game_type) out << " height " << int(p.start_height);
+    out << ", menus +" << p.legal_frames << "/+" << p.title_frames << "/+" << p.game_type_frames << ", "
+        << p.level_menu_frames << " level-menu frames, movie seed " << r.game.movie_seed;
+    if (r.game.lines) out << ", lines set to " << std::hex << *r.game.lines << std::dec;
+    out << ": ";
+    if (!r.error.empty()) {
+        out << "ERROR " << r.error << "\n";
+        return out.str();
+    }
+    out << r.frames_compared << " frames, " << r.pieces << " pieces, " << r.line_clears << " line clears ("
+        << r.tetrises << " tetrises), " << r.level_ups << " level-ups, " << r.pauses << " pauses, ended "
+        << (r.end.status == GameStatus::Playing ? (is_topped_out(r.end) ? "topped out" : "playing")
+                                                : to_string(r.end.status))
+        << "\n";
+    if (!r.start_matches_power_on)
+        out << "  the game's first frame differs from power_on_game():\n" << r.start_difference;
+    if (r.diverged) {
+        out << "  DIVERGENCE at frame " << r.divergence_frame << " with buttons "
+            << buttons_to_string(r.divergence_buttons) << "\n";
+        if (r.rom)
+            out << state_difference(r.model, *r.rom);
+        else
+            out << "  the game's RAM is not a model state: " << r.rom_error << "\n";
+        out << "  state before the frame:\n" << state_to_text(r.before);
+        out << "  model after the frame:\n" << state_to_text(r.model);
+        if (r.rom) out << "  game after the frame:\n" << state_to_text(*r.rom);
+    }
+    return out.str();
+}
+
+}  // namespace nestris

@@ -1,0 +1,77 @@
+// The fidelity check: the real game in the embedded emulator against the C++ model, frame by
+// frame, on the same input movie.
+//
+// Each game: power the emulated NES on, take a known menu path (PowerOnSequence: Start at the
+// earliest frame of each screen plus the given extra frames; B-Type by Right in the type menu;
+// the start level and height written to player1_startLevel/player1_startHeight in the level
+// menu, so that any level 0-255 can be started), and stop at the first frame boundary of the
+// game. The model is then started from the game's RAM (from_ram), and, separately, the RAM is
+// checked against power_on_game() for the same path (the "seeded" start without a ROM). Both
+// then run the same random movie (make_random_movie, drawn on the model before the run); after
+// every frame the whole model state is compared with the state read from the game's RAM.
+//
+// Frame boundaries in the emulator are the NMI entries: every frame ends with the main loop
+// waiting for the NMI, so the RAM at NMI entry is the state at the model's boundary, and the
+// buttons set there are what that NMI polls.
+#pragma once
+
+#include "game_model.hpp"
+#include "player.hpp"
+#include "power_on.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace nestris {
+
+struct FidelityGame {
+    PowerOnSequence start;   // level_menu_frames >= 1 (the level is written in that time)
+    std::size_t frames = 5000;
+    uint64_t movie_seed = 0;
+    // Written into the lines counter at the first frame (BCD, e.g. 0x0137), to reach level-ups
+    // within the game's frames; the power-on comparison is made before it.
+    std::optional<uint16_t> lines = std::nullopt;
+};
+
+struct FidelityResult {
+    FidelityGame game;
+    bool start_matches_power_on = false;  // ROM's first frame == power_on_game(game.start)
+    std::string start_difference;         // the differing variables when it does not
+    std::size_t frames_compared = 0;
+    bool diverged = false;
+    std::size_t divergence_frame = 0;     // 1 = the first frame stepped
+    uint8_t divergence_buttons = 0;
+    GameState before;                     // model (= game) state before the diverging frame
+    GameState model;                      // model after it
+    std::optional<GameState> rom;         // game after it (empty when its RAM is not a state)
+    std::string rom_error;                // why from_ram rejected the game's RAM
+    std::string error;                    // the harness failed (menus, emulator)
+    // What the game went through.
+    std::size_t line_clears = 0, tetrises = 0, pieces = 0, pauses = 0, level_ups = 0;
+    GameState end;
+    bool ok() const { return error.empty() && !diverged && start_matches_power_on; }
+};
+
+FidelityResult run_fidelity_game(std::span<const uint8_t> ines_rom, const FidelityGame& game);
+
+// The standard set: `count` games cycling through the start levels, about one in six B-Type,
+// varied menu timings, movie seeds from `seed`; one in three games starts a few lines below a
+// level-up.
+std::vector<FidelityGame> standard_fidelity_games(std::size_t count, std::size_t frames,
+                                                  const std::vector<uint8_t>& levels, uint64_t seed);
+
+// Runs games on `threads` threads; results in the order of the games.
+std::vector<FidelityResult> run_fidelity(std::span<const uint8_t> ines_rom,
+                                         const std::vector<FidelityGame>& games, unsigned threads,
+                                         const std::function<void(std::size_t done)>& progress = {});
+
+// The variables that differ, one "name: model ... / game ..." line each.
+std::string state_difference(const GameState& model, const GameState& game);
+// A report for people: the game, and at a divergence both states.
+std::string describe(const FidelityResult& result);
+
+}  // namespace nestris

@@ -1,0 +1,111 @@
+// nestris-ai fidelity: the game model against the real game in the embedded emulator.
+#include "command_status.hpp"
+#include "fidelity.hpp"
+#include "model_commands.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+
+namespace nestris {
+namespace {
+
+struct FidelityOptions {
+    std::string rom;
+    std::size_t games = 120;
+    std::size_t frames = 5000;
+    std::string levels = "0,9,18,19,29";
+    uint64_t seed = 1;
+    unsigned threads = 2;
+    bool verbose = false;
+    std::string report;
+};
+
+int run(const FidelityOptions& o) {
+    std::string path = o.rom;
+    if (path.empty()) {
+        const char* env = std::getenv("TETRIS_ROM");
+        if (!env || !*env) throw std::invalid_argument("no ROM: pass --rom or set TETRIS_ROM");
+        path = env;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read ROM '" + path + "'");
+    const std::vector<uint8_t> rom((std::istreambuf_iterator<char>(in)), {});
+    std::vector<uint8_t> levels;
+    for (uint32_t l : parse_number_list(o.levels)) {
+        if (l > 255) throw std::invalid_argument("start level " + std::to_string(l) + " is above 255");
+        levels.push_back(static_cast<uint8_t>(l));
+    }
+    const std::vector<FidelityGame> games = standard_fidelity_games(o.games, o.frames, levels, o.seed);
+    const auto start = std::chrono::steady_clock::now();
+    auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    const bool bar = stderr_is_terminal();
+    const std::vector<FidelityResult> results = run_fidelity(rom, games, o.threads, [&](std::size_t done) {
+        if (bar) std::cerr << progress_bar(done, games.size(), seconds(), "games") << std::flush;
+    });
+    if (bar) std::cerr << '\n';
+
+    std::size_t frames = 0, clears = 0, tetrises = 0, level_ups = 0, pauses = 0, pieces = 0, failed = 0;
+    std::string failures;
+    for (const FidelityResult& r : results) {
+        frames += r.frames_compared;
+        clears += r.line_clears;
+        tetrises += r.tetrises;
+        level_ups += r.level_ups;
+        pauses += r.pauses;
+        pieces += r.pieces;
+        if (!r.ok()) {
+            ++failed;
+            if (failures.empty()) failures = describe(r);  // the first one in full
+        }
+        if (o.verbose) std::cout << describe(r);
+    }
+    std::ostringstream summary;
+    summary << "fidelity: " << results.size() - failed << " of " << results.size() << " games matched the game "
+            << "every frame; " << frames << " frames compared, " << pieces << " pieces, " << clears
+            << " line clears (" << tetrises << " tetrises), " << level_ups << " level-ups, " << pauses
+            << " pauses; start levels " << o.levels << "; " << seconds() << " s\n";
+    std::cout << summary.str();
+    if (!failures.empty()) std::cout << "first failing game:\n" << failures;
+    if (!o.report.empty()) {
+        std::ofstream out(o.report);
+        if (!out) throw std::runtime_error("cannot write '" + o.report + "'");
+        out << summary.str();
+        for (const FidelityResult& r : results) out << describe(r);
+    }
+    return failed ? 1 : 0;
+}
+
+}  // namespace
+
+void add_fidelity_command(CLI::App& app) {
+    auto o = std::make_shared<FidelityOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "fidelity",
+        "Run the real game (your ROM) in the embedded emulator next to the game model on random\n"
+        "input movies and compare them every frame. Prints how many games and frames matched and\n"
+        "the first divergence with both states. Exit status 1 on a divergence.");
+    cmd->add_option("--rom", o->rom, "Tetris (USA) ROM (default: $TETRIS_ROM)");
+    cmd->add_option("--games", o->games, "games")->capture_default_str();
+    cmd->add_option("--frames", o->frames, "frames per game")->capture_default_str();
+    cmd->add_option("--levels", o->levels, "start levels, cycled over the games")->capture_default_str();
+    cmd->add_option("--seed", o->seed, "first seed of the games' menu timings and movies")->capture_default_str();
+    cmd->add_option("--threads", o->threads, "threads")->capture_default_str();
+    cmd->add_flag("--verbose", o->verbose, "one line per game");
+    cmd->add_option("--report", o->report, "write every game's result to this file");
+    cmd->callback([o] {
+        try {
+            set_command_exit_code(run(*o));
+        } catch (const std::exception& e) {
+            std::cerr << "fidelity: " << e.what() << "\n";
+            set_command_exit_code(2);
+        }
+    });
+}
+
+}  // namespace nestris

@@ -1,0 +1,172 @@
+// nestris-ai simulate: many games of a player against the game model.
+#include "command_status.hpp"
+#include "model_commands.hpp"
+#include "player.hpp"
+#include "simulator.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace nestris {
+
+std::vector<uint32_t> parse_number_list(const std::string& text) {
+    std::vector<uint32_t> out;
+    auto number = [&](const std::string& s) -> uint32_t {
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 10)
+            throw std::invalid_argument("'" + s + "' is not a number (in '" + text + "')");
+        const unsigned long long v = std::stoull(s);
+        if (v > 0xFFFFFFFFull) throw std::invalid_argument("'" + s + "' is too large");
+        return static_cast<uint32_t>(v);
+    };
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = text.find(',', start);
+        const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        const std::size_t dash = item.find('-');
+        if (dash == std::string::npos) {
+            out.push_back(number(item));
+        } else {
+            const uint32_t lo = number(item.substr(0, dash)), hi = number(item.substr(dash + 1));
+            if (hi < lo) throw std::invalid_argument("range '" + item + "' runs backwards");
+            if (hi - lo >= 100'000'000u) throw std::invalid_argument("range '" + item + "' is too long");
+            for (uint64_t v = lo; v <= hi; ++v) out.push_back(static_cast<uint32_t>(v));
+        }
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+std::string progress_bar(std::size_t done, std::size_t total, double seconds, const char* unit) {
+    constexpr int kWidth = 30;
+    const int filled = total ? static_cast<int>(static_cast<double>(done) * kWidth / static_cast<double>(total)) : kWidth;
+    std::string bar = "\r[";
+    for (int i = 0; i < kWidth; ++i) bar += i < filled ? '#' : '.';
+    char tail[96];
+    std::snprintf(tail, sizeof tail, "] %zu/%zu %s  %.1f s", done, total, unit, seconds);
+    return bar + tail;
+}
+
+bool stderr_is_terminal() { return isatty(fileno(stderr)) != 0; }
+
+namespace {
+
+struct SimulateOptions {
+    std::string player = "drop";
+    std::string movie;
+    std::string seeds;
+    uint32_t games = 100;
+    int level = 19;
+    std::string type = "A";
+    int height = 0;
+    uint64_t max_frames = 0;
+    uint32_t max_lines = 0;
+    unsigned threads = 0;
+    std::string json;
+    std::string csv;
+    bool quiet = false;
+};
+
+int run_simulate(const SimulateOptions& o) {
+    SimulationConfig config;
+    if (o.seeds.empty()) {
+        for (uint32_t i = 0; i < o.games; ++i) config.seeds.push_back(i);
+    } else {
+        config.seeds = parse_number_list(o.seeds);
+    }
+    config.start_level = static_cast<uint8_t>(o.level);
+    config.game_type = o.type == "B" ? 1 : 0;
+    config.start_height = static_cast<uint8_t>(o.height);
+    config.max_frames = o.max_frames;
+    config.max_lines = o.max_lines;
+    config.threads = o.threads;
+    if (o.player == "drop") {
+        config.make_player = [](uint32_t) { return std::make_unique<DropAtSpawnPlayer>(); };
+    } else if (o.player == "movie") {
+        if (o.movie.empty()) throw std::invalid_argument("--player movie needs --movie FILE");
+        const Movie movie = load_movie_file(o.movie);
+        config.make_player = [movie](uint32_t) { return std::make_unique<MoviePlayer>(movie); };
+    } else {
+        throw std::invalid_argument("unknown player '" + o.player + "' (drop, movie)");
+    }
+
+    const auto start = std::chrono::steady_clock::now();
+    auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    const bool bar = !o.quiet && stderr_is_terminal();
+    const std::vector<GameResult> results = simulate(config, [&](std::size_t done) {
+        if (bar) std::cerr << progress_bar(done, config.seeds.size(), seconds(), "games") << std::flush;
+    });
+    if (bar) std::cerr << '\n';
+    const double elapsed = seconds();
+    const SimulationSummary summary = summarize(results);
+    if (!o.json.empty()) {
+        std::ofstream out(o.json);
+        if (!out) throw std::runtime_error("cannot write '" + o.json + "'");
+        write_summary_json(out, summary, config, o.player, elapsed);
+    }
+    if (!o.csv.empty()) {
+        std::ofstream out(o.csv);
+        if (!out) throw std::runtime_error("cannot write '" + o.csv + "'");
+        write_results_csv(out, results);
+    }
+    if (o.json != "-") {
+        std::cout << summary.games << " games (" << o.player << ", level " << o.level << ", " << o.type
+                  << "-Type) in " << elapsed << " s: " << (elapsed > 0 ? summary.games * 60.0 / elapsed : 0)
+                  << " games/min, " << (elapsed > 0 ? static_cast<double>(summary.total_frames) / elapsed : 0)
+                  << " frames/s\n"
+                  << "  lines mean " << summary.lines.mean << " median " << summary.lines.median << " p10 "
+                  << summary.lines.p10 << " p90 " << summary.lines.p90 << " max " << summary.lines.max << "\n"
+                  << "  score mean " << summary.score.mean << " median " << summary.score.median << " max "
+                  << summary.score.max << "\n"
+                  << "  level mean " << summary.level.mean << " max " << summary.level.max << "; pieces mean "
+                  << summary.pieces.mean << "\n"
+                  << "  top-out rate " << summary.top_out_rate << ", max-out rate " << summary.max_out_rate
+                  << ", tetris rate " << summary.tetris_rate << "\n";
+    } else {
+        write_summary_json(std::cout, summary, config, o.player, elapsed);
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_simulate_command(CLI::App& app) {
+    auto o = std::make_shared<SimulateOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "simulate",
+        "Play many games of a player against the game model (all cores). Game i starts as the\n"
+        "first game after power-on with seed i frames spent in the level menu: the game's own\n"
+        "piece sequences. Deterministic for a seed list. Prints a summary; --json/--csv write\n"
+        "the summary and one line per game.");
+    cmd->add_option("--player", o->player, "drop (soft-drop every piece at spawn) or movie")
+        ->capture_default_str();
+    cmd->add_option("--movie", o->movie, "input movie for --player movie (nestris-movie text)");
+    cmd->add_option("--seeds", o->seeds, "seed list, e.g. 0-999 or 1,5,9 (default: 0..games-1)");
+    cmd->add_option("--games", o->games, "number of games when --seeds is not given")->capture_default_str();
+    cmd->add_option("--level", o->level, "start level (0-255; the menu offers 0-19)")
+        ->check(CLI::Range(0, 255))
+        ->capture_default_str();
+    cmd->add_option("--type", o->type, "game type A or B")->check(CLI::IsMember({"A", "B"}))->capture_default_str();
+    cmd->add_option("--height", o->height, "B-Type start height 0-5")->check(CLI::Range(0, 5));
+    cmd->add_option("--max-frames", o->max_frames, "stop each game after this many frames (0: no limit)");
+    cmd->add_option("--max-lines", o->max_lines, "stop each game at this many lines (0: no limit)");
+    cmd->add_option("--threads", o->threads, "threads (default: every core)");
+    cmd->add_option("--json", o->json, "write the summary as JSON to this file ('-': stdout only)");
+    cmd->add_option("--csv", o->csv, "write one CSV line per game to this file");
+    cmd->add_flag("--quiet", o->quiet, "no progress bar");
+    cmd->callback([o] {
+        try {
+            set_command_exit_code(run_simulate(*o));
+        } catch (const std::exception& e) {
+            std::cerr << "simulate: " << e.what() << "\n";
+            set_command_exit_code(2);
+        }
+    });
+}
+
+}  // namespace nestris
