@@ -91,7 +91,7 @@ std::vector<GameResult> simulate(const SimulationConfig& config,
     if (progress) {
         while (done < config.seeds.size() && !failed) {
             progress(done);
-            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }
     }
     for (auto& t : pool) t.join();

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -98,9 +99,12 @@ int run_simulate(const SimulateOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     const bool bar = !o.quiet && stderr_is_terminal();
-    const std::vector<GameResult> results = simulate(config, [&](std::size_t done) {
-        if (bar) std::cerr << progress_bar(done, config.seeds.size(), seconds(), "games") << std::flush;
-    });
+    std::function<void(std::size_t)> progress;
+    if (bar)
+        progress = [&](std::size_t done) {
+            std::cerr << progress_bar(done, config.seeds.size(), seconds(), "games") << std::flush;
+        };
+    const std::vector<GameResult> results = simulate(config, progress);
     if (bar) std::cerr << '\n';
     const double elapsed = seconds();
     const SimulationSummary summary = summarize(results);
