@@ -2,6 +2,7 @@
 #include "command_status.hpp"
 #include "fidelity.hpp"
 #include "model_commands.hpp"
+#include "rom.hpp"
 
 #include <chrono>
 #include <cstdlib>
@@ -36,6 +37,11 @@ int run(const FidelityOptions& o) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("cannot read ROM '" + path + "'");
     const std::vector<uint8_t> rom((std::istreambuf_iterator<char>(in)), {});
+    // The model is of Tetris (USA) (NTSC); anything else would only produce divergences.
+    const RomIdentity id = identify_rom(rom, IdentifyContext{});
+    if (id.kind != RomKind::Original)
+        throw std::invalid_argument("'" + path + "' is not the original Tetris (USA) iNES file (" + id.summary() +
+                                    "); the model follows that game only");
     std::vector<uint8_t> levels;
     for (uint32_t l : parse_number_list(o.levels)) {
         if (l > 255) throw std::invalid_argument("start level " + std::to_string(l) + " is above 255");
