@@ -27,15 +27,21 @@ std::vector<const CartSegment*> CartImage::rom_segments() const {
     return out;
 }
 
+bool CartRegion::is_hook_site() const { return name.rfind("HOOK_", 0) == 0; }
+
 std::string CartImage::usage_report() const {
     std::string out = "region                 range           used   free   size\n";
-    uint32_t rom_used = 0, rom_size = 0;
+    uint32_t rom_used = 0, rom_size = 0, hook_bytes = 0, hook_sites = 0;
     char line[160];
-    for (const CartRegion& r : regions) {
+    auto row = [&](const CartRegion& r) {
         std::snprintf(line, sizeof line, "%-22s $%04X-$%04X  %5u  %5u  %5u%s\n", r.name.c_str(),
                       r.start, static_cast<unsigned>(r.start + r.size - 1), r.used,
                       r.size - r.used, r.size, r.is_ram ? "  (RAM)" : "");
         out += line;
+    };
+    for (const CartRegion& r : regions) {
+        if (r.is_hook_site()) continue;
+        row(r);
         if (!r.is_ram) {
             rom_used += r.used;
             rom_size += r.size;
@@ -44,6 +50,16 @@ std::string CartImage::usage_report() const {
     std::snprintf(line, sizeof line, "%-22s %-12s  %5u  %5u  %5u\n", "ROM total", "", rom_used,
                   rom_size - rom_used, rom_size);
     out += line;
+    for (const CartRegion& r : regions) {
+        if (!r.is_hook_site()) continue;
+        if (hook_sites++ == 0) out += "hook sites (game code rewritten in place):\n";
+        row(r);
+        hook_bytes += r.used;
+    }
+    if (hook_sites) {
+        std::snprintf(line, sizeof line, "%-22s %-12s  %5u\n", "hook bytes", "", hook_bytes);
+        out += line;
+    }
     return out;
 }
 

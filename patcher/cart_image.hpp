@@ -25,6 +25,9 @@ struct CartRegion {
     uint32_t size = 0;
     uint32_t used = 0;
     bool is_ram = false;  // RAM areas hold variables, nothing of them goes into the patch
+    // A hook site (memory area named HOOK_xxxx): game code that the patch rewrites in place,
+    // not free space. Reported apart from the free regions.
+    bool is_hook_site() const;
 };
 
 struct CartSymbol {

@@ -1,0 +1,59 @@
+; AI-played games from the level menu: hold Select and press Start (with A held too for the +10
+; trick), on the A-Type or the B-Type menu. A hint on the menu says so.
+.include "hooks.inc"
+
+; gameMode_levelMenu, Start pressed alone: was lda heldButtons_player1 / cmp #A+Start (Z=1 adds
+; 10 to the start level). Select held: the AI plays this game; Select does not spoil the +10.
+.segment "HOOK_845F"
+    jsr level_start
+    nop
+
+; gameMode_levelMenu while it draws the menu (rendering and NMI off): was jsr showHighScores.
+.segment "HOOK_8409"
+    jsr level_menu_hint
+
+.segment "HOOKS"
+.proc level_start
+    lda heldButtons_player1
+    and #BUTTON_SELECT
+    beq human                   ; A = AI_MODE_HUMAN
+    lda #AI_MODE_GAME
+human:
+    sta ai_mode
+    lda heldButtons_player1
+    and #<~BUTTON_SELECT
+    cmp #BUTTON_A | BUTTON_START
+    rts
+.endproc
+
+.segment "HOOKS_MENU"
+; The hint goes in the empty row under the high-score table, through the game's own PPU copy
+; routine; the high scores are drawn after it as before (so the routine's scratch bytes end as
+; they always did).
+.proc level_menu_hint
+    jsr game_bulkCopyToPpu
+    .addr hint
+    jmp game_showHighScores
+.endproc
+
+; The menu's font: digits 0-9 are tiles $00-$09, letters A-Z $0A-$23, '-' $24; $FF is blank.
+; (ASCII codes, not character constants: ca65 maps those through the charmap being built.)
+.charmap $20, $FF
+.charmap $2D, $24
+.repeat 10, i
+    .charmap $30 + i, i
+.endrepeat
+.repeat 26, i
+    .charmap $41 + i, $0A + i
+.endrepeat
+HINT_ROW    = 26
+HINT_COLUMN = 4
+HINT_WIDTH  = 24                ; the width inside the frame
+.export hint_text
+hint:
+    .dbyt $2000 + HINT_ROW * 32 + HINT_COLUMN
+    .byte HINT_WIDTH
+hint_text:
+    .byte " HOLD SELECT - AI PLAYS "
+    .assert * - hint_text = HINT_WIDTH, error, "the hint must fill the row inside the frame"
+    .byte $FF                   ; end of the copy list
