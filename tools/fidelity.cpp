@@ -6,6 +6,7 @@
 #include "random_movie.hpp"
 #include "state_io.hpp"
 
+#include <array>
 #include <atomic>
 #include <memory>
 #include <sstream>
@@ -55,6 +56,33 @@ void count_events(const GameState& before, const GameState& after, FidelityResul
     if (before.playState == play_state::Spawn && after.playState == play_state::Active) ++r.pieces;
     if (!is_paused(before) && is_paused(after)) ++r.pauses;
     if (after.levelNumber != before.levelNumber) ++r.level_ups;
+    if (before.playState == play_state::Lock && after.playState != play_state::Lock) {
+        for (std::size_t i = 236; i < kPlayfieldPageSize; ++i)
+            if (after.playfield[i] != before.playfield[i]) {
+                ++r.hidden_row_locks;
+                break;
+            }
+    }
+}
+
+// A random stack from row `top` down: blocks with one gap per row, tiles as the pieces leave
+// them. The rows above stay empty, so the piece at the spawn point stays clear of it (top >= 2).
+void build_stack(GameState& s, uint8_t top, uint64_t seed) {
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+    auto next = [&x] {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        return x;
+    };
+    constexpr std::array<uint8_t, 3> tiles{kTileBlockA, kTileBlockB, kTileBlockC};
+    for (int r = top; r < kPlayfieldHeight; ++r) {
+        const int gap = static_cast<int>(next() % 10);
+        for (int c = 0; c < kPlayfieldWidth; ++c) {
+            const bool filled = c != gap && next() % 8 != 0;
+            s.playfield[static_cast<std::size_t>(r * 10 + c)] = filled ? tiles[next() % 3] : kTileEmpty;
+        }
+    }
 }
 
 void write_lines(emu::Nes& nes, uint16_t bcd) {
@@ -123,6 +151,11 @@ FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGam
         if (game.lines) {
             write_lines(h.nes, *game.lines);
             s = h.state();
+        }
+        if (game.stack_top) {
+            build_stack(s, *game.stack_top, game.movie_seed);
+            to_ram(s, h.nes.ram());
+            if (!(h.state() == s)) throw std::runtime_error("to_ram/from_ram do not round-trip");
         }
         const Movie movie = make_random_movie(s, game.movie_seed, game.frames).movie;
         for (std::size_t i = 0; i < movie.frames.size(); ++i) {
@@ -196,6 +229,19 @@ std::vector<FidelityGame> standard_fidelity_games(std::size_t count, std::size_t
     return games;
 }
 
+std::vector<FidelityGame> stacked_fidelity_games(std::size_t count, std::size_t frames, uint64_t seed) {
+    std::vector<FidelityGame> games = standard_fidelity_games(count, frames, {0, 9, 18, 19}, seed);
+    for (std::size_t i = 0; i < games.size(); ++i) {
+        FidelityGame& g = games[i];
+        g.start.game_type = 0;
+        g.start.game_type_frames = 0;
+        g.start.start_height = 0;
+        g.lines = std::nullopt;
+        g.stack_top = static_cast<uint8_t>(2 + (seed + i * 5) % 14);
+    }
+    return games;
+}
+
 std::vector<FidelityResult> run_fidelity(std::span<const uint8_t> rom, const std::vector<FidelityGame>& games,
                                          unsigned threads, const std::function<void(std::size_t)>& progress) {
     std::vector<FidelityResult> results(games.size());
@@ -235,13 +281,15 @@ std::string describe(const FidelityResult& r) {
     out << ", menus +" << p.legal_frames << "/+" << p.title_frames << "/+" << p.game_type_frames << ", "
         << p.level_menu_frames << " level-menu frames, movie seed " << r.game.movie_seed;
     if (r.game.lines) out << ", lines set to " << std::hex << *r.game.lines << std::dec;
+    if (r.game.stack_top) out << ", stack from row " << int(*r.game.stack_top);
     out << ": ";
     if (!r.error.empty()) {
         out << "ERROR " << r.error << "\n";
         return out.str();
     }
     out << r.frames_compared << " frames, " << r.pieces << " pieces, " << r.line_clears << " line clears ("
-        << r.tetrises << " tetrises), " << r.level_ups << " level-ups, " << r.pauses << " pauses, ended "
+        << r.tetrises << " tetrises), " << r.level_ups << " level-ups, " << r.pauses << " pauses, "
+        << r.hidden_row_locks << " locks into the hidden rows, ended "
         << (r.end.status == GameStatus::Playing ? (is_topped_out(r.end) ? "topped out" : "playing")
                                                 : to_string(r.end.status))
         << "\n";

@@ -35,6 +35,11 @@ struct FidelityGame {
     // Written into the lines counter at the first frame (BCD, e.g. 0x0137), to reach level-ups
     // within the game's frames; the power-on comparison is made before it.
     std::optional<uint16_t> lines = std::nullopt;
+    // When set (0-19): at the first frame the playfield gets a random stack from this row down
+    // (one gap per row), written into the game's RAM with to_ram, so that the game and the
+    // model continue from a model-made state: high stacks, locks into the hidden rows, clears
+    // near the top.
+    std::optional<uint8_t> stack_top = std::nullopt;
 };
 
 struct FidelityResult {
@@ -52,6 +57,7 @@ struct FidelityResult {
     std::string error;                    // the harness failed (menus, emulator)
     // What the game went through.
     std::size_t line_clears = 0, tetrises = 0, pieces = 0, pauses = 0, level_ups = 0;
+    std::size_t hidden_row_locks = 0;  // locks that left blocks in the hidden rows
     GameState end;
     bool ok() const { return error.empty() && !diverged && start_matches_power_on; }
 };
@@ -63,6 +69,9 @@ FidelityResult run_fidelity_game(std::span<const uint8_t> ines_rom, const Fideli
 // level-up.
 std::vector<FidelityGame> standard_fidelity_games(std::size_t count, std::size_t frames,
                                                   const std::vector<uint8_t>& levels, uint64_t seed);
+
+// Games that start from random stacks (stack_top 0-15), at start levels cycling 0, 9, 18, 19.
+std::vector<FidelityGame> stacked_fidelity_games(std::size_t count, std::size_t frames, uint64_t seed);
 
 // Runs games on `threads` threads; results in the order of the games.
 std::vector<FidelityResult> run_fidelity(std::span<const uint8_t> ines_rom,

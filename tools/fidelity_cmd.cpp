@@ -19,6 +19,7 @@ namespace {
 struct FidelityOptions {
     std::string rom;
     std::size_t games = 120;
+    std::size_t stacked = 0;
     std::size_t frames = 5000;
     std::string levels = "0,9,18,19,29";
     uint64_t seed = 1;
@@ -47,7 +48,8 @@ int run(const FidelityOptions& o) {
         if (l > 255) throw std::invalid_argument("start level " + std::to_string(l) + " is above 255");
         levels.push_back(static_cast<uint8_t>(l));
     }
-    const std::vector<FidelityGame> games = standard_fidelity_games(o.games, o.frames, levels, o.seed);
+    std::vector<FidelityGame> games = standard_fidelity_games(o.games, o.frames, levels, o.seed);
+    for (const FidelityGame& g : stacked_fidelity_games(o.stacked, o.frames, o.seed)) games.push_back(g);
     const auto start = std::chrono::steady_clock::now();
     auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     const bool bar = stderr_is_terminal();
@@ -56,7 +58,8 @@ int run(const FidelityOptions& o) {
     });
     if (bar) std::cerr << '\n';
 
-    std::size_t frames = 0, clears = 0, tetrises = 0, level_ups = 0, pauses = 0, pieces = 0, failed = 0;
+    std::size_t frames = 0, clears = 0, tetrises = 0, level_ups = 0, pauses = 0, pieces = 0, failed = 0,
+                hidden = 0;
     std::string failures;
     for (const FidelityResult& r : results) {
         frames += r.frames_compared;
@@ -65,6 +68,7 @@ int run(const FidelityOptions& o) {
         level_ups += r.level_ups;
         pauses += r.pauses;
         pieces += r.pieces;
+        hidden += r.hidden_row_locks;
         if (!r.ok()) {
             ++failed;
             if (failures.empty()) failures = describe(r);  // the first one in full
@@ -75,7 +79,8 @@ int run(const FidelityOptions& o) {
     summary << "fidelity: " << results.size() - failed << " of " << results.size() << " games matched the game "
             << "every frame; " << frames << " frames compared, " << pieces << " pieces, " << clears
             << " line clears (" << tetrises << " tetrises), " << level_ups << " level-ups, " << pauses
-            << " pauses; start levels " << o.levels << "; " << seconds() << " s\n";
+            << " pauses, " << hidden << " locks into the hidden rows; start levels " << o.levels << "; "
+            << seconds() << " s\n";
     std::cout << summary.str();
     if (!failures.empty()) std::cout << "first failing game:\n" << failures;
     if (!o.report.empty()) {
@@ -99,6 +104,9 @@ void add_fidelity_command(CLI::App& app) {
     cmd->add_option("--rom", o->rom, "Tetris (USA) ROM (default: $TETRIS_ROM)");
     cmd->add_option("--games", o->games, "games")->capture_default_str();
     cmd->add_option("--frames", o->frames, "frames per game")->capture_default_str();
+    cmd->add_option("--stacked", o->stacked,
+                    "extra games started from random high stacks (written into the game's RAM)")
+        ->capture_default_str();
     cmd->add_option("--levels", o->levels, "start levels, cycled over the games")->capture_default_str();
     cmd->add_option("--seed", o->seed, "first seed of the games' menu timings and movies")->capture_default_str();
     cmd->add_option("--threads", o->threads, "threads")->capture_default_str();

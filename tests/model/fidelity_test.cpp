@@ -65,3 +65,22 @@ TEST_CASE("fidelity: a divergence is reported with both states") {
     CHECK(!r.ok());
     CHECK(state_difference(r.model, r.model).empty());
 }
+
+TEST_CASE("fidelity: games from model-made high stacks (to_ram into the game), every frame") {
+    const auto rom = nestris::test::tetris_rom_or_skip();
+    if (!rom) return;
+    const std::vector<FidelityGame> games = stacked_fidelity_games(60, 3000, 1);
+    const std::vector<FidelityResult> results = run_fidelity(*rom, games, 2);
+    std::size_t frames = 0, clears = 0, hidden = 0;
+    for (const FidelityResult& r : results) {
+        INFO(describe(r));
+        CHECK(r.ok());
+        frames += r.frames_compared;
+        clears += r.line_clears;
+        hidden += r.hidden_row_locks;
+    }
+    std::cout << "fidelity (stacks): " << results.size() << " games, " << frames << " frames, " << clears
+              << " line clears, " << hidden << " locks into the hidden rows\n";
+    CHECK(clears > 200);
+    CHECK(hidden > 0);  // pieces locked partly above the playfield, as the game keeps them
+}
