@@ -92,6 +92,26 @@ TEST_CASE("line clear: rows above a cleared row move down, rows below stay") {
     CHECK(s.lineClearStatsByType[0] == 0x01);
 }
 
+TEST_CASE("line clear: a complete row 0 makes the game move the whole page down") {
+    // The row move walks an 8-bit index down from (10 * row - 1): for row 0 that is 255, so the
+    // game moves all 256 bytes of the page down by a row (row 19 into the unseen bytes 200-209,
+    // hidden row -1 out to $0500), clears row 0, then finds the completed row again at row 1
+    // and clears it normally: one row scores as a double, and row 19 of the stack is lost.
+    GameState s = fresh_piece(orient::iHoriz, 29);
+    for (int r = 0; r < kPlayfieldHeight; ++r) fill_row(s, r, r == 0 ? -1 : r % 9);
+    for (int c = 3; c <= 6; ++c) s.playfield[static_cast<std::size_t>(c)] = kTileEmpty;  // the I's place
+    const GameState start = s;
+    REQUIRE(frames_until(s, 0, spawned));
+    CHECK(lines_count(s) == 2);
+    CHECK(score_value(s) == 100 * 30);
+    for (int c = 0; c < 10; ++c) {
+        CHECK(tile_at(s, c, 0) == kTileEmpty);
+        CHECK(tile_at(s, c, 1) == kTileEmpty);
+        for (int r = 2; r < kPlayfieldHeight; ++r) CHECK(tile_at(s, c, r) == tile_at(start, c, r - 1));
+        CHECK(s.playfield[static_cast<std::size_t>(200 + c)] == tile_at(start, c, 19));
+    }
+}
+
 TEST_CASE("level: first level-up for start levels 0-19, with the BCD reading of the check") {
     // The check compares the level with lines / 10 read as a BCD byte taken as binary: 100
     // lines read as $10 = 16, so start levels 10-15 level up at 100 lines, 16 at 110, ...
