@@ -270,8 +270,14 @@ keep:
     rts
 .endproc
 
+; z_cost += stack, spawn and well costs of eb: ai_extremes_cost with eb's well column.
+.proc ai_extremes_cost_eb
+    lda eb_h+9
+    sta z_t3
+.endproc
+; fall through
 ; z_cost += stack, spawn and well costs, from z_t0 (highest of 0-8), z_t1 (lowest of 0-8),
-; z_t2 (highest of 3-6) and eb_h+9 (the well column).
+; z_t2 (highest of 3-6) and z_t3 (the well column's height).
 .proc ai_extremes_cost
     ldy z_t0
     lda gen_stack_lo,y
@@ -283,7 +289,7 @@ keep:
     jsr add_ax
     lda z_t1
     sec
-    sbc eb_h+9
+    sbc z_t3
     bcc covered             ; the well column above the lowest other column
     cmp #7
     bcc ready_ok
@@ -327,5 +333,5 @@ covered:
     ldx bp_hi+8
     jsr add_ax
     jsr ai_find_extremes
-    jmp ai_extremes_cost
+    jmp ai_extremes_cost_eb
 .endproc

@@ -12,6 +12,14 @@
 
 .import bump_index
 
+.segment "AI_BSS"
+tg_o:      .res 1       ; the orientation ai_load_target unpacked (the sweep's target)
+tg_nslots: .res 1       ; its rows: how many, and per row its offset from the origin row and
+tg_roff:   .res 4       ; the cells (offsets from the column) left and right of its run
+tg_offl:   .res 4
+tg_offr:   .res 4
+nh = pm_lo                  ; new heights of the covered columns (pm_lo is free meanwhile)
+
 .segment "AI_CODE"
 
 ; pm_lo/pm_hi = the cells of orientation z_o at column z_x in its rows y-2 .. y+1 (slots 0-3).
@@ -64,7 +72,13 @@ next:
 
 ; z_cost = cost of placing z_o at (z_x, z_y) on eb: lines cost + evaluation of the board it
 ; leaves, COST_MAX when a cell lands above the visible rows. z_lines = lines it clears.
+; eb is not changed.
 .proc ai_eval_placement
+    lda z_o
+    cmp tg_o
+    beq loaded
+    jsr ai_load_target
+loaded:
     lda #0
     sta z_lines
     sta z_delta
@@ -80,40 +94,26 @@ next:
     sta z_cost+1
     rts
 on_board:
-    txa
-    asl
-    asl
-    sta z_t0                ; o*4
-    lda z_y
-    sec
-    sbc #2
-    sta z_t7                ; the row of slot 0
-    ldx #3
-slot:
+    ; Rows the piece covers: transitions +2, 0 or -2 by the run's neighbours.
+    ldx tg_nslots
+    dex
     stx z_t1
-    txa
+slot:
+    lda tg_roff,x
     clc
-    adc z_t0
-    tay
-    lda gen_shape_runs,y
-    beq next_slot
-    sta z_t2
-    txa
-    clc
-    adc z_t7
+    adc z_y
     tay                     ; the row
-    lda #0
-    sta z_t3                ; neighbours filled
-    lda z_t2
-    lsr
-    lsr
-    lsr
-    lsr
+    lda tg_offl,x
     clc
     adc z_x
-    sec
-    sbc #2
-    tax                     ; first column a: cell a is its left neighbour
+    sta z_t2                ; left neighbour cell
+    lda tg_offr,x
+    clc
+    adc z_x
+    sta z_t3                ; right neighbour cell
+    lda #0
+    sta z_t4
+    ldx z_t2
     lda gen_bit_lo,x
     and eb_lo,y
     bne left_filled
@@ -121,15 +121,9 @@ slot:
     and eb_hi,y
     beq left_done
 left_filled:
-    inc z_t3
+    inc z_t4
 left_done:
-    lda z_t2
-    and #$0F
-    sta z_t4
-    txa
-    sec
-    adc z_t4
-    tax                     ; cell a + length + 1: the right neighbour
+    ldx z_t3
     lda gen_bit_lo,x
     and eb_lo,y
     bne right_filled
@@ -137,10 +131,10 @@ left_done:
     and eb_hi,y
     beq right_done
 right_filled:
-    inc z_t3
+    inc z_t4
 right_done:
     ldx eb_tr,y             ; old transitions
-    lda z_t3
+    lda z_t4
     beq up                  ; both neighbours empty: +2
     cmp #2
     bne next_slot           ; one filled: unchanged
@@ -165,35 +159,37 @@ up:
     adc z_delta+1
     sta z_delta+1
 next_slot:
+    dec z_t1
     ldx z_t1
-    dex
-    bmi slots_done
+    bmi rows_done
     jmp slot
-slots_done:
+rows_done:
     lda z_lines
     jne with_clear
 
-    ; Covered columns z_t1 .. z_t2-1, bump pairs z_t3 .. z_t4-1.
+    ; Covered columns c0 .. c1-1 (z_t1, z_t2). Their old hole costs and the old bump costs of
+    ; the pairs touching them leave through the prefix sums; the new ones are added.
     ldx z_o
+    lda gen_shape_width,x
+    sta z_t0                ; width
     lda z_x
     clc
     adc gen_shape_min_dx,x
-    sta z_t1
+    sta z_t1                ; c0
     clc
-    adc gen_shape_width,x
-    sta z_t2
+    adc z_t0
+    sta z_t2                ; c1
     ldy z_t1
     beq first_pair
     dey
 first_pair:
-    sty z_t3
+    sty z_t3                ; first pair
     cmp #9
     bcc last_pair
     lda #8
 last_pair:
-    sta z_t4
-    ; cost = base + row changes + the prefix sums' complement of the covered range
-    lda eb_base
+    sta z_t4                ; one past the last pair
+    lda eb_base             ; cost = base + row changes + prefix complement
     clc
     adc z_delta
     sta z_cost
@@ -232,7 +228,7 @@ last_pair:
     lda z_cost+1
     sbc bp_hi,y
     sta z_cost+1
-    ; raise the covered columns (old values on the stack): new hole costs, the extremes
+    ; new heights, hole costs, extremes
     lda #22
     sec
     sbc z_y
@@ -243,34 +239,36 @@ last_pair:
     sta z_t6
     lda #0
     sta z_t7                ; set: a lowest column of 0-8 was covered
-    ldx z_t0                ; shape entry o*4
+    lda z_o
+    asl
+    asl
+    sta z_t3                ; shape entry o*4 + j, j = column - c0
+    ldx #0
     ldy z_t1
-raise:
+covered:
     lda eb_h,y
-    pha
     cmp eb_min08
     bne not_lowest
     cpy #9
     bcs not_lowest
     inc z_t7
 not_lowest:
-    lda eb_f,y
-    pha
+    stx z_s1
+    ldx z_t3
     lda gen_shape_column,x
     lsr
     lsr
-    sta z_s1                ; highest cell + 2
+    sta z_t4                ; highest cell + 2
     lda gen_shape_column,x
-    and #$03                ; lowest cell + 2
+    and #$03
     sec
-    sbc z_s1
-    sec
-    adc eb_f,y              ; filled + (lowest - highest + 1)
-    sta eb_f,y
+    sbc z_t4
+    sta z_delta             ; cells in the column - 1 (z_delta is free by now)
+    ldx z_s1
     lda z_s0
     sec
-    sbc z_s1
-    sta eb_h,y              ; the new height
+    sbc z_t4
+    sta nh,x                ; the new height
     cpy #9
     bcs extremes_done
     cmp z_t5
@@ -285,8 +283,10 @@ not_max:
     bcc extremes_done
     sta z_t6
 extremes_done:
-    sec
+    clc                     ; holes = new height - (filled + cells)
     sbc eb_f,y
+    sec
+    sbc z_delta
     stx z_s1
     tax
     lda gen_hole_lo,x
@@ -297,63 +297,103 @@ extremes_done:
     adc z_cost+1
     sta z_cost+1
     ldx z_s1
+    inc z_t3
     inx
     iny
     cpy z_t2
-    bne raise
-    ; new bump pairs
-    ldx z_t3
-pairs:
-    cpx z_t4
-    bcs pairs_done
-    lda eb_h,x
+    bne covered
+    ; bump pairs: the left boundary, inside the covered range, the right boundary
+    ldy z_t1
+    beq no_left             ; column 0 has no pair to its left
+    cpy #9
+    bcs no_left             ; the pair 8-9 is not counted
+    lda eb_h-1,y
     sec
-    sbc eb_h+1,x
-    bcs positive
-    eor #$FF
-    adc #1
-positive:
-    tay
-    lda gen_bump_lo,y
-    clc
-    adc z_cost
-    sta z_cost
-    lda gen_bump_hi,y
-    adc z_cost+1
-    sta z_cost+1
+    sbc nh
+    jsr add_bump
+no_left:
+    ldx #0
+inner:
     inx
-    bne pairs
-pairs_done:
-    lda z_t2                ; keep the covered range past ai_extremes_cost (it reads z_t0-z_t2)
-    sta z_t3
+    cpx z_t0
+    bcs inner_done
+    txa
+    clc
+    adc z_t1                ; the pair's right column
+    cmp #9
+    bcs inner_done          ; the pair 8-9 is not counted
+    lda nh-1,x
+    sec
+    sbc nh,x
+    jsr add_bump
+    jmp inner
+inner_done:
+    ldy z_t2
+    cpy #9
+    bcs no_right            ; covering column 8 or 9: no pair to the right
+    ldx z_t0
+    lda nh-1,x
+    sec
+    sbc eb_h,y
+    jsr add_bump
+no_right:
+    ; the extremes: highest of 0-8 and of 3-6 known; the lowest of 0-8 searched when a
+    ; lowest column was covered; the well column. The covered range moves to z_t3/z_t4.
     lda z_t1
-    sta z_t4
+    sta z_t3                ; c0
+    lda z_t2
+    sta z_t4                ; c1
     lda z_t5
     sta z_t0
-    lda eb_min08
-    sta z_t1
     lda z_t6
     sta z_t2
+    lda eb_min08
+    sta z_t1
     lda z_t7
     beq lowest_known
-    jsr ai_find_extremes    ; a lowest column was raised: all three again, on the new heights
-lowest_known:
-    jsr ai_extremes_cost
-    ldy z_t3                ; restore the covered columns
-restore:
-    dey
-    pla
-    sta eb_f,y
-    pla
-    sta eb_h,y
+    lda #$FF
+    sta z_t1
+    ldy #8
+lowest:
+    lda eb_h,y
+    cpy z_t3
+    bcc uncovered
     cpy z_t4
-    bne restore
-    rts
+    bcs uncovered
+    tya
+    sec
+    sbc z_t3
+    tax
+    lda nh,x
+    jmp compare
+uncovered:
+    lda eb_h,y
+compare:
+    cmp z_t1
+    bcs not_lower
+    sta z_t1
+not_lower:
+    dey
+    bpl lowest
+lowest_known:
+    lda eb_h+9              ; the well column, covered or not
+    ldy z_t4
+    cpy #10
+    bne well_known
+    lda #9
+    sec
+    sbc z_t3
+    tax
+    lda nh,x
+well_known:
+    sta z_t3
+    jmp ai_extremes_cost
 
-; Lines cleared: every column is rebuilt in eb_h/eb_f (saved on the stack), evaluated in full,
-; and restored. The row costs are already in z_delta (a full row costs what an empty one does).
+; Lines cleared (rare: a few of the evaluations of a search): the placement is made in eb's rows
+; for the moment (the undo record of a candidate applied meanwhile, and the columns, are kept on
+; the stack), the columns recomputed and evaluated in full, and everything put back. The row
+; costs are already in z_delta (a full row costs what an empty one does).
 with_clear:
-    jsr ai_piece_masks
     ldx #COLUMNS-1
 save:
     lda eb_h,x
@@ -362,36 +402,14 @@ save:
     pha
     dex
     bpl save
-    ldx z_o
-    lda z_x
-    clc
-    adc gen_shape_min_dx,x
-    sta z_t1
-    lda gen_shape_width,x
-    sta z_t2
-    txa
-    asl
-    asl
-    tax
-    ldy z_t1
-cover:
-    jsr cover_column
-    iny
-    inx
-    dec z_t2
-    bne cover
-    ldx #COLUMNS-1
-column:
-    stx z_t6
-    lda eb_f,x
-    sec
-    sbc z_lines
-    sta eb_f,x
-    jsr height_after_clear
-    ldx z_t6
-    sta eb_h,x
+    ldx #4
+save_undo:
+    lda ud_rows,x           ; ud_rows and ud_count are adjacent
+    pha
     dex
-    bpl column
+    bpl save_undo
+    jsr apply_rows
+    jsr ai_recompute_columns
     jsr ai_column_sum       ; z_cost = holes and bumps of the cleared board
     lda eb_rowsum           ; + rows: eb's sum and the changes
     clc
@@ -407,7 +425,15 @@ column:
     ldx gen_lines_hi,y
     jsr add_ax
     jsr ai_find_extremes
-    jsr ai_extremes_cost
+    jsr ai_extremes_cost_eb
+    jsr undo_rows
+    ldx #0
+unsave_undo:
+    pla
+    sta ud_rows,x
+    inx
+    cpx #5
+    bne unsave_undo
     ldx #0
 unsave:
     pla
@@ -420,166 +446,19 @@ unsave:
     rts
 .endproc
 
-; Column Y covered by shape entry X (o*4+j) of the piece landed at z_y: its filled count grows
-; by the piece's cells there, its height becomes 20 - (y + top) = 22 - y - (top + 2).
-; Returns A = the new height. Keeps X, Y.
-.proc cover_column
-    lda gen_shape_column,x
-    lsr
-    lsr
-    sta z_s1                ; highest cell + 2
-    lda gen_shape_column,x
-    and #$03                ; lowest cell + 2
-    sec
-    sbc z_s1
-    sec
-    adc eb_f,y              ; filled + (lowest - highest + 1)
-    sta eb_f,y
-    lda #22
-    sec
-    sbc z_y
-    sec
-    sbc z_s1
-    sta eb_h,y
-    rts
-.endproc
 
-; Is row A of eb + piece (pm) full? C = 1 when full. Keeps X, Y.
-.proc row_is_full
-    sec
-    sbc z_y
-    clc
-    adc #2                  ; slot
-    cmp #4
-    bcs no                  ; outside the piece's rows: it was not full before either
-    stx z_s0
-    tax
-    lda pm_lo,x
-    ora pm_hi,x
-    beq no_restore
-    lda pm_lo,x
-    sta z_t3
-    lda pm_hi,x
-    sta z_t4
-    txa
-    clc
-    adc z_y
-    sec
-    sbc #2
-    tax
-    lda eb_lo,x
-    ora z_t3
-    cmp #$FF
-    bne no_restore
-    lda eb_hi,x
-    ora z_t4
-    cmp #$0F
-    bne no_restore
-    ldx z_s0
-    sec
-    rts
-no_restore:
-    ldx z_s0
-no:
-    clc
-    rts
-.endproc
 
-; Height of column z_t6 once the full rows are gone, from eb_h (the column's height with the
-; piece) and the cells of eb + piece. Returns A.
-.proc height_after_clear
-    ldx z_t6
-    lda #ROWS
-    sec
-    sbc eb_h,x
-    sta z_t5                ; top row of the column
-    jsr row_is_full
-    bcs scan
-    lda eb_h,x              ; the top survives: every full row is below it
-    sec
-    sbc z_lines
-    rts
-scan:                       ; the top row goes: find the next filled row that stays
-    inc z_t5
-    lda z_t5
-    cmp #ROWS
-    beq empty
-    jsr row_is_full
-    bcs scan
-    jsr cell_with_piece
-    beq scan
-    lda #ROWS               ; height = (20 - row) - full rows below it
-    sec
-    sbc z_t5
-    sta z_t2
-    ldy #3
-below:
-    lda z_y
-    clc
-    adc below_offsets,y
-    cmp z_t5
-    bcc not_below
-    beq not_below
-    cmp #ROWS
-    bcs not_below
-    jsr row_is_full
-    bcc not_below
-    dec z_t2
-not_below:
-    dey
-    bpl below
-    lda z_t2
-    rts
-empty:
-    lda #0
-    rts
-below_offsets:
-    .byte $FE, $FF, $00, $01    ; rows y-2 .. y+1
-.endproc
-
-; Z clear when column z_t6 has a cell in row z_t5 (eb + piece). Keeps X, Y.
-.proc cell_with_piece
-    sty z_s0
-    ldy z_t6
-    lda gen_bit_lo+1,y
-    sta z_t3
-    lda gen_bit_hi+1,y
-    sta z_t4
-    ldy z_t5
-    lda eb_lo,y
-    and z_t3
-    bne yes
-    lda eb_hi,y
-    and z_t4
-    bne yes
-    lda z_t5                ; a piece cell?
-    sec
-    sbc z_y
-    clc
-    adc #2
-    cmp #4
-    bcs none
-    tay
-    lda pm_lo,y
-    and z_t3
-    bne yes
-    lda pm_hi,y
-    and z_t4
-    bne yes
-none:
-    ldy z_s0
-    lda #0
-    rts
-yes:
-    ldy z_s0
-    lda #1
-    rts
-.endproc
 
 ; Makes the placement z_o at (z_x, z_y) part of eb: cells above the visible rows are dropped,
 ; full rows removed (remembered in ud_rows for the undo), columns and caches rebuilt.
 ; z_lines = lines cleared (0 when it tops out: nothing is cleared then, as in the reference).
 .proc ai_apply_placement
+    jsr apply_rows
+    jmp ai_prepare_board
+.endproc
+
+; The rows of ai_apply_placement only (pm holds the piece's cells afterwards).
+.proc apply_rows
     jsr ai_piece_masks
     lda #0
     sta z_lines
@@ -647,13 +526,19 @@ fill:
     dey
     jmp fill
 rebuild:
-    jmp ai_prepare_board
+    rts
 .endproc
 
 ; Takes the placement z_o at (z_x, z_y) out of eb again after ai_apply_placement: the cleared
 ; rows (they were full) go back in their places, then the piece's cells are removed.
 .proc ai_undo_placement
     jsr ai_piece_masks
+    jsr undo_rows
+    jmp ai_prepare_board
+.endproc
+
+; The rows of ai_undo_placement only (pm must hold the piece's cells).
+.proc undo_rows
     lda ud_count
     beq remove
     sta z_t0                ; the next surviving row in the compacted board
@@ -703,5 +588,72 @@ slot:
 next_slot:
     dex
     bpl slot
-    jmp ai_prepare_board
+    rts
 .endproc
+
+.segment "AI_CODE_HI"
+
+;The shape data of orientation z_o the evaluation uses, unpacked once per sweep.
+.proc ai_load_target
+    ldx z_o
+    stx tg_o
+    txa
+    asl
+    asl
+    sta z_s0                ; o*4
+    ldy z_s0                ; rows with cells
+    ldx #0
+    lda #0
+    sta z_s1                ; slot
+row:
+    lda gen_shape_runs,y
+    beq empty
+    sta tg_offr,x           ; (run byte for now)
+    lda z_s1
+    sec
+    sbc #2
+    sta tg_roff,x
+    lda tg_offr,x
+    lsr
+    lsr
+    lsr
+    lsr
+    sec
+    sbc #2
+    sta tg_offl,x           ; leftmost dx: the left neighbour's cell index is x + dx
+    lda tg_offr,x
+    and #$0F
+    sec
+    adc tg_offl,x           ; dx + length + 1: the right neighbour's cell index offset
+    sta tg_offr,x
+    inx
+empty:
+    iny
+    inc z_s1
+    lda z_s1
+    cmp #4
+    bne row
+    stx tg_nslots
+    rts
+.endproc
+
+; z_cost += bump cost of the height difference A (signed). Keeps X, Y.
+.proc add_bump
+    bcs positive            ; C from the subtraction: no borrow, A >= 0
+    eor #$FF
+    adc #1
+positive:
+    sty z_s1
+    tay
+    lda gen_bump_lo,y
+    clc
+    adc z_cost
+    sta z_cost
+    lda gen_bump_hi,y
+    adc z_cost+1
+    sta z_cost+1
+    ldy z_s1
+    rts
+.endproc
+
+

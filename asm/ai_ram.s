@@ -45,7 +45,6 @@ pm_lo:      .res 4      ; a piece's cells in its rows y-2 .. y+1 (ai_piece_masks
 pm_hi:      .res 4
 ud_rows:    .res 4      ; rows the applied candidate cleared (for the undo)
 ud_count:   .res 1
-grav_rows:  .res 11     ; row of the piece after m frames, m = 0..10
 
 s_type:     .res 1      ; search input: the piece, the level state at its spawn, the hold
 s_level:    .res 1

@@ -22,6 +22,7 @@ sw_n:     .res 1    ; input frames of the target: max(shifts, presses)
 sw_i:     .res 1
 sw_count: .res 1
 sw_need:  .res 1
+sw_g:     .res 1    ; frames per drop of the search (0: the hold)
 sw_dirty: .res 1    ; the shape at hand is not the target orientation's
 sw_l2:    .res 1    ; landing row + 2 of the target orientation at the column at hand
 sh_mindx: .res 1    ; the shape at hand (set_shape): leftmost column, width, table entry o*4
@@ -83,11 +84,12 @@ outside:
 .endproc
 
 ; C = 1 when the piece after min(A, presses) presses, at sw_x, is above the surface at row
-; grav_rows[Y]. The target orientation's landing row is known (sw_l2); another orientation's is
+; row_after(Y). The target orientation's landing row is known (sw_l2); another orientation's is
 ; computed, leaving its shape at hand (sw_dirty set).
 .proc check
     pha
-    lda grav_rows,y
+    tya
+    jsr row_after
     clc
     adc #2
     sta sw_need
@@ -122,42 +124,47 @@ ok:
     rts
 .endproc
 
-; grav_rows[m] = row of a piece m frames after spawn: m / frames per drop, 0 in the hold.
-; A = frames per drop, C = hold.
+; The gravity of the search: A = frames per drop, C = hold (the first piece of a game).
 .proc ai_set_gravity_rows
-    sta z_t0
-    lda #0
-    bcs fill_zero
-    sta z_t1                ; frames into the current row
-    ldx #0
-    ldy #0                  ; row
-next:
-    tya
-    sta grav_rows,x
-    inx
-    cpx #11
+    bcc keep
+    lda #0                  ; 0: the hold, the piece stays on row 0
+keep:
+    sta sw_g
+    rts
+.endproc
+
+; A = row of a piece A frames after spawn: frames / frames per drop (0 in the hold). Keeps X, Y.
+.proc row_after
+    sty z_s0
+    ldy sw_g
+    beq hold
+    cpy #1
     beq done
-    inc z_t1
-    lda z_t1
-    cmp z_t0
-    bne next
-    lda #0
-    sta z_t1
+    cpy #2
+    bne divide
+    lsr
+    jmp done
+divide:
+    sty z_s1
+    ldy #$FF
+count:
     iny
-    jmp next
-fill_zero:
-    ldx #10
-zero:
-    sta grav_rows,x
-    dex
-    bpl zero
+    sec
+    sbc z_s1
+    bcs count
+    tya
 done:
+    ldy z_s0
+    rts
+hold:
+    lda #0
+    ldy z_s0
     rts
 .endproc
 .export ai_set_gravity_rows
 
 ; Every reachable placement of piece type z_type on eb, in the canonical order: each is passed
-; to ai_on_target in z_o, z_x, z_y, z_rot. grav_rows must be set.
+; to ai_on_target in z_o, z_x, z_y, z_rot. The gravity must be set (ai_set_gravity_rows).
 .proc ai_sweep_type
     ldx z_type
     lda gen_rot_count,x
@@ -236,8 +243,9 @@ target:
     bcc rotations
     ; s > presses: every check is against the landing row
     asl
-    tay
-    lda grav_rows-1,y       ; R(2s-1)
+    sec
+    sbc #1
+    jsr row_after           ; R(2s-1)
     clc
     adc #2
     cmp sw_l2
@@ -247,8 +255,7 @@ reachable:
     jsr emit
     lda sw_s                ; the columns further out: R(2s) <= landing
     asl
-    tay
-    lda grav_rows,y
+    jsr row_after
     clc
     adc #2
     cmp sw_l2

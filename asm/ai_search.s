@@ -77,6 +77,8 @@ done:
     rts
 .endproc
 
+.segment "AI_CODE_HI"
+
 ; A reachable placement (z_o, z_x, z_y, z_rot): first ply, keep it among the K best; second
 ; ply, keep the best cost. Yields to the game afterwards.
 .proc ai_on_target

@@ -22,9 +22,14 @@ namespace {
 
 struct Tally {
     uint64_t searches = 0, mismatches = 0;
+    uint64_t timed = 0, late = 0;      // game searches with a deadline, and the ones that miss it
+    double worst_ratio = 0;            // most cycles needed / cycles available
     uint64_t cycles = 0, max_cycles = 0, evaluations = 0, max_evaluations = 0;
     std::vector<uint64_t> all_cycles;
     void merge(const Tally& o) {
+        timed += o.timed;
+        late += o.late;
+        worst_ratio = std::max(worst_ratio, o.worst_ratio);
         searches += o.searches;
         mismatches += o.mismatches;
         cycles += o.cycles;
@@ -48,7 +53,7 @@ bool same(const ai::Precomputed& ref, const tools::CartSearchResult& got) {
     return ref.count == 0 || (c.best_k == got.best_k && c.best_total == got.best_total);
 }
 
-void check(tools::CartAi& cart, const ai::SearchInput& in, Tally& t) {
+uint64_t check(tools::CartAi& cart, const ai::SearchInput& in, Tally& t) {
     const ai::Precomputed ref = ai::precompute(in);
     const tools::CartSearchResult got = cart.precompute(in);
     ++t.searches;
@@ -58,14 +63,19 @@ void check(tools::CartAi& cart, const ai::SearchInput& in, Tally& t) {
     t.evaluations += ref.stats.evaluations;
     t.max_evaluations = std::max<uint64_t>(t.max_evaluations, ref.stats.evaluations);
     t.all_cycles.push_back(got.cycles);
+    return got.cycles;
 }
 
-// The decisions of one game played by the reference AI.
-void game(uint32_t seed, uint8_t level, uint32_t frames, Tally& t) {
+// The decisions of one game played by the reference AI. The cartridge searches for a piece
+// while the previous one plays out: from the previous spawn to this one, at idle_per_frame cycles
+// a frame (the first piece: within its hold, up to the first input frame).
+void game(uint32_t seed, uint8_t level, uint32_t frames, uint32_t idle_per_frame, Tally& t) {
     tools::CartAi cart;
     GameState s = seeded_game(seed, level);
     ai::AiPlayer player;
     bool was_active = false;
+    uint32_t last_spawn = 0;
+    bool first = true;
     for (uint32_t f = 0; f < frames && s.status == GameStatus::Playing && !is_topped_out(s); ++f) {
         const PlayerView v = view_of(s);
         if (v.active && !was_active) {
@@ -74,7 +84,14 @@ void game(uint32_t seed, uint8_t level, uint32_t frames, Tally& t) {
             in.piece_type = ai::type_of_orientation(v.currentPiece);
             in.level = ai::LevelState{v.levelNumber, v.lines_bcd[0], v.lines_bcd[1], false};
             in.first_piece = (v.autorepeatY & 0x80) != 0;
-            check(cart, in, t);
+            const uint64_t needed = check(cart, in, t);
+            const uint64_t available =
+                uint64_t{idle_per_frame} * (first ? ai::kFirstPieceStartFrame : f - last_spawn);
+            ++t.timed;
+            t.late += needed > available;
+            t.worst_ratio = std::max(t.worst_ratio, double(needed) / double(available));
+            last_spawn = f;
+            first = false;
         }
         was_active = v.active;
         step(s, player.buttons(v));
@@ -89,6 +106,7 @@ int main(int argc, char** argv) {
     int games = 4, positions = 0;
     uint32_t frames = 20000, first_seed = 1;
     int level = 19;
+    uint32_t idle = 19000;
     unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     app.add_option("--games", games, "games played by the reference AI")->check(CLI::Range(0, 100000));
     app.add_option("--frames", frames, "frames per game at most");
@@ -96,6 +114,7 @@ int main(int argc, char** argv) {
     app.add_option("--positions", positions, "random positions")->check(CLI::Range(0, 100000000));
     app.add_option("--first-seed", first_seed, "seed of the first game");
     app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 256));
+    app.add_option("--idle", idle, "idle CPU cycles per frame the game leaves the AI (measured: about 20000)");
     CLI11_PARSE(app, argc, argv);
 
     const auto t0 = std::chrono::steady_clock::now();
@@ -104,7 +123,7 @@ int main(int argc, char** argv) {
     for (unsigned w = 0; w < threads; ++w) {
         pool.emplace_back([&, w] {
             for (int g = static_cast<int>(w); g < games; g += static_cast<int>(threads))
-                game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), frames, per_thread[w]);
+                game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), frames, idle, per_thread[w]);
             tools::CartAi cart;
             std::mt19937 rng(first_seed * 7919u + w);
             for (int p = static_cast<int>(w); p < positions; p += static_cast<int>(threads)) {
@@ -157,5 +176,10 @@ int main(int argc, char** argv) {
         std::printf("at 29780.5 cycles per frame: mean %.1f frames, max %.1f frames of the whole CPU\n",
                     double(all.cycles) / double(all.searches) / 29780.5, double(all.max_cycles) / 29780.5);
     }
+    if (all.timed)
+        std::printf("deadline (%u idle cycles a frame, the previous piece's frames): %llu of %llu searches late "
+                    "(%.1f %%), worst needs %.2f x the time\n",
+                    idle, static_cast<unsigned long long>(all.late), static_cast<unsigned long long>(all.timed),
+                    100.0 * double(all.late) / double(all.timed), all.worst_ratio);
     return all.mismatches == 0 ? 0 : 1;
 }

@@ -106,9 +106,10 @@ TEST_CASE("routine: gravity rows") {
             rig.m.cpu().set_p(hold ? 0x25 : 0x24);
             rig.call("ai_set_gravity_rows");
             for (int m = 0; m <= 10; ++m) {
+                rig.m.cpu().set_a(static_cast<uint8_t>(m));
+                rig.call("row_after");
                 INFO("g " << int(g) << " hold " << hold << " m " << m);
-                REQUIRE(rig.m.read(static_cast<uint16_t>(rig.sym("grav_rows") + m)) ==
-                        ai::Gravity{g, hold}.row_after(m));
+                REQUIRE(rig.m.cpu().a() == ai::Gravity{g, hold}.row_after(m));
             }
         }
     }
