@@ -3,6 +3,7 @@
 #include "player.hpp"
 #include "power_on.hpp"
 #include "ram_map.hpp"
+#include "render.hpp"
 #include "rng.hpp"
 #include "state_io.hpp"
 
@@ -185,4 +186,53 @@ TEST_CASE("movies: parse, repeat counts, round trip and errors") {
     MoviePlayer player(m);
     const PlayerView v{};
     for (uint8_t expected : {5, 5, 5, 0x80, 0, 0, 0}) CHECK(player.buttons(v) == expected);
+}
+
+TEST_CASE("robustness: any bytes in a state step, view and render without undefined behaviour") {
+    // validate() keeps such states out of files and RAM; the model itself must still be safe
+    // on them (checked under the sanitizers).
+    uint64_t x = 0x243F6A8885A308D3ull;
+    auto next = [&x] {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        return static_cast<uint8_t>(x);
+    };
+    for (int round = 0; round < 300; ++round) {
+        GameState s;
+        std::array<uint8_t, kSerializedStateSize> bytes{};
+        for (uint8_t& b : bytes) b = next();
+        s.tetriminoX = bytes[0];
+        s.tetriminoY = bytes[1];
+        s.currentPiece = bytes[2];
+        s.levelNumber = bytes[3];
+        s.fallTimer = bytes[4];
+        s.autorepeatX = bytes[5];
+        s.playState = static_cast<uint8_t>(bytes[6] % 14);
+        s.vramRow = bytes[7];
+        s.completedRow = {bytes[8], bytes[9], bytes[10], bytes[11]};
+        s.autorepeatY = bytes[12];
+        s.holdDownPoints = bytes[13];
+        s.lines = {bytes[14], bytes[15]};
+        s.rowY = bytes[16];
+        s.score = {bytes[17], bytes[18], bytes[19]};
+        s.completedLines = bytes[20];
+        s.lineIndex = bytes[21];
+        s.curtainRow = bytes[22];
+        s.rngSeed = static_cast<uint16_t>(bytes[23] << 8 | bytes[24]);
+        s.spawnID = bytes[25];
+        s.spawnCount = bytes[26];
+        s.nextPiece = bytes[27];
+        s.gameType = bytes[28];
+        s.gameModeState = bytes[29] & 1 ? 2 : 7;
+        s.renderMode = bytes[30] & 1 ? 3 : 0;
+        s.heldButtons = bytes[31];
+        for (std::size_t i = 0; i < s.statsByType.size(); ++i) s.statsByType[i] = bytes[32 + i];
+        for (std::size_t i = 0; i < s.playfield.size(); ++i) s.playfield[i] = next();
+        for (int f = 0; f < 200; ++f) step(s, next());
+        CHECK(view_of(s).rows.size() == 20);
+        CHECK(!render_text(s).empty());
+        CHECK(render_image(s, 1).width > 0);
+        (void)validate(s);
+    }
 }
