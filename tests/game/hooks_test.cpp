@@ -1,0 +1,227 @@
+// The game hooks without the game: where they are, what bytes they write, and what the hook
+// code does, run on the flat 6502 machine with stand-ins for the few game routines it calls.
+// (The real game: the other files of this suite, with TETRIS_ROM.)
+#include "cart_image.hpp"
+#include "flat_machine.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace nestris;
+
+namespace {
+
+const CartSegment* segment_at(const CartImage& cart, uint16_t address) {
+    for (const CartSegment* s : cart.rom_segments())
+        if (s->address == address) return s;
+    return nullptr;
+}
+
+const CartRegion& region(const CartImage& cart, const std::string& name) {
+    for (const CartRegion& r : cart.regions)
+        if (r.name == name) return r;
+    FAIL("no region " << name);
+    throw;
+}
+
+constexpr uint8_t kJsr = 0x20, kJmp = 0x4C, kNop = 0xEA, kStaZp = 0x85, kRts = 0x60;
+constexpr uint8_t kZ = 0x02;  // the Z flag in P
+
+std::vector<uint8_t> call_bytes(uint8_t opcode, uint16_t target) {
+    return {opcode, static_cast<uint8_t>(target), static_cast<uint8_t>(target >> 8)};
+}
+
+// The flat machine with the cartridge loaded and the game's RAM cleared.
+struct Machine {
+    const CartImage& cart = shipped_cart();
+    emu::FlatMachine m;
+    Machine() { m.load(cart); }
+    uint16_t sym(const char* name) const { return cart.require(name); }
+    uint8_t ram(const char* name) const { return m.read(sym(name)); }
+    void set(const char* name, uint8_t v) { m.write(sym(name), v); }
+    // Calls a routine; returns P after it.
+    uint8_t call(const char* name) {
+        const emu::CallResult r = m.call(sym(name), 100'000);
+        REQUIRE(r.ok());
+        return m.cpu().p();
+    }
+};
+
+}  // namespace
+
+TEST_CASE("every hook site is rewritten exactly at its place in the game") {
+    const CartImage& cart = shipped_cart();
+    struct Site {
+        const char* region;
+        const char* game_symbol;  // asm/tetris.inc: what is there in the game
+    };
+    const Site sites[] = {
+        {"HOOK_8148", "game_mainLoop_demoCheck"},
+        {"HOOK_8256", "game_titleScreen_clearD0"},
+        {"HOOK_8409", "game_levelMenu_showHighScores"},
+        {"HOOK_845F", "game_levelMenu_startHeld"},
+        {"HOOK_98F1", "game_chooseNextTetrimino_demo"},
+        {"HOOK_9CEE", "game_gameOver_highScore"},
+        {"HOOK_9D51", "game_pollControllerButtons"},
+        {"HOOK_AA36", "game_waitForVblank_loop"},
+    };
+    int hook_regions = 0;
+    for (const CartRegion& r : cart.regions) hook_regions += r.is_hook_site();
+    CHECK(hook_regions == static_cast<int>(std::size(sites)));
+    for (const Site& s : sites) {
+        INFO(s.region);
+        const CartRegion& r = region(cart, s.region);
+        CHECK(r.is_hook_site());
+        CHECK(r.start == cart.require(s.game_symbol));
+        const CartSegment* seg = segment_at(cart, r.start);
+        REQUIRE(seg != nullptr);
+        CHECK(seg->bytes.size() == r.size);  // the patch writes all of the site and nothing more
+        CHECK(r.used == r.size);
+    }
+}
+
+TEST_CASE("the hook sites hold the calls into the AI and the hook code") {
+    const CartImage& cart = shipped_cart();
+    auto bytes = [&](const char* region_name) { return segment_at(cart, region(cart, region_name).start)->bytes; };
+    auto with_nops = [](std::vector<uint8_t> v, int n) {
+        v.insert(v.end(), static_cast<size_t>(n), kNop);
+        return v;
+    };
+    CHECK(bytes("HOOK_AA36") == with_nops(call_bytes(kJsr, cart.require("ai_idle")), 2));
+    CHECK(bytes("HOOK_9D51") == call_bytes(kJmp, cart.require("ai_poll")));
+    CHECK(bytes("HOOK_8256") == std::vector<uint8_t>{kStaZp, static_cast<uint8_t>(cart.require("ai_mode"))});
+    CHECK(cart.require("ai_mode") < 0x100);
+    CHECK(bytes("HOOK_9CEE") == call_bytes(kJsr, cart.require("game_over")));
+    CHECK(bytes("HOOK_8148") == with_nops(call_bytes(kJsr, cart.require("demo_tick")), 1));
+    CHECK(bytes("HOOK_845F") == with_nops(call_bytes(kJsr, cart.require("level_start")), 1));
+    CHECK(bytes("HOOK_8409") == call_bytes(kJsr, cart.require("level_menu_hint")));
+    CHECK(bytes("HOOK_98F1").back() == kRts);
+}
+
+TEST_CASE("free regions and hook sites do not overlap and the AI's RAM is where the map says") {
+    const CartImage& cart = shipped_cart();
+    for (size_t i = 0; i < cart.regions.size(); ++i)
+        for (size_t j = i + 1; j < cart.regions.size(); ++j) {
+            const CartRegion& a = cart.regions[i];
+            const CartRegion& b = cart.regions[j];
+            INFO(a.name << " / " << b.name);
+            CHECK((a.start + a.size <= b.start || b.start + b.size <= a.start));
+        }
+    CHECK(region(cart, "AI_ZP").start == 0x1B);
+    CHECK(region(cart, "AI_ZP").size == 0x18);
+    CHECK(region(cart, "AI_RAM").start == 0x500);
+}
+
+TEST_CASE("level_start: Select held at Start switches the AI on and A still adds 10 levels") {
+    Machine t;
+    struct Case {
+        uint8_t held;  // the game's bits: A $80, Select $20, Start $10
+        uint8_t ai_mode;
+        bool plus_ten;
+    };
+    const Case cases[] = {
+        {0x10, 0, false}, {0x90, 0, true}, {0x30, 2, false}, {0xB0, 2, true}, {0x50, 0, false}, {0x70, 2, false},
+    };
+    for (const Case& c : cases) {
+        INFO("held " << int(c.held));
+        t.set("ai_mode", 0x77);
+        t.set("heldButtons_player1", c.held);
+        const uint8_t p = t.call("level_start");
+        CHECK(t.ram("ai_mode") == c.ai_mode);
+        CHECK(((p & kZ) != 0) == c.plus_ten);
+        CHECK(t.ram("heldButtons_player1") == c.held);
+    }
+}
+
+TEST_CASE("game_over: a human game goes on to the high scores and an AI game switches the AI off") {
+    Machine t;
+    const uint16_t hs = t.sym("game_handleHighScoreIfNecessary");
+    // Stand-in: the high-score check marks that it ran.
+    const uint8_t marker[] = {0xE6, 0xF0, kRts};  // inc $F0 / rts
+    t.m.load(hs, marker);
+    t.m.write(0xF0, 0);
+    t.set("ai_mode", 0);
+    t.call("game_over");
+    CHECK(t.m.read(0xF0) == 1);
+    t.set("ai_mode", 2);
+    t.call("game_over");
+    CHECK(t.m.read(0xF0) == 1);
+    CHECK(t.ram("ai_mode") == 0);
+}
+
+TEST_CASE("demo_tick: keeps the AI on and the level up and ends at the original demo's end frame or the curtain") {
+    Machine t;
+    auto tick = [&] { return (t.call("demo_tick") & kZ) != 0; };
+    t.set("player1_levelNumber", 0);
+    t.set("player1_playState", 1);
+    t.m.write16(t.sym("frameCounter"), 0x0501);
+    CHECK_FALSE(tick());
+    CHECK(t.ram("ai_mode") == 1);
+    const uint8_t demo_level = static_cast<uint8_t>(t.sym("DEMO_LEVEL"));
+    CHECK(demo_level >= 18);
+    CHECK(t.ram("player1_levelNumber") == demo_level);
+    t.set("player1_levelNumber", 21);  // level-ups stay
+    CHECK_FALSE(tick());
+    CHECK(t.ram("player1_levelNumber") == 21);
+    t.m.write16(t.sym("frameCounter"), 0x1796);
+    CHECK_FALSE(tick());
+    t.m.write16(t.sym("frameCounter"), 0x1797);  // the original demo's last frame
+    CHECK(tick());
+    CHECK(t.ram("ai_mode") == 0);
+    t.m.write16(t.sym("frameCounter"), 0x0900);
+    t.set("player1_playState", 0x0A);  // topped out: the curtain falls
+    t.set("player1_curtainRow", 0x13);
+    CHECK_FALSE(tick());
+    t.set("player1_curtainRow", 0x14);  // down
+    CHECK(tick());
+    CHECK(t.ram("ai_mode") == 0);
+    t.set("player1_playState", 1);  // a stale curtain row outside the curtain means nothing
+    CHECK_FALSE(tick());
+}
+
+TEST_CASE("demo_pick: the game's pick on a copy of the RNG without counting the piece") {
+    Machine t;
+    // Stand-in for the game's pick after its inc spawnCount: steps the seed, sets spawnID.
+    const uint16_t pick = t.sym("game_pickRandomTetrimino_uncounted");
+    const uint16_t seed = t.sym("rngSeed"), id = t.sym("spawnID");
+    const uint8_t stand_in[] = {0xE6, static_cast<uint8_t>(seed), 0xC6, static_cast<uint8_t>(seed + 1),  // inc/dec seed
+                                0xA9, 0x0E, 0x85, static_cast<uint8_t>(id), kRts};                         // spawnID = $0E
+    t.m.load(pick, stand_in);
+    t.m.write(seed, 0x12);
+    t.m.write(seed + 1, 0x34);
+    t.set("spawnCount", 9);
+    REQUIRE(t.m.call(t.sym("game_chooseNextTetrimino_demo"), 10'000).ok());
+    CHECK(t.m.cpu().a() == 0x0E);
+    CHECK(t.m.read(seed) == 0x12);
+    CHECK(t.m.read(seed + 1) == 0x34);
+    CHECK(t.ram("spawnCount") == 9);
+    CHECK(t.ram("spawnID") == 0x0E);
+}
+
+TEST_CASE("the level-menu hint is a copy list of one row of the menu's font") {
+    const CartImage& cart = shipped_cart();
+    const uint16_t text = cart.require("hint_text");
+    const CartSegment* seg = nullptr;
+    for (const CartSegment* s : cart.rom_segments())
+        if (text > s->address && text < s->address + s->bytes.size()) seg = s;
+    REQUIRE(seg != nullptr);
+    const size_t i = text - seg->address;
+    REQUIRE(i >= 3);
+    const uint16_t vram = static_cast<uint16_t>(seg->bytes[i - 3] << 8 | seg->bytes[i - 2]);
+    const unsigned length = seg->bytes[i - 1];
+    CHECK(vram == 0x2000 + 26 * 32 + 4);  // under the high-score table, inside the frame
+    CHECK(length == 24);
+    REQUIRE(i + length < seg->bytes.size());
+    std::string decoded;
+    for (unsigned k = 0; k < length; ++k) {
+        const uint8_t tile = seg->bytes[i + k];
+        decoded += tile == 0xFF ? ' ' : tile < 10 ? static_cast<char>('0' + tile)
+                                  : tile < 0x24 ? static_cast<char>('A' + tile - 10)
+                                  : tile == 0x24 ? '-' : '?';
+    }
+    CHECK(decoded == " HOLD SELECT - AI PLAYS ");
+    CHECK(seg->bytes[i + length] >= 0x80);  // end of the list
+}

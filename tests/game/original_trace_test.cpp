@@ -1,0 +1,122 @@
+// The free-space map and the AI's RAM, proven on the original game (TETRIS_ROM; skipped without):
+// every read, write and execute of the original over long runs of every screen (legal, title,
+// menus, the demo, A-Type and B-Type games at many levels with line clears, level-ups, pauses,
+// resets, top-outs and curtains, high-score entry, endings), by the driver of tools/game_harness.
+#include "game/game_support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <iostream>
+
+using namespace nestris;
+using namespace nestris::test;
+
+namespace {
+
+struct TraceRun {
+    std::vector<game::AccessSite> sites;
+    std::vector<game::ForeignEntry> foreign;
+    game::GameDriver::Stats stats;
+};
+
+// The hook-freed code spans of the original: the poll routine from its entry to the end of
+// demoButtonsTable_indexIncr, and the demo branch of the piece pick.
+struct DemoCode {
+    uint16_t poll_first, poll_last, pick_first, pick_last;
+};
+DemoCode demo_code() {
+    const CartImage& cart = shipped_cart();
+    const CartRegion& pick = cart_region("HOOK_98F1");
+    return {cart.require("game_pollControllerButtons"), region_last(cart_region("FREED_9D54")), pick.start,
+            region_last(pick)};
+}
+
+TraceRun trace_original(const game::GameRoms& roms, uint64_t seed, uint64_t frames) {
+    const CartImage& cart = shipped_cart();
+    std::vector<game::WatchedRange> watched = free_rom_ranges();
+    for (const CartRegion& r : cart.regions)
+        if (r.is_ram) watched.push_back({r.start, region_last(r), r.name});
+    const DemoCode d = demo_code();
+    game::AccessTrace trace(watched, {{d.poll_first, d.poll_last, {d.poll_first}, "demo playback"},
+                                      {d.pick_first, d.pick_last, {d.pick_first}, "demo piece pick"}});
+    emu::Nes nes(roms.original);
+    trace.attach(nes);
+    game::DriverOptions options;
+    options.seed = seed;
+    options.watch_demo = true;
+    game::GameDriver driver(options);
+    for (uint64_t f = 0; f < frames; ++f) {
+        nes.set_buttons(driver.next(nes));
+        nes.run_frame();
+    }
+    return {trace.sites(), trace.foreign_entries(), driver.stats()};
+}
+
+void check_trace(const TraceRun& run) {
+    const DemoCode d = demo_code();
+    const uint16_t ai_zp = cart_region("AI_ZP").start, ai_zp_last = region_last(cart_region("AI_ZP"));
+    for (const game::AccessSite& s : run.sites) {
+        INFO(s.describe());
+        if (s.range.rfind("FREE_", 0) == 0) {
+            FAIL_CHECK("the original game touches a free region");
+        } else if (s.range == "FREED_9D54") {
+            // The old poll code runs (in the NMI, every frame), but only as itself.
+            CHECK(s.pc >= d.poll_first);
+            CHECK(s.pc <= d.poll_last);
+        } else if (s.range == "DEMO_TABLES") {
+            // Read only by the demo's playback and piece pick, both gone in the patched game.
+            CHECK(s.kind == game::kRead);
+            CHECK(s.game_mode == game::kModeDemo);
+            CHECK(((s.pc >= d.poll_first && s.pc <= d.poll_last) || (s.pc >= d.pick_first && s.pc <= d.pick_last)));
+        } else if (s.range == "AI_ZP") {
+            // Only the power-on clear of $0000-$06FF writes it, once.
+            CHECK(s.kind == game::kWrite);
+            CHECK(s.first_frame < 3);
+            CHECK(s.count == ai_zp_last - ai_zp + 1u);
+        } else if (s.range == "AI_RAM") {
+            // Never read. Written by the power-on clear and fill, and in a game only while it
+            // starts (B-Type: a copy of the garbage, gameModeState 1) or ends (the $EF fill of
+            // the game over, gameModeState 3): never while a piece is in play.
+            CHECK(s.kind == game::kWrite);
+            const bool power_on = s.first_frame < 5 && s.game_mode == game::kModeLegal;
+            const bool start_or_end = (s.game_mode == game::kModePlay || s.game_mode == game::kModeDemo) &&
+                                      (s.game_mode_state == 1 || s.game_mode_state == 3);
+            CHECK((power_on || start_or_end));
+        } else {
+            FAIL_CHECK("unexpected range " << s.range);
+        }
+    }
+    for (const game::ForeignEntry& e : run.foreign)
+        FAIL_CHECK(e.span << " entered from $" << std::hex << e.from << " at $" << e.to);
+    // The run must have seen what it claims to cover.
+    const auto& st = run.stats;
+    std::cout << "driver: " << st.games << " games (" << st.b_type_games << " B-Type), " << st.demos << " demos, "
+              << st.pauses << " pauses, " << st.resets << " resets, " << st.curtains << " curtains, "
+              << st.high_score_entries << " high-score entries, " << st.endings << " endings, level up to "
+              << st.max_level << "\n";
+    for (const game::AccessSite& s : run.sites)
+        if (s.range.rfind("AI_", 0) == 0) std::cout << "  " << s.describe() << "\n";
+    CHECK(st.games >= 10);
+    CHECK(st.b_type_games >= 1);
+    CHECK(st.demos >= 1);
+    CHECK(st.pauses >= 5);
+    CHECK(st.curtains >= 5);
+    CHECK(st.max_level >= 15);
+}
+
+}  // namespace
+
+TEST_CASE("real game: the original never touches the free ROM nor the AI's RAM during play (run 1)") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    const TraceRun run = trace_original(*roms, 3, 75'000);
+    check_trace(run);
+    CHECK(run.stats.high_score_entries >= 1);
+}
+
+TEST_CASE("real game: the original never touches the free ROM nor the AI's RAM during play (run 2)") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    const TraceRun run = trace_original(*roms, 4, 75'000);
+    check_trace(run);
+}

@@ -1,0 +1,247 @@
+// The patched game (TETRIS_ROM; skipped without): the AI demo, AI-played games, the level-menu
+// hint, and the free space the patched game leaves alone.
+//
+// Until the AI's own input driver is in the cartridge, the demo and the AI games here are played
+// through the controller by the reference AI (the interim ai_poll passes the pad through); the
+// checks are about the game around the AI: when the demo starts and ends, its level and pieces,
+// the RNG, how AI games start, pause and end.
+#include "game/game_support.hpp"
+
+#include "ai_player.hpp"
+#include "image.hpp"
+#include "input.hpp"
+#include "player.hpp"
+#include "ram_map.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <array>
+#include <iostream>
+#include <memory>
+
+using namespace nestris;
+using namespace nestris::test;
+
+namespace {
+
+const game::GameAddresses& A() { return game::addresses(); }
+
+// The reference AI's buttons for the coming frame, as a pad (0 when the game is not in play).
+// The demo is a game like any other for it (the model reads only games in gameMode 4).
+uint8_t ai_pad(ai::AiPlayer& ai, const emu::Nes& nes) {
+    try {
+        std::array<uint8_t, kCpuRamSize> ram;
+        std::copy(nes.ram().begin(), nes.ram().end(), ram.begin());
+        if (ram[A().gameMode] == game::kModeDemo) ram[A().gameMode] = game::kModePlay;
+        return game::pad_from_game(ai.buttons(view_of(from_ram(ram))));
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+uint32_t lines_of(const emu::Nes& nes) {
+    const uint8_t lo = nes.read_ram(A().lines), hi = nes.read_ram(static_cast<uint16_t>(A().lines + 1));
+    return (lo & 0xF) + 10u * (lo >> 4) + 100u * (hi & 0xF);
+}
+
+// Legal screen, title, game type (B-Type: Right), to the level menu.
+std::string to_level_menu(bool b_type) { return std::string(".*300 S .*20 S .*20 ") + (b_type ? "R .*5 " : "") + "S .*20"; }
+
+}  // namespace
+
+TEST_CASE("real game: the AI demo starts and ends with the original's and leaves the RNG alone") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    emu::Nes o(roms->original), p(roms->patched);
+    ai::AiPlayer ai;
+    uint64_t o_start = 0, o_end = 0, p_start = 0, p_end = 0;
+    bool topped_out = false, rng_same = true;
+    uint8_t max_ai_mode = 0;
+    std::vector<uint8_t> o_pieces, p_pieces;
+    uint32_t demo_lines = 0;
+    for (uint64_t f = 1; f <= 7000 && !(p_end && o_end); ++f) {
+        const bool p_demo = p.read_ram(A().gameMode) == game::kModeDemo;
+        p.set_buttons(p_demo ? ai_pad(ai, p) : 0);
+        o.run_frame();
+        p.run_frame();
+        const uint8_t om = o.read_ram(A().gameMode), pm = p.read_ram(A().gameMode);
+        if (om == game::kModeDemo && !o_start) o_start = f;
+        if (pm == game::kModeDemo && !p_start) p_start = f;
+        if (o_start && !o_end && om == game::kModeTitle) o_end = f;
+        if (p_start && !p_end && pm == game::kModeTitle) p_end = f;
+        if (pm == game::kModeDemo) {
+            if (p.read_ram(A().player1_playState) == game::kPlayStateCurtain) topped_out = true;
+            max_ai_mode = std::max(max_ai_mode, p.read_ram(A().ai_mode));
+            demo_lines = std::max(demo_lines, lines_of(p));
+            if (p.read_ram(A().gameModeState) >= 2)
+                CHECK(p.read_ram(A().levelNumber) >= shipped_cart().require("DEMO_LEVEL"));
+            if (p_pieces.empty() || p_pieces.back() != p.read_ram(A().nextPiece)) p_pieces.push_back(p.read_ram(A().nextPiece));
+        }
+        if (om == game::kModeDemo && (o_pieces.empty() || o_pieces.back() != o.read_ram(A().nextPiece)))
+            o_pieces.push_back(o.read_ram(A().nextPiece));
+        // The seed steps once per NMI; while both play the demo, their NMIs match frame for frame.
+        if (om == game::kModeDemo && pm == game::kModeDemo)
+            rng_same = rng_same && o.read_ram(A().rngSeed) == p.read_ram(A().rngSeed) &&
+                   o.read_ram(static_cast<uint16_t>(A().rngSeed + 1)) == p.read_ram(static_cast<uint16_t>(A().rngSeed + 1)) &&
+                   o.read_ram(A().spawnCount) == p.read_ram(A().spawnCount);
+    }
+    std::cout << "demo: frames " << p_start << "-" << p_end << " (original " << o_start << "-" << o_end << "), "
+              << demo_lines << " lines, " << p_pieces.size() << " pieces" << (topped_out ? ", topped out" : "") << "\n";
+    CHECK(o_start > 0);
+    CHECK(p_start == o_start);
+    CHECK(max_ai_mode == 1);
+    CHECK(p.read_ram(A().ai_mode) == 0);  // back on the title screen
+    CHECK(rng_same);                      // the seed and the piece counter follow the original's
+    CHECK(p_pieces != o_pieces);          // live random pieces, not the recorded ones
+    CHECK(p_pieces.size() > 20);
+    CHECK(demo_lines > 0);
+    REQUIRE(p_end > 0);
+    if (!topped_out) {
+        CHECK(p_end == o_end);  // the original's length
+        CHECK(o.read_ram(A().rngSeed) == p.read_ram(A().rngSeed));
+        CHECK(o.read_ram(A().spawnCount) == p.read_ram(A().spawnCount));
+    }
+}
+
+TEST_CASE("real game: Start in the AI demo goes back to the title as in the original") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    emu::Nes o(roms->original), p(roms->patched);
+    o.run_frames(1900);  // 100 frames into the demo
+    p.run_frames(1900);
+    REQUIRE(o.read_ram(A().gameMode) == game::kModeDemo);
+    REQUIRE(p.read_ram(A().gameMode) == game::kModeDemo);
+    o.run_input("S .");
+    p.run_input("S .");
+    for (int f = 0; f < 30; ++f) {
+        CHECK(o.read_ram(A().gameMode) == p.read_ram(A().gameMode));
+        o.run_frame();
+        p.run_frame();
+    }
+    CHECK(p.read_ram(A().gameMode) == game::kModeTitle);
+    CHECK(p.read_ram(A().ai_mode) == 0);
+}
+
+TEST_CASE("real game: Select held at Start in the level menu starts an AI game at any level") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    struct Case {
+        bool b_type;
+        const char* moves;  // in the level menu
+        const char* start;  // the frames that hold Select (and A) and press Start
+        uint8_t ai_mode, level;
+    };
+    const Case cases[] = {
+        {false, "R .*3 R .*3 ", "E*3 E+S", 2, 2},
+        {false, "D .*3 R .*3 ", "A+E*3 A+E+S", 2, 16},  // the +10 trick
+        {false, "R .*3 ", "S", 0, 1},                   // a human game
+        {false, "R .*3 ", "A*3 A+S", 0, 11},
+        {true, "L .*3 ", "E*3 E+S", 2, 0},              // B-Type
+        {true, "D .*3 ", "A+E*3 A+E+S", 2, 15},
+    };
+    for (const Case& c : cases) {
+        INFO((c.b_type ? "B-Type " : "A-Type ") << c.moves << c.start);
+        emu::Nes p(roms->patched);
+        p.run_input(to_level_menu(c.b_type) + c.moves + c.start + " .*30");
+        CHECK(p.read_ram(A().gameMode) == game::kModePlay);
+        CHECK(p.read_ram(A().gameType) == (c.b_type ? 1 : 0));
+        CHECK(p.read_ram(A().ai_mode) == c.ai_mode);
+        CHECK(p.read_ram(shipped_cart().require("player1_levelNumber")) == c.level);
+    }
+}
+
+TEST_CASE("real game: an AI game pauses and ends with the AI off and no high-score entry") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    emu::Nes p(roms->patched);
+    p.run_input(to_level_menu(false) + "D .*3 R .*3 A+E*3 A+E+S .*100");  // level 16
+    REQUIRE(p.read_ram(A().ai_mode) == 2);
+    // Start pauses and resumes, as in a human game.
+    p.run_input("S .*20");
+    CHECK(p.read_ram(A().renderMode) == 0);
+    const uint8_t y = p.read_ram(shipped_cart().require("tetriminoY"));  // tetriminoY stays
+    p.run_frames(30);
+    CHECK(p.read_ram(shipped_cart().require("tetriminoY")) == y);
+    p.run_input("S .*5");
+    CHECK(p.read_ram(A().renderMode) == 3);
+    // A score for the table, then a full playfield: the next piece tops out.
+    std::array<uint8_t, 12> table_before{};
+    const uint16_t table = shipped_cart().require("highScoreScoresA");
+    for (uint16_t i = 0; i < table_before.size(); ++i) table_before[i] = p.read_ram(static_cast<uint16_t>(table + i));
+    for (int i = 0; i < 3; ++i) p.write_ram(static_cast<uint16_t>(A().score + i), 0x99);
+    for (int i = 0; i < 3; ++i) p.write_ram(static_cast<uint16_t>(A().score + 0x20 + i), 0x99);
+    for (uint16_t cell = 20; cell < 200; ++cell)
+        if (cell % 10 != 0 && cell % 10 != 5) p.write_ram(static_cast<uint16_t>(0x400 + cell), 0x7B);
+    bool curtain = false;
+    for (int f = 0; f < 20000 && p.read_ram(A().gameMode) == game::kModePlay; ++f) {
+        curtain |= p.read_ram(A().player1_playState) == game::kPlayStateCurtain;
+        p.set_buttons(f % 60 == 0 ? emu::button::Start : 0);  // through the curtain and the ending
+        p.run_frame();
+        CHECK(p.read_ram(A().renderMode) != 2);  // never the high-score entry
+    }
+    CHECK(curtain);
+    CHECK(p.read_ram(A().gameMode) == game::kModeLevelMenu);
+    CHECK(p.read_ram(A().ai_mode) == 0);
+    for (uint16_t i = 0; i < table_before.size(); ++i) CHECK(p.read_ram(static_cast<uint16_t>(table + i)) == table_before[i]);
+}
+
+TEST_CASE("real game: the level menu shows the hint and nothing else of it changes") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    for (bool b_type : {false, true}) {
+        emu::Nes o(roms->original), p(roms->patched);
+        o.run_input(to_level_menu(b_type) + ".*30");
+        p.run_input(to_level_menu(b_type) + ".*30");
+        REQUIRE(p.read_ram(A().gameMode) == game::kModeLevelMenu);
+        const emu::VideoMap om = o.video_map(), pm = p.video_map();
+        const uint16_t text = shipped_cart().require("hint_text");
+        std::string hint_tiles;
+        for (uint16_t addr = 0x2000; addr < 0x2400; ++addr) {
+            const uint8_t x = o.ppu().vram_read(addr, om), y = p.ppu().vram_read(addr, pm);
+            if (addr >= 0x2344 && addr < 0x2344 + 24) {
+                CHECK(x == 0xFF);  // blank in the original
+                hint_tiles += static_cast<char>(y);
+                const emu::Nes& q = p;
+                CHECK(y == q.peek(static_cast<uint16_t>(text + (addr - 0x2344))));
+            } else {
+                INFO("VRAM $" << std::hex << addr);
+                CHECK(x == y);
+            }
+        }
+        CHECK(hint_tiles.size() == 24);
+    }
+}
+
+TEST_CASE("real game: the patched game touches free ROM only where the patch put its bytes") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    for (uint64_t seed : {11, 12}) {
+        const std::vector<game::WatchedRange> watched = free_rom_ranges();
+        game::AccessTrace trace(watched);
+        emu::Nes p(roms->patched);
+        trace.attach(p);
+        game::DriverOptions options;
+        options.seed = seed;
+        options.watch_demo = true;
+        options.select_in_level_menu = seed % 2 == 1;  // AI games too
+        game::GameDriver driver(options);
+        for (int f = 0; f < 40'000; ++f) {
+            p.set_buttons(driver.next(p));
+            p.run_frame();
+        }
+        uint64_t touched = 0;
+        for (const game::WatchedRange& r : watched)
+            for (uint32_t addr = r.first; addr <= r.last; ++addr) {
+                const uint8_t kind = trace.touched(static_cast<uint16_t>(addr));
+                if (!kind) continue;
+                ++touched;
+                INFO(r.name << ": " << game::access_kind_name(kind) << " of $" << std::hex << addr);
+                CHECK(patch_byte(static_cast<uint16_t>(addr)));
+                CHECK((kind & game::kWrite) == 0);
+            }
+        std::cout << "patched game, seed " << seed << ": " << touched << " bytes of free regions touched, all the patch's; "
+                  << driver.stats().games << " games, " << driver.stats().demos << " demos\n";
+        CHECK(driver.stats().demos >= 1);
+    }
+}
