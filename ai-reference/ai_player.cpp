@@ -38,7 +38,8 @@ Decision decide(const PlayerView& view, bool first_piece, bool b_type, const Eva
 }
 
 uint8_t AiPlayer::buttons(const PlayerView& view) {
-    if (!view.active || view.paused || view.currentPiece >= kOrientations) {
+    if (view.paused) return 0;  // the piece's frames stand still while the game is paused
+    if (!view.active || view.currentPiece >= kOrientations) {
         was_active_ = false;
         return 0;
     }

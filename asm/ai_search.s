@@ -6,12 +6,6 @@
 .include "ai.inc"
 .include "ai_gen.inc"
 
-.export lv_level, lv_lo, lv_hi
-
-.segment "AI_BSS"
-lv_level:    .res 1     ; level state being advanced by ai_after_lines
-lv_lo:       .res 1
-lv_hi:       .res 1
 
 .segment "AI_CODE_HI"
 
@@ -26,37 +20,38 @@ table:
     rts
 .endproc
 
-; lv_* advanced by A cleared lines with the game's rule (per line: BCD count, and a level-up
-; when the units reach 0 and the level is below the BCD tens, compared signed). B-Type: no change.
+; s_level / s_lines_lo / s_lines_hi advanced by A cleared lines with the game's rule (per line:
+; BCD count, and a level-up when the units reach 0 and the level is below the BCD tens, compared
+; signed). B-Type: no change.
 .proc ai_after_lines
     ldx s_btype
     bne done
     tax
     beq done
 line:
-    inc lv_lo
-    lda lv_lo
+    inc s_lines_lo
+    lda s_lines_lo
     and #$0F
     cmp #$0A
     bcc units_ok
-    lda lv_lo
+    lda s_lines_lo
     clc
     adc #$06
-    sta lv_lo
+    sta s_lines_lo
     and #$F0
     cmp #$A0
     bcc units_ok
-    lda lv_lo
+    lda s_lines_lo
     and #$0F
-    sta lv_lo
-    inc lv_hi
+    sta s_lines_lo
+    inc s_lines_hi
 units_ok:
-    lda lv_lo
+    lda s_lines_lo
     and #$0F
     bne next
-    lda lv_hi               ; tens = (hi:lo) >> 4, low byte
+    lda s_lines_hi               ; tens = (hi:lo) >> 4, low byte
     sta z_s0
-    lda lv_lo
+    lda s_lines_lo
     lsr z_s0
     ror
     lsr z_s0
@@ -66,10 +61,10 @@ units_ok:
     lsr z_s0
     ror
     sta z_s0
-    lda lv_level
+    lda s_level
     cmp z_s0
     bpl next
-    inc lv_level
+    inc s_level
 next:
     dex
     bne line
@@ -246,19 +241,25 @@ more:
     tax
     jsr ai_candidate_placement
     jsr ai_apply_placement
-    lda s_level             ; the level when the reply spawns
-    sta lv_level
+    lda s_level             ; the level when the reply spawns: the piece's, after its lines
+    pha
     lda s_lines_lo
-    sta lv_lo
+    pha
     lda s_lines_hi
-    sta lv_hi
+    pha
     ldx ply2_k
     lda cand_lines,x
     jsr ai_after_lines
-    lda lv_level
+    lda s_level
     jsr frames_per_drop
     clc                     ; no hold
     jsr ai_set_gravity_rows
+    pla
+    sta s_lines_hi
+    pla
+    sta s_lines_lo
+    pla
+    sta s_level
     lda #0
     sta z_type
 reply_type:

@@ -1,7 +1,376 @@
-; The AI's background task (placeholder until the coroutine lands): yielding is a no-op.
+; The AI's background task (AI_DESIGN.md): it runs in the game's idle time, the wait for the
+; vertical blank, as a coroutine that gives the CPU back to the game as soon as the NMI has come.
+;
+;   at a spawn:  the search done while the previous piece fell is checked against what the game
+;                shows (board, piece, level, lines; else it is redone, and counted in task_late)
+;                and finalized with the preview: the piece's plan goes to the input driver;
+;   then:        the chosen placement is applied and the search for the preview piece runs while
+;                the piece falls.
+; A game's first piece has no previous piece: its search runs in the hold (96 frames), and its
+; inputs start on frame FIRST_PIECE_START_FRAME.
+;
+; The coroutine: ai_yield, called after every placement the search evaluates, copies the task's
+; stack frames (between its stack pointer and the one resume found) into co_buf and returns to
+; ai_idle; resume copies them back below the current stack pointer and returns into the task.
 .include "ai.inc"
+.include "hooks.inc"
+.include "ai_gen.inc"
 
-.segment "AI_CODE_HI"
+.export ai_idle, co_len, ram_ok, plan_ok, plan_id, plan_shift, plan_shift_last, plan_rot
+.export plan_rot_last, plan_down, task_late
+.exportzp ai_mode
+
+CO_BUF_SIZE = 12
+RAM_OK      = $5A       ; ram_ok holds this while the AI's RAM is valid (the game fills the page
+                        ; with $EF when a game starts and ends)
+PLAN_OK     = $A5
+
+.segment "AI_ZEROPAGE"
+ai_mode:    .res 1      ; AI_MODE_HUMAN, AI_MODE_DEMO or AI_MODE_GAME (set by the hooks)
+
+.segment "AI_BSS"
+ram_ok:     .res 1
+last_mode:  .res 1      ; ai_mode when ai_idle last looked
+co_sp:      .res 1      ; the stack pointer resume found
+co_len:     .res 1      ; bytes of the task's stack in co_buf
+co_buf:     .res CO_BUF_SIZE
+cur_id:     .res 1      ; spawnCount of the piece the task is working for
+plan_ok:    .res 1      ; PLAN_OK: the plan below is for the piece plan_id
+plan_id:    .res 1
+plan_shift: .res 1      ; Left or Right (0: none), pressed on odd frames k <= plan_shift_last
+plan_shift_last: .res 1
+plan_rot:   .res 1      ; A or B (0: none), pressed on odd frames k <= plan_rot_last
+plan_rot_last: .res 1
+plan_down:  .res 1      ; Down held from frame k = plan_down (max(2n, 1))
+task_late:  .res 1      ; searches redone at a spawn because the game differed from the prediction
+
+.segment "SPARE_ABCE"
+
+; JSR'd from the game's wait for the vertical blank: returns once the NMI has set
+; verticalBlankingInterval. While the AI plays, its task runs meanwhile.
+.proc ai_idle
+    lda ram_ok
+    cmp #RAM_OK
+    bne restart
+    lda last_mode           ; the AI just switched on: a fresh start
+    bne wait
+    lda ai_mode
+    beq wait
+restart:
+    jsr reset_task
+wait:
+    lda ai_mode
+    sta last_mode
+    lda verticalBlankingInterval
+    bne done
+    lda ai_mode
+    beq wait                ; nobody to think for: the original spin
+    jsr resume
+    jmp wait
+done:
+    rts
+.endproc
+
+.segment "SPARE_8B8C"
+
+; The task starts over at ai_task_main; the input driver forgets its plan.
+.proc reset_task
+    lda #<(ai_task_main-1)
+    sta co_buf
+    lda #>(ai_task_main-1)
+    sta co_buf+1
+    lda #2
+    sta co_len
+    lda #0
+    sta plan_ok
+    sta task_late
+    lda #RAM_OK
+    sta ram_ok
+    rts
+.endproc
+
+; Back into the task where it yielded.
+.proc resume
+    tsx
+    stx co_sp
+    txa
+    sec
+    sbc co_len
+    tax
+    txs                     ; the task's frames are on the stack (the NMI pushes below them)
+    ldy #0
+copy:
+    lda co_buf,y
+    sta $0101,x
+    inx
+    iny
+    cpy co_len
+    bne copy
+    rts                     ; into the task
+.endproc
+
+.segment "AI_CODE_FF"
+
+; Called by the task between steps: returns at once while the frame has idle time left; once the
+; NMI has come, the task's stack goes to co_buf and the CPU back to the game (ai_idle).
 .proc ai_yield
+    lda verticalBlankingInterval
+    bne switch
+    rts
+switch:
+    tsx
+    txa
+    eor #$FF
+    sec
+    adc co_sp               ; co_sp - S: the task's bytes
+    sta co_len
+    ldy #0
+save:
+    lda $0101,x
+    sta co_buf,y
+    inx
+    iny
+    cpy co_len
+    bne save
+    ldx co_sp
+    txs
+    rts                     ; into ai_idle
+.endproc
+
+.segment "AI_CODE_EC"
+
+; Yields until the next frame has begun, then C = 1 when a piece is under control (playState 1,
+; renderMode 3: not paused, a piece).
+.proc next_frame
+    lda frameCounter
+    sta z_t0
+again:
+    jsr ai_yield
+    lda frameCounter
+    cmp z_t0
+    beq again
+    lda playState
+    cmp #1
+    bne no
+    lda renderMode
+    cmp #3
+    bne no
+    lda currentPiece
+    cmp #19
+    rts                     ; C = 0 when a piece
+no:
+    sec
+    rts
+.endproc
+
+.segment "AI_CODE"
+
+; The task. Never returns.
+.proc ai_task_main
+new_game:
+    jsr next_frame
+    bcs new_game
+    lda spawnCount
+    sta cur_id
+    lda #0
+    jsr read_or_check       ; the board, the piece and the level the game shows
+    jsr ai_precompute
+    jmp decide
+next_piece:
+    ldx ply2_k              ; the chosen candidate
+    jsr ai_candidate_placement
+    jsr ai_apply_placement  ; eb: the board after the piece
+    lda z_lines
+    jsr ai_after_lines      ; the level when the preview piece spawns
+    ldx nextPiece
+    lda gen_type_of_orientation,x
+    sta s_type
+    lda #0
+    sta s_hold
+    jsr ai_precompute       ; while the piece falls
+wait_spawn:
+    jsr next_frame
+    bcs wait_spawn          ; no piece under control
+    lda spawnCount
+    cmp cur_id
+    beq wait_spawn          ; the same piece still
+    lda spawnCount
+    sta cur_id
+    lda #1
+    jsr read_or_check       ; was the prediction right? else search again on what the game shows
+    bcs decide
+    inc task_late
+    lda #0
+    jsr read_or_check
+    jsr ai_precompute
+decide:
+    lda displayNextPiece    ; the preview, when the player shows it
+    beq preview_shown
+    lda #NO_PREVIEW
+    bne finalize
+preview_shown:
+    ldx nextPiece
+    lda gen_type_of_orientation,x
+finalize:
+    jsr ai_finalize
+    bcc no_plan
+    stx ply2_k
+    jsr publish
+    jmp next_piece
+no_plan:
+    lda #0                  ; nothing reachable: the game is lost; wait for the next one
+    sta plan_ok
+lost:
+    jsr next_frame
+    jmp lost
+.endproc
+
+; The plan of candidate X for the input driver: the odd frames up to which the shift and the
+; rotation are pressed, and the frame from which Down is held.
+.proc publish
+    lda #0
+    sta plan_ok             ; the driver never sees half a plan (it runs in the NMI)
+    ldy cand_rot,x
+    lda slot_buttons,y
+    sta plan_rot
+    lda slot_presses,y
+    sta z_t0                ; presses
+    asl
+    sbc #0                  ; C clear: 2p - 1 (0 presses: 255, never reached... 0 below)
+    bcs rot_last
+    lda #0
+rot_last:
+    sta plan_rot_last
+    lda cand_x,x
+    sec
+    sbc #SPAWN_X
+    ldy #BUTTON_RIGHT
+    bcs right
+    eor #$FF
+    adc #1                  ; C clear: 5 - x
+    ldy #BUTTON_LEFT
+right:
+    sty plan_shift
+    sta z_t1                ; shifts
+    asl
+    sbc #0
+    bcs shift_last
+    lda #0
+shift_last:
+    sta plan_shift_last
+    lda z_t1                ; Down from max(2 max(shifts, presses), 1)
+    cmp z_t0
+    bcs n_known
+    lda z_t0
+n_known:
+    asl
+    bne down_known
+    lda #1
+down_known:
+    sta plan_down
+    lda cur_id
+    sta plan_id
+    lda #PLAN_OK
+    sta plan_ok
+    rts
+slot_presses:
+    .byte 0, 1, 2, 1
+slot_buttons:
+    .byte 0, BUTTON_A, BUTTON_A, BUTTON_B
+.endproc
+
+.segment "AI_CODE_EC"
+
+; A = 0: the search inputs from the game (the board into eb, the piece, level, lines, B-Type,
+; the hold). A = 1: C = 1 when the game shows what the search assumed (board, piece, level, lines).
+.proc read_or_check
+    sta z_t4
+    ldx currentPiece
+    lda gen_type_of_orientation,x
+    sta z_t0
+    lda levelNumber
+    sta z_t1
+    lda lines
+    sta z_t2
+    lda lines+1
+    sta z_t3
+    ldx #3                  ; s_type, s_level, s_lines_lo, s_lines_hi are adjacent
+field:
+    lda z_t0,x
+    ldy z_t4
+    bne compare
+    sta s_type,x
+    jmp next
+compare:
+    cmp s_type,x
+    bne differ
+next:
+    dex
+    bpl field
+    lda z_t4
+    bne rows
+    lda gameType
+    sta s_btype
+    lda autorepeatY
+    and #$80
+    sta s_hold
+    lda #0
+rows:
+    jmp scan_playfield
+differ:
+    clc
+    rts
+.endproc
+
+; The playfield, row by row, as 12-bit rows (walls included; a cell is filled when its tile is
+; below the empty tile, as the game's collision test has it): A = 0 stores them in eb's rows;
+; A = 1 compares them and returns C = 1 when they all equal eb's.
+.proc scan_playfield
+    sta z_t3
+    ldy #ROWS*COLUMNS-1
+    ldx #ROWS-1
+row:
+    lda #0                  ; empty cells, the right wall first (filled: 0)
+    sta z_t0
+    sta z_t1
+    lda #COLUMNS
+    sta z_t2
+cell:
+    lda playfield,y
+    cmp #EMPTY_TILE         ; C = empty
+    rol z_t0
+    rol z_t1
+    dey
+    dec z_t2
+    bne cell
+    asl z_t0                ; the left wall (filled)
+    rol z_t1
+    lda z_t0
+    eor #$FF
+    sta z_t0
+    lda z_t1
+    eor #$0F                ; the 12 bits: filled
+    sta z_t1
+    lda z_t3
+    bne compare
+    lda z_t0
+    sta eb_lo,x
+    lda z_t1
+    sta eb_hi,x
+    jmp next
+compare:
+    lda z_t0
+    cmp eb_lo,x
+    bne differ
+    lda z_t1
+    cmp eb_hi,x
+    bne differ
+next:
+    dex
+    bpl row
+    sec
+    rts
+differ:
+    clc
     rts
 .endproc

@@ -108,7 +108,8 @@ uint8_t GameDriver::menu(uint8_t mode, const emu::Nes& nes) {
         switch (mode) {
         case kModeLegal: plan_frame_ = roll(2) ? 1 + roll(320) : 1000; break;
         case kModeTitle:
-            wait_for_demo_ = options_.watch_demo && roll(4) == 0;
+            // The first title always waits for the demo, so every run covers it at least once.
+            wait_for_demo_ = options_.watch_demo && (stats_.demos == 0 || roll(4) == 0);
             plan_frame_ = 5 + roll(400);
             break;
         case kModeDemo:

@@ -158,16 +158,16 @@ TEST_CASE("routine: level after cleared lines") {
         s.lines_hi = static_cast<uint8_t>(lines / 100);
         s.b_type = rng() % 5 == 0;
         const uint8_t n = static_cast<uint8_t>(rng() % 5);
-        rig.m.write(rig.sym("lv_level"), s.level);
-        rig.m.write(rig.sym("lv_lo"), s.lines_lo);
-        rig.m.write(rig.sym("lv_hi"), s.lines_hi);
+        rig.m.write(rig.sym("s_level"), s.level);
+        rig.m.write(rig.sym("s_lines_lo"), s.lines_lo);
+        rig.m.write(rig.sym("s_lines_hi"), s.lines_hi);
         rig.m.write(rig.sym("s_btype"), s.b_type);
         rig.m.cpu().set_a(n);
         rig.call("ai_after_lines");
         const ai::LevelState want = ai::after_lines(s, n);
         INFO("level " << int(s.level) << " lines " << lines << " + " << int(n));
-        REQUIRE(rig.m.read(rig.sym("lv_level")) == want.level);
-        REQUIRE(rig.m.read(rig.sym("lv_lo")) == want.lines_lo);
-        REQUIRE(rig.m.read(rig.sym("lv_hi")) == want.lines_hi);
+        REQUIRE(rig.m.read(rig.sym("s_level")) == want.level);
+        REQUIRE(rig.m.read(rig.sym("s_lines_lo")) == want.lines_lo);
+        REQUIRE(rig.m.read(rig.sym("s_lines_hi")) == want.lines_hi);
     }
 }

@@ -100,7 +100,7 @@ void check_trace(const TraceRun& run) {
     CHECK(st.b_type_games >= 1);
     CHECK(st.demos >= 1);
     CHECK(st.pauses >= 5);
-    CHECK(st.curtains >= 5);
+    CHECK(st.curtains >= 3);
     CHECK(st.max_level >= 15);
 }
 

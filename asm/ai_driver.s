@@ -1,0 +1,135 @@
+; The AI's input driver: replaces the game's controller poll (JMP'd from $9D51, in the NMI).
+; With the AI off it is the game's own poll. With the AI on it reads the controller (Start still
+; ends the demo, or pauses an AI game), and feeds the plan's buttons into the variables the
+; original demo playback fed (newlyPressedButtons_player1 / heldButtons_player1), frame by frame,
+; as ai_player.cpp (the reference) does: the game moves the piece by its own rules.
+.include "ai.inc"
+.include "hooks.inc"
+
+.import plan_ok, plan_id, plan_shift, plan_shift_last, plan_rot, plan_rot_last, plan_down, ram_ok
+.export ai_poll, drv_active, drv_held
+
+PLAN_OK = $A5
+
+.segment "AI_BSS"
+drv_active: .res 1      ; 0: no piece; 1: on the piece drv_id; 2: on it, but its plan was not
+                        ; there by its first input frame (it gets no input: it falls as it is)
+drv_id:     .res 1
+drv_frame:  .res 1      ; frames since the piece appeared, minus its first input frame
+drv_held:   .res 1      ; the buttons the driver held last frame
+
+.segment "DRIVER"
+
+.proc ai_poll
+    jsr game_pollController
+    lda ai_mode
+    beq done                ; a human plays: the game's own poll, nothing more
+    lda newlyPressedButtons_player1
+    and #BUTTON_START
+    beq drive
+    lda ai_mode
+    cmp #AI_MODE_DEMO
+    bne done                ; an AI game: the player's Start goes through (pause)
+    lda #$DD                ; the demo: Start goes back to the title, as the original demo did
+    sta demoButtonsAddr+1
+    lda #0
+    sta frameCounter+1
+    lda #GAME_MODE_TITLE
+    sta gameMode
+done:
+    rts
+drive:
+    jsr plan_buttons
+    tax
+    eor drv_held            ; new presses: held now, not held last frame, as the game has them
+    stx drv_held
+    and drv_held
+    sta newlyPressedButtons_player1
+    stx heldButtons_player1
+    rts
+.endproc
+
+.segment "AI_CODE_EC"
+
+; A = the buttons of the plan this frame (0: no piece under control, no plan in time, paused).
+.proc plan_buttons
+    lda ram_ok              ; the game wiped the AI's RAM (a game started): a clean driver
+    cmp #$5A
+    beq valid
+    lda #0
+    sta drv_active
+    sta drv_held
+valid:
+    lda renderMode
+    cmp #3
+    bne nothing             ; paused: nothing, and the piece's frames stand still
+    lda playState
+    cmp #1
+    bne gone
+    lda currentPiece
+    cmp #19
+    bcs gone
+    lda drv_active
+    beq new_piece
+    lda spawnCount
+    cmp drv_id
+    beq counted
+new_piece:
+    lda spawnCount
+    sta drv_id
+    lda #1
+    sta drv_active
+    ldx #0                  ; k = frame - first input frame + 1 (counted up below): the
+    lda autorepeatY         ; first frame of a piece is k = 1; in the hold of a game's first
+    bpl first_input         ; piece, frame FIRST_PIECE_START_FRAME is
+    ldx #$100+1-FIRST_PIECE_START_FRAME
+first_input:
+    stx drv_frame
+counted:
+    inc drv_frame           ; k
+    beq nothing             ; (k <= 0: before the first input frame)
+    bmi nothing
+    lda drv_active
+    lsr
+    bcc nothing             ; 2: no plan for this piece
+    lda plan_ok
+    cmp #PLAN_OK
+    bne late
+    lda plan_id
+    cmp drv_id
+    beq planned
+late:
+    lda #2                  ; too late for this piece: it falls as it is
+    sta drv_active
+    bne nothing
+gone:
+    lda #0
+    sta drv_active
+nothing:
+    lda #0
+    rts
+planned:
+    lda drv_frame
+    cmp plan_down
+    bcs down                ; k >= max(2n, 1): soft drop
+    lsr
+    bcc nothing             ; even k: nothing
+    lda #0
+    ldx drv_frame
+    cpx plan_shift_last
+    beq shift
+    bcs no_shift
+shift:
+    lda plan_shift
+no_shift:
+    cpx plan_rot_last
+    beq rotate
+    bcs done
+rotate:
+    ora plan_rot
+done:
+    rts
+down:
+    lda #BUTTON_DOWN
+    rts
+.endproc
