@@ -15,18 +15,34 @@
 .segment "HOOK_9D51"
     jmp ai_poll
 
-; The title screen's first lines: lda #0 / sta renderMode / sta $D0 / ... The byte $D0 was
-; the demo's recording switch, read only by the old poll routine, and stays 0 from power-on
-; either way; the same store now switches the AI off whenever the title screen starts (after
-; the demo, after a reset, after the legal screen).
-.segment "HOOK_8256"
-    sta ai_mode             ; A = 0 = AI_MODE_HUMAN
+; The title screen's first lines: lda #0 / sta renderMode / sta $D0 / sta displayNextPiece.
+; $D0 was the demo's recording switch, read only by the old poll routine, and stays 0 from
+; power-on either way.
+.segment "HOOK_8254"
+    jsr title_enter         ; A = 0
+    nop
 
 ; gameModeState_handleGameOver, one player: was jsr handleHighScoreIfNecessary.
 .segment "HOOK_9CEE"
     jsr game_over
 
 .segment "HOOKS"
+; The title screen starts (after the legal screen, the demo, a reset): the AI is off, and the
+; demo's pieces are taken off spawnCount again (demo_pick counted them in demoIndex; the
+; original demo never counted its pieces). Outside a demo demoIndex is 0: the game zeroes it when
+; a game starts and only demo_pick counts it.
+.proc title_enter
+    sta renderMode
+    sta ai_mode
+    lda spawnCount
+    sec
+    sbc demoIndex
+    sta spawnCount
+    lda #0
+    sta demoIndex
+    rts                     ; A = 0, as the game expects
+.endproc
+
 ; A game is over (curtain down and Start pressed, or an ending watched). A human game goes on to
 ; the high-score check as before; an AI game ends here (its score does not enter the table, which
 ; is for people), and the AI lets go of the controller before the menu comes back.

@@ -2,18 +2,23 @@
 ; lively start level, and the same end as the original demo (or the AI's top-out).
 .include "hooks.inc"
 
-; chooseNextTetrimino, demo branch (gameMode 5; 18 bytes, was the read of the demo piece table):
-; the game's own random pick, on a copy of the RNG. The original demo took its pieces from a
-; table and never touched the seed or the piece counter, so neither may this one: the seed is
-; saved and put back, and the pick is entered after its inc spawnCount. The seed still steps
-; every frame in the NMI, so the pieces are as random as the game's.
+; chooseNextTetrimino, demo branch (gameMode 5; was the read of the demo piece table): the
+; game's own random pick, on a copy of the RNG seed. The original demo took its pieces from a
+; table and never touched the seed or the piece counter: the seed is saved and put back (it still
+; steps every frame in the NMI, so the pieces are as random as the game's), and the pieces the
+; pick counts in spawnCount (the AI tells pieces apart by it) are counted in demoIndex too, which
+; the title screen takes off spawnCount again (title_enter).
 .segment "HOOK_98F1"
+    jmp demo_pick
+
+.segment "HOOKS"
 .proc demo_pick
     lda rngSeed
     pha
     lda rngSeed+1
     pha
-    jsr game_pickRandomTetrimino_uncounted   ; A = spawnID = the orientation to spawn
+    jsr game_pickRandomTetrimino        ; A = spawnID = the orientation to spawn; spawnCount + 1
+    inc demoIndex
     pla
     sta rngSeed+1
     pla
@@ -21,7 +26,6 @@
     lda spawnID
     rts
 .endproc
-.assert * = game_chooseNextTetrimino_demo + 18, error, "demo_pick must be 18 bytes"
 
 ; The main loop in demo mode: was lda demoButtonsAddr+1 / cmp #>demoTetriminoTypeTable (Z=1
 ; ends the demo: the game's code that follows goes back to the title screen).

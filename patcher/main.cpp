@@ -3,6 +3,7 @@
 #include "command_status.hpp"
 #include "emu_commands.hpp"
 #include "patcher_commands.hpp"
+#include "play_command.hpp"
 #include "tool_commands.hpp"
 
 #include <CLI/CLI.hpp>
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", NESTRIS_VERSION);
     nestris::add_patcher_commands(app);
+    nestris::add_play_command(app);
     nestris::add_emu_commands(app);
     nestris::add_tool_commands(app);
     try {

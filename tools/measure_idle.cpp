@@ -141,6 +141,7 @@ int main(int argc, char** argv) {
                 "work: main loop from the NMI's return to the wait. Original game, the reference AI playing.\n");
     for (int level : levels) {
         std::map<std::string, std::array<Stat, 3>> by_kind;  // idle, nmi, work
+        Stat busy;                                          // nmi + work of a frame
         uint64_t measured = 0, lag = 0, games = 0, max_lines = 0;
         int max_level = 0;
         while (measured < frames) {
@@ -178,6 +179,7 @@ int main(int argc, char** argv) {
                 if (nes.read_ram(a.player1_playState) == game::kPlayStateCurtain) break;  // topped out
                 if (nes.read_ram(a.renderMode) != 3) continue;                           // paused
                 for (const Period& f : m.done) {
+                    if (f.state == 0) continue;  // the game's own setup, before its first piece
                     std::vector<std::string> kinds = {"all frames"};
                     if (first) kinds.push_back("first frame of a game");
                     switch (f.state) {
@@ -193,6 +195,7 @@ int main(int argc, char** argv) {
                     if (f.score_change) kinds.push_back("score change");
                     first = false;
                     if (!f.waited) ++lag;
+                    busy.add(f.nmi + f.work);
                     for (const std::string& k : kinds) {
                         auto& st = by_kind[k];
                         st[0].add(f.idle);
@@ -216,6 +219,9 @@ int main(int argc, char** argv) {
                                "first frame of a game"};
         for (const char* k : order)
             if (by_kind.count(k)) print_row(k, by_kind[k][0], by_kind[k][1], by_kind[k][2]);
+        if (busy.n)
+            std::printf("  the game's own work in a frame (NMI + main loop): max %llu, mean %.0f cycles\n",
+                        static_cast<unsigned long long>(busy.max), busy.sum / static_cast<double>(busy.n));
     }
     return 0;
 }

@@ -60,7 +60,7 @@ TEST_CASE("every hook site is rewritten exactly at its place in the game") {
     };
     const Site sites[] = {
         {"HOOK_8148", "game_mainLoop_demoCheck"},
-        {"HOOK_8256", "game_titleScreen_clearD0"},
+        {"HOOK_8254", "game_titleScreen_store"},
         {"HOOK_8409", "game_levelMenu_showHighScores"},
         {"HOOK_845F", "game_levelMenu_startHeld"},
         {"HOOK_98F1", "game_chooseNextTetrimino_demo"},
@@ -92,13 +92,13 @@ TEST_CASE("the hook sites hold the calls into the AI and the hook code") {
     };
     CHECK(bytes("HOOK_AA36") == with_nops(call_bytes(kJsr, cart.require("ai_idle")), 2));
     CHECK(bytes("HOOK_9D51") == call_bytes(kJmp, cart.require("ai_poll")));
-    CHECK(bytes("HOOK_8256") == std::vector<uint8_t>{kStaZp, static_cast<uint8_t>(cart.require("ai_mode"))});
+    CHECK(bytes("HOOK_8254") == with_nops(call_bytes(kJsr, cart.require("title_enter")), 1));
     CHECK(cart.require("ai_mode") < 0x100);
     CHECK(bytes("HOOK_9CEE") == call_bytes(kJsr, cart.require("game_over")));
     CHECK(bytes("HOOK_8148") == with_nops(call_bytes(kJsr, cart.require("demo_tick")), 1));
     CHECK(bytes("HOOK_845F") == with_nops(call_bytes(kJsr, cart.require("level_start")), 1));
     CHECK(bytes("HOOK_8409") == call_bytes(kJsr, cart.require("level_menu_hint")));
-    CHECK(bytes("HOOK_98F1").back() == kRts);
+    CHECK(bytes("HOOK_98F1") == call_bytes(kJmp, cart.require("demo_pick")));
 }
 
 TEST_CASE("free regions and hook sites do not overlap and the AI's RAM is where the map says") {
@@ -182,23 +182,44 @@ TEST_CASE("demo_tick: keeps the AI on and the level up and ends at the original 
     CHECK_FALSE(tick());
 }
 
-TEST_CASE("demo_pick: the game's pick on a copy of the RNG without counting the piece") {
+TEST_CASE("demo_pick: the game's pick on a copy of the RNG and the demo's pieces counted apart") {
     Machine t;
-    // Stand-in for the game's pick after its inc spawnCount: steps the seed, sets spawnID.
-    const uint16_t pick = t.sym("game_pickRandomTetrimino_uncounted");
-    const uint16_t seed = t.sym("rngSeed"), id = t.sym("spawnID");
-    const uint8_t stand_in[] = {0xE6, static_cast<uint8_t>(seed), 0xC6, static_cast<uint8_t>(seed + 1),  // inc/dec seed
+    // Stand-in for the game's pick: counts the piece, steps the seed, sets spawnID.
+    const uint16_t pick = t.sym("game_pickRandomTetrimino");
+    const uint16_t seed = t.sym("rngSeed"), id = t.sym("spawnID"), count = t.sym("spawnCount");
+    const uint8_t stand_in[] = {0xE6, static_cast<uint8_t>(count),                                   // inc spawnCount
+                                0xE6, static_cast<uint8_t>(seed), 0xC6, static_cast<uint8_t>(seed + 1),  // inc/dec seed
                                 0xA9, 0x0E, 0x85, static_cast<uint8_t>(id), kRts};                         // spawnID = $0E
     t.m.load(pick, stand_in);
     t.m.write(seed, 0x12);
     t.m.write(seed + 1, 0x34);
     t.set("spawnCount", 9);
-    REQUIRE(t.m.call(t.sym("game_chooseNextTetrimino_demo"), 10'000).ok());
+    t.set("demoIndex", 4);
+    REQUIRE(t.m.call(t.sym("game_chooseNextTetrimino_demo"), 10'000).ok());  // through the hook
     CHECK(t.m.cpu().a() == 0x0E);
     CHECK(t.m.read(seed) == 0x12);
     CHECK(t.m.read(seed + 1) == 0x34);
-    CHECK(t.ram("spawnCount") == 9);
+    CHECK(t.ram("spawnCount") == 10);
+    CHECK(t.ram("demoIndex") == 5);
     CHECK(t.ram("spawnID") == 0x0E);
+}
+
+TEST_CASE("title_enter: the AI off and the demo's pieces taken off spawnCount") {
+    Machine t;
+    for (uint8_t demo_pieces : {uint8_t{0}, uint8_t{37}}) {
+        INFO("demo pieces " << int(demo_pieces));
+        t.set("ai_mode", 1);
+        t.set("renderMode", 3);
+        t.set("spawnCount", 20);
+        t.set("demoIndex", demo_pieces);
+        t.m.cpu().set_a(0);
+        t.call("title_enter");
+        CHECK(t.m.cpu().a() == 0);  // the game stores it on
+        CHECK(t.ram("ai_mode") == 0);
+        CHECK(t.ram("renderMode") == 0);
+        CHECK(t.ram("spawnCount") == static_cast<uint8_t>(20 - demo_pieces));
+        CHECK(t.ram("demoIndex") == 0);
+    }
 }
 
 TEST_CASE("the level-menu hint is a copy list of one row of the menu's font") {

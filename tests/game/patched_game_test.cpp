@@ -83,8 +83,11 @@ TEST_CASE("real game: the AI demo starts and ends with the original's and leaves
         // The seed steps once per NMI; while both play the demo, their NMIs match frame for frame.
         if (om == game::kModeDemo && pm == game::kModeDemo)
             rng_same = rng_same && o.read_ram(A().rngSeed) == p.read_ram(A().rngSeed) &&
-                   o.read_ram(static_cast<uint16_t>(A().rngSeed + 1)) == p.read_ram(static_cast<uint16_t>(A().rngSeed + 1)) &&
-                   o.read_ram(A().spawnCount) == p.read_ram(A().spawnCount);
+                       o.read_ram(static_cast<uint16_t>(A().rngSeed + 1)) == p.read_ram(static_cast<uint16_t>(A().rngSeed + 1));
+        // The piece counter counts the AI demo's pieces (the original demo's stays put), and is as
+        // the original's again once the title is back.
+        if (pm == game::kModeTitle && p_end)
+            rng_same = rng_same && p.read_ram(A().spawnCount) == o.read_ram(A().spawnCount);
     }
     std::cout << "demo: frames " << p_start << "-" << p_end << " (original " << o_start << "-" << o_end << "), "
               << demo_lines << " lines, " << p_pieces.size() << " pieces" << (topped_out ? ", topped out" : "") << "\n";
@@ -100,7 +103,6 @@ TEST_CASE("real game: the AI demo starts and ends with the original's and leaves
     if (!topped_out) {
         CHECK(p_end == o_end);  // the original's length
         CHECK(o.read_ram(A().rngSeed) == p.read_ram(A().rngSeed));
-        CHECK(o.read_ram(A().spawnCount) == p.read_ram(A().spawnCount));
     }
 }
 

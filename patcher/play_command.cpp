@@ -1,0 +1,155 @@
+// play: watch the patched game headless in the embedded NES. The user's ROM is patched in memory
+// with this build's patch (or taken as it is if it is already this build's patched ROM); the
+// menus are walked like a player would, then the AI plays and the command reports what it saw.
+#include "play_command.hpp"
+
+#include "cart_image.hpp"
+#include "command_status.hpp"
+#include "file_io.hpp"
+#include "image.hpp"
+#include "input.hpp"
+#include "nes.hpp"
+#include "patch.hpp"
+#include "rom.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+namespace nestris {
+namespace {
+
+struct PlayOptions {
+    std::string rom;
+    int level = 19;
+    bool b_type = false;
+    int height = 0;
+    bool demo = false;
+    bool human = false;
+    uint64_t frames = 3600;
+    std::string input;
+    std::string png;
+    uint64_t png_every = 0;
+};
+
+// The menus as a player walks them: legal screen, title, game type, level (and height), then
+// Start with Select held (the AI plays) and A held for levels 10-19.
+std::string menu_input(const PlayOptions& o) {
+    std::string s = ".*300 S .*20 S .*20 ";
+    if (o.b_type) s += "R .*5 ";
+    s += "S .*20 ";
+    const int base = o.level % 10;
+    if (base >= 5) s += "D .*3 ";
+    for (int i = 0; i < base % 5; ++i) s += "R .*3 ";
+    if (o.b_type && o.height > 0) {
+        s += "A .*3 ";  // to the height selection
+        if (o.height >= 3) s += "D .*3 ";
+        for (int i = 0; i < o.height % 3; ++i) s += "R .*3 ";
+    }
+    std::string held = o.human ? "" : "E";
+    if (o.level >= 10) held = held.empty() ? "A" : "A+" + held;
+    if (held.empty()) return s + "S .";
+    return s + held + "*3 " + held + "+S .";  // and let go
+}
+
+uint32_t bcd(uint8_t b) { return (b & 0xF) + 10u * (b >> 4); }
+
+std::string png_name(const std::string& base, uint64_t frame) {
+    const size_t dot = base.rfind('.');
+    char suffix[32];
+    std::snprintf(suffix, sizeof suffix, "-%06llu", static_cast<unsigned long long>(frame));
+    return dot == std::string::npos ? base + suffix : base.substr(0, dot) + suffix + base.substr(dot);
+}
+
+int play(const PlayOptions& o) {
+    const std::vector<uint8_t> file = read_file(o.rom);
+    const CartImage& cart = shipped_cart();
+    const RomIdentity id = identify_rom(file, {known_roms(), cart_build_id(cart)});
+    std::vector<uint8_t> rom;
+    if (id.kind == RomKind::Patched && id.signature && id.signature->this_build) {
+        rom = file;
+    } else {
+        rom = patch_rom(file, cart).bytes;  // throws with the reason for anything else
+    }
+    if (o.level < 0 || o.level > 19) throw std::invalid_argument("--level is 0-19 (10-19 with the A trick)");
+    if (o.height < 0 || o.height > 5) throw std::invalid_argument("--height is 0-5");
+
+    emu::Nes nes(rom);
+    const uint16_t game_mode = cart.require("gameMode"), ai_mode = cart.require("ai_mode"),
+                   level = cart.require("player1_levelNumber"), lines = cart.require("lines"),
+                   score = cart.require("score"), play_state = cart.require("player1_playState"),
+                   spawn_count = cart.require("spawnCount");
+    std::string what;
+    if (!o.input.empty()) {
+        nes.run_input(o.input);
+        nes.set_buttons(0);
+        what = "input";
+    } else if (o.demo) {
+        for (int f = 0; f < 4000 && nes.read_ram(game_mode) != 5; ++f) nes.run_frame();
+        what = "the demo";
+    } else {
+        nes.run_input(menu_input(o));
+        nes.set_buttons(0);
+        what = std::string(o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") + " game from level " +
+               std::to_string(o.level);
+    }
+    nes.watch_main_loop(cart.require("game_mainLoop"));
+    uint64_t pieces = 0, top_outs = 0;
+    uint8_t last_count = nes.read_ram(spawn_count), last_state = nes.read_ram(play_state);
+    for (uint64_t f = 1; f <= o.frames; ++f) {
+        nes.run_frame();
+        if (nes.read_ram(spawn_count) != last_count) ++pieces;
+        if (nes.read_ram(play_state) == 0x0A && last_state != 0x0A) ++top_outs;
+        last_count = nes.read_ram(spawn_count);
+        last_state = nes.read_ram(play_state);
+        if (!o.png.empty() && o.png_every && f % o.png_every == 0) emu::write_png(png_name(o.png, f), nes.screenshot());
+    }
+    const uint32_t line_count = bcd(nes.read_ram(lines)) + 100u * bcd(nes.read_ram(static_cast<uint16_t>(lines + 1)));
+    const uint32_t score_value = bcd(nes.read_ram(score)) + 100u * bcd(nes.read_ram(static_cast<uint16_t>(score + 1))) +
+                                 10000u * bcd(nes.read_ram(static_cast<uint16_t>(score + 2)));
+    std::printf("played %s for %llu frames (%.1f s): game mode %u, AI mode %u, level %u, %u lines, score %u, "
+                "%llu pieces, %llu top-outs, %llu lag frames\n",
+                what.c_str(), static_cast<unsigned long long>(o.frames), static_cast<double>(o.frames) / 60.0988,
+                nes.read_ram(game_mode), nes.read_ram(ai_mode), nes.read_ram(level), line_count, score_value,
+                static_cast<unsigned long long>(pieces), static_cast<unsigned long long>(top_outs),
+                static_cast<unsigned long long>(nes.lag_frames()));
+    if (!o.png.empty()) {
+        emu::write_png(o.png, nes.screenshot());
+        std::printf("screenshot: %s (made from your ROM: keep it to yourself)\n", o.png.c_str());
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_play_command(CLI::App& app) {
+    auto o = std::make_shared<PlayOptions>();
+    CLI::App* sub = app.add_subcommand("play", "Watch the patched game headless: the AI plays a game (or the demo)");
+    sub->add_option("rom", o->rom, "your Tetris (USA) ROM (patched in memory), or a ROM this build patched")
+        ->required();
+    sub->add_option("--level", o->level, "start level 0-19 (default 19; 10-19 use the A trick)");
+    sub->add_flag("--b-type", o->b_type, "a B-Type game");
+    sub->add_option("--height", o->height, "B-Type start height 0-5");
+    sub->add_flag("--demo", o->demo, "watch the demo instead (wait at the title until it starts)");
+    sub->add_flag("--human", o->human, "start the game without Select: nobody plays it (a check of human mode)");
+    sub->add_option("--frames", o->frames, "frames to run once the game or demo has started (default 3600 = 1 min)");
+    sub->add_option("--input", o->input,
+                    "your own input from power-on instead of the menu walk (emu-test input string: '.*300 S ...')");
+    sub->add_option("--png", o->png, "screenshot at the end (PNG)");
+    sub->add_option("--png-every", o->png_every, "also a screenshot every N frames (OUT-000123.png)");
+    sub->footer("The menu walk: Start through the legal and title screens, Right for B-Type, the level (and\n"
+                "height) with the pad, then Select held (and A for levels 10-19) and Start: the AI plays.\n"
+                "Prints the game's state at the end: level, lines, score, pieces, top-outs, lag frames.\n"
+                "Exit status 0, or 1 with a message (not Tetris (USA), bad option).");
+    sub->callback([o] {
+        try {
+            set_command_exit_code(play(*o));
+        } catch (const std::exception& e) {
+            std::cout.flush();
+            std::cerr << "nestris-ai play: error: " << e.what() << "\n";
+            set_command_exit_code(1);
+        }
+    });
+}
+
+}  // namespace nestris
