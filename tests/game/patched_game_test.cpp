@@ -188,6 +188,25 @@ TEST_CASE("real game: an AI game pauses and ends with the AI off and no high-sco
     for (uint16_t i = 0; i < table_before.size(); ++i) CHECK(p.read_ram(static_cast<uint16_t>(table + i)) == table_before[i]);
 }
 
+TEST_CASE("real game: a Start held over several frames pauses an AI game once as in a human game") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    for (bool ai : {false, true}) {
+        INFO((ai ? "AI game" : "human game"));
+        emu::Nes p(roms->patched);
+        // A player's Start lasts several frames: it starts the game and is still held in it.
+        p.run_input(to_level_menu(false) + (ai ? "E*3 E+S*8 " : "S*9 ") + ".*60");
+        CHECK(p.read_ram(A().ai_mode) == (ai ? 2 : 0));
+        CHECK(p.read_ram(A().renderMode) == 3);  // not paused
+        p.run_input("S*10");
+        CHECK(p.read_ram(A().renderMode) == 0);  // paused, and stays so while Start is held
+        p.run_input(".*5");
+        CHECK(p.read_ram(A().renderMode) == 0);
+        p.run_input("S*10 .*5");
+        CHECK(p.read_ram(A().renderMode) == 3);  // resumed
+    }
+}
+
 TEST_CASE("real game: the level menu shows the hint and nothing else of it changes") {
     const auto roms = game_roms_or_skip();
     if (!roms) return;
