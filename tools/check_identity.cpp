@@ -26,9 +26,29 @@ int main(int argc, char** argv) {
     app.add_option("--frames", frames, "frames per movie");
     app.add_option("--first-seed", first_seed, "seed of the first movie (movie i has seed first + i)");
     app.add_option("--threads", threads, "threads");
+    std::string movie_out;
+    app.add_option("--movie-out", movie_out,
+                   "write the first movie's pad bytes, one per line (A=1 ... Right=128), to replay in FCEUX "
+                   "(tools/fceux_check.sh --replay)");
     CLI11_PARSE(app, argc, argv);
 
     const game::GameRoms roms = game::make_game_roms(game::read_binary_file(rom_path), shipped_cart());
+    if (!movie_out.empty()) {
+        std::vector<uint8_t> pads;
+        game::DriverOptions options;
+        options.seed = first_seed;
+        const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames, &pads);
+        std::FILE* f = std::fopen(movie_out.c_str(), "w");
+        if (!f) {
+            std::fprintf(stderr, "cannot write %s\n", movie_out.c_str());
+            return 2;
+        }
+        for (uint8_t b : pads) std::fprintf(f, "%u\n", b);
+        std::fclose(f);
+        std::printf("movie %llu: %zu frames written to %s (%s here)\n", static_cast<unsigned long long>(first_seed),
+                    pads.size(), movie_out.c_str(), r.mismatch ? r.mismatch->c_str() : "identical");
+        return r.mismatch ? 1 : 0;
+    }
     std::atomic<uint64_t> next{0}, total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0};
     std::mutex out;
     std::vector<std::thread> pool;

@@ -94,10 +94,12 @@ uint8_t GameDriver::next(const emu::Nes& nes) {
     return b;
 }
 
-// One new press of `b`, released for a frame before (menus react to presses, not holds).
+// One new press of `b`, released for a frame before (menus react to presses, not holds). The
+// press lasts three frames, as a person's does: it counts once, and a movie replayed on another
+// emulator whose frames start a little earlier or later still presses at the same moment.
 void GameDriver::press(uint8_t b, uint8_t held) {
     script_.push_back(held);
-    script_.push_back(static_cast<uint8_t>(held | b));
+    for (int i = 0; i < 3; ++i) script_.push_back(static_cast<uint8_t>(held | b));
     script_.push_back(held);
 }
 
@@ -508,7 +510,7 @@ std::optional<std::string> compare_frame(const emu::Nes& original, const emu::Ne
 }
 
 IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const DriverOptions& options,
-                            uint64_t frames) {
+                            uint64_t frames, std::vector<uint8_t>* buttons_out) {
     const GameAddresses& a = addresses();
     const RamExclusions exclusions = ai_owned_ram(cart);
     emu::Nes x(roms.original), y(roms.patched);
@@ -519,6 +521,7 @@ IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const D
     const uint16_t vbi = cart.require("verticalBlankingInterval");
     for (uint64_t f = 0; f < frames; ++f) {
         const uint8_t b = driver.next(x);
+        if (buttons_out) buttons_out->push_back(b);
         x.set_buttons(b);
         y.set_buttons(b);
         x.run_frame();

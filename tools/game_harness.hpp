@@ -210,7 +210,8 @@ struct IdentityResult {
 };
 // Runs both ROMs from power-on for `frames` frames with the driver's buttons (decided on the
 // original) and compares them after every frame.
+// buttons_out, if given, receives the pad of every frame (to replay the movie elsewhere).
 IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const DriverOptions& options,
-                            uint64_t frames);
+                            uint64_t frames, std::vector<uint8_t>* buttons_out = nullptr);
 
 }  // namespace nestris::game
