@@ -20,7 +20,6 @@ EvalSet expand_set(const Weights& w) {
     EvalSet e;
     for (int i = 0; i <= 20; ++i) {
         e.hole[i] = capped(i == 0 ? 0 : p("hole_first") + p("hole_each") * (i - 1), kCapHole);
-        e.bump[i] = capped(p("bump_lin") * i + p("bump_sq") * i * i, kCapBump);
         const int64_t over_stack = std::max<int64_t>(0, i - p("stack_free"));
         e.stack[i] = capped(p("stack_sq") * over_stack * over_stack, kCapStack);
         const int64_t over_spawn = std::max<int64_t>(0, i - p("spawn_free"));
@@ -30,7 +29,7 @@ EvalSet expand_set(const Weights& w) {
     for (int r = 0; r <= 6; ++r)
         e.ready[r] = capped(p("ready_each") * (4 - std::min(r, 4)) + p("ready_over") * std::max(0, r - 4), kCapWell);
     for (int n = 0; n <= 4; ++n) e.lines[n] = capped(p(("lines" + std::to_string(n)).c_str()), kCapLines);
-    for (int k = 0; k <= 4; ++k) e.row[k] = capped(p("row_each") * k + p("row_sq") * k * k, kCapRow);
+    e.row_step = capped(p("row_each"), kCapRowStep);
     return e;
 }
 
@@ -38,10 +37,9 @@ EvalSet expand_set(const Weights& w) {
 
 const std::vector<std::string>& weight_names() {
     static const std::vector<std::string> names = {
-        "hole_first", "hole_each", "bump_lin",   "bump_sq",    "stack_free", "stack_sq",
-        "spawn_free", "spawn_sq",  "ready_each", "ready_over", "cover_first", "cover_each",
-        "lines0",     "lines1",    "lines2",     "lines3",     "lines4",     "row_each",
-        "row_sq"};
+        "hole_first", "hole_each",  "stack_free",  "stack_sq",   "spawn_free", "spawn_sq",
+        "ready_each", "ready_over", "cover_first", "cover_each", "lines0",     "lines1",
+        "lines2",     "lines3",     "lines4",      "row_each"};
     return names;
 }
 
@@ -113,10 +111,6 @@ uint16_t evaluate(const Board& b, const EvalSet& e) {
     uint16_t cost = 0;
     auto add = [&cost](uint16_t term) { cost = static_cast<uint16_t>(cost + term); };
     for (int c = 0; c < kColumns; ++c) add(e.hole[b.holes(c)]);
-    for (int c = 0; c < 8; ++c) {
-        const int d = b.height[c] > b.height[c + 1] ? b.height[c] - b.height[c + 1] : b.height[c + 1] - b.height[c];
-        add(e.bump[d]);
-    }
     uint8_t highest = 0, lowest = 20;
     for (int c = 0; c < 9; ++c) {
         highest = std::max(highest, b.height[c]);
@@ -126,7 +120,9 @@ uint16_t evaluate(const Board& b, const EvalSet& e) {
     uint8_t spawn_high = 0;
     for (int c = 3; c <= 6; ++c) spawn_high = std::max(spawn_high, b.height[c]);
     add(e.spawn[spawn_high]);
-    for (int r = 0; r < kRows; ++r) add(e.row[row_class(b.rows[r])]);
+    unsigned classes = 0;
+    for (int r = 0; r < kRows; ++r) classes += row_class(b.rows[r]);
+    add(static_cast<uint16_t>(e.row_step * classes));
     const uint8_t well = b.height[9];
     if (well <= lowest)
         add(e.ready[std::min(lowest - well, 6)]);

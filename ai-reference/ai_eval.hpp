@@ -21,9 +21,11 @@ inline constexpr uint16_t kCostMax = 0xFFFF;
 // Every table entry is capped so that no sum the search forms (an evaluation plus two lines
 // costs) can reach kCostMax: sums are exact, so the cartridge may add the terms in any order
 // (incrementally) and still match the reference bit for bit.
-inline constexpr uint16_t kCapHole = 1200, kCapBump = 1200, kCapStack = 8000, kCapSpawn = 8000,
-                          kCapWell = 4000, kCapRow = 600, kCapLines = 3000;
-static_assert(10 * kCapHole + 8 * kCapBump + kCapStack + kCapSpawn + kCapWell + 20 * kCapRow +
+inline constexpr uint16_t kCapHole = 1200, kCapStack = 8000, kCapSpawn = 8000, kCapWell = 4000,
+                          kCapRowStep = 150, kCapLines = 3000;
+// A row's class is at most 4 (10 transitions).
+inline constexpr int kMaxRowClass = 4;
+static_assert(10 * kCapHole + kCapStack + kCapSpawn + kCapWell + 20 * kMaxRowClass * kCapRowStep +
                   2 * kCapLines < kCostMax);
 
 inline uint16_t saturating_add(uint16_t a, uint16_t b) {
@@ -34,12 +36,12 @@ inline uint16_t saturating_add(uint16_t a, uint16_t b) {
 // The evaluation tables.
 struct EvalSet {
     std::array<uint16_t, 21> hole{};   // by holes in one column
-    std::array<uint16_t, 21> bump{};   // by |height difference| of neighbours, columns 0..8
     std::array<uint16_t, 21> stack{};  // by the highest of columns 0..8
     std::array<uint16_t, 21> spawn{};  // by the highest of columns 3..6
     std::array<uint16_t, 7> ready{};   // well column at or below the rest: by rows ready (cap 6)
     std::array<uint16_t, 21> cover{};  // well column above the lowest other column: by how much
-    std::array<uint16_t, 5> row{};     // per row, by (transitions - 2) / 2 (walls count as filled)
+    uint16_t row_step = 0;             // per row and class (transitions - 2) / 2: linear, so a
+                                       // placement changes the sum by row_step per class gained
     std::array<uint16_t, 5> lines{};   // by lines cleared by the placement
     bool operator==(const EvalSet&) const = default;
 };
@@ -71,7 +73,7 @@ const EvalTables& default_tables();
 // Filled/empty changes along a row, the walls counting as filled: 2, 4, ..., 10 for a row that is
 // not full (0 for a full row).
 uint8_t row_transitions(uint16_t row);
-// The row table index of a row: (transitions - 2) / 2, and 0 for a full row.
+// The class of a row: (transitions - 2) / 2, and 0 for a full row.
 uint8_t row_class(uint16_t row);
 
 uint16_t evaluate(const Board& board, const EvalSet& set);

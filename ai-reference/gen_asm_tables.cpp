@@ -143,24 +143,20 @@ std::string generate(const EvalTables& tables) {
     // Evaluation tables, 16-bit values as _lo/_hi.
     o << "\n; ---- evaluation tables ----\n";
     table16(o, "gen_hole", tables.hole);
-    table16(o, "gen_bump", tables.bump);
     table16(o, "gen_stack", tables.stack);
     table16(o, "gen_spawn", tables.spawn);
     table16(o, "gen_ready", tables.ready);
     table16(o, "gen_cover", tables.cover);
     table16(o, "gen_lines", tables.lines);
-    std::array<uint16_t, 11> by_transitions{};  // indexed by transitions 0..10
-    for (int t = 0; t <= 10; ++t) by_transitions[t] = tables.row[t == 0 ? 0 : std::max(0, t / 2 - 1)];
+    // The row cost of a row by its transitions 0..10: row_step x class (a full row: class 0).
+    std::array<uint16_t, 11> by_transitions{};
+    for (int t = 0; t <= 10; ++t) by_transitions[t] = static_cast<uint16_t>(tables.row_step * (t == 0 ? 0 : t / 2 - 1));
     table16(o, "gen_row", by_transitions);
-    // A run of cells landing in a row changes its transitions by +2 (both neighbours empty), 0 or
-    // -2 (both filled): the cost changes by transitions, generated so the cartridge adds one entry.
-    std::array<uint16_t, 11> up{}, down{};
-    for (int t = 0; t <= 10; ++t) {
-        up[t] = static_cast<uint16_t>(by_transitions[std::min(t + 2, 10)] - by_transitions[t]);
-        down[t] = static_cast<uint16_t>(by_transitions[std::max(t - 2, 0)] - by_transitions[t]);
-    }
-    table16(o, "gen_row_up", up);      // modulo 2^16: added to a 16-bit sum
-    table16(o, "gen_row_down", down);
+    // A placement's row cost change by its count of class changes d = -4..+4 (entry d + 4),
+    // modulo 2^16: added to a 16-bit sum.
+    std::array<uint16_t, 9> delta{};
+    for (int d = -4; d <= 4; ++d) delta[static_cast<size_t>(d + 4)] = static_cast<uint16_t>(d * tables.row_step);
+    table16(o, "gen_row_delta", delta);
     return o.str();
 }
 

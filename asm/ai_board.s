@@ -86,13 +86,97 @@ next:
     rts
 .endproc
 
+; eb_h from the rows of eb as they will be once its full rows (A of them) are cleared: top
+; down, skipping full rows, the columns first seen filled in a row get its height less the full
+; rows below it.
+.proc ai_heights_from_rows
+    sta z_t3                ; full rows below the row at hand
+    lda #0
+    ldx #COLUMNS-1
+clear:
+    sta eb_h,x
+    dex
+    bpl clear
+    lda #$01                ; seen so far: the walls
+    sta z_s0
+    lda #$08
+    sta z_s1
+    ldy #0
+row:
+    lda eb_lo,y
+    cmp #$FF
+    bne not_full
+    lda eb_hi,y
+    cmp #$0F
+    bne not_full
+    dec z_t3                ; a full row: cleared
+    jmp next
+not_full:
+    lda z_s0
+    eor #$FF
+    and eb_lo,y
+    sta z_t0                ; cells of columns 0-6 first seen here (bits 1-7)
+    lda z_s1
+    eor #$FF
+    and eb_hi,y
+    sta z_t1                ; of columns 7-9 (bits 0-2)
+    ora z_t0
+    beq next
+    lda z_t0
+    ora z_s0
+    sta z_s0
+    lda z_t1
+    ora z_s1
+    sta z_s1
+    tya
+    eor #$FF
+    sec
+    adc #ROWS
+    sec
+    sbc z_t3
+    sta z_t2                ; 20 - row - full rows below
+    lsr z_t0                ; (the wall's bit)
+    ldx #0
+low:
+    lsr z_t0
+    bcc low_next
+    lda z_t2
+    sta eb_h,x
+low_next:
+    inx
+    lda z_t0
+    bne low
+    ldx #7
+high:
+    lsr z_t1
+    bcc high_next
+    lda z_t2
+    sta eb_h,x
+high_next:
+    inx
+    lda z_t1
+    bne high
+    lda z_s0
+    and z_s1
+    cmp #$0F & $FF          ; all seen: $FF and $0F
+    bne next
+    lda z_s0
+    cmp #$FF
+    beq done
+next:
+    iny
+    cpy #ROWS
+    bne row
+done:
+    rts
+.endproc
+
 ; The columns and caches of eb from its rows.
 .proc ai_prepare_board
     jsr ai_recompute_columns
 .endproc
 ; fall through
-; The caches of eb: eb_tr and eb_rowsum (rows), the prefix sums of hole and bump costs, the
-; extremes.
+; The caches of eb: eb_tr and eb_rowsum (rows), the prefix sums of hole costs, the extremes.
 .proc ai_board_caches
     lda #0
     sta eb_rowsum
@@ -137,72 +221,66 @@ holes:
     inx
     cpx #COLUMNS
     bne holes
-    ; prefix sums of the bump costs
-    lda #0
-    sta bp_lo
-    sta bp_hi
+    ; the lowest of columns 0-8 left of each column (pre_min) and from each column on (suf_min)
+    lda #$FF
     ldx #0
-bumps:
-    jsr bump_index
-    lda gen_bump_lo,y
-    clc
-    adc bp_lo,x
-    sta bp_lo+1,x
-    lda gen_bump_hi,y
-    adc bp_hi,x
-    sta bp_hi+1,x
+pre:
+    sta pre_min,x           ; lowest of 0 .. x-1
+    cmp eb_h,x
+    bcc pre_keep
+    lda eb_h,x
+pre_keep:
     inx
-    cpx #8
-    bne bumps
+    cpx #COLUMNS
+    bne pre
+    lda #$FF
+    sta suf_min+8           ; from 9 and 10: none of 0-8
+    sta suf_min+9
+    ldx #8
+suf:
+    cmp eb_h,x
+    bcc suf_keep
+    lda eb_h,x
+suf_keep:
+    sta suf_min-1,x         ; lowest of x .. 8
+    dex
+    bne suf
     jsr ai_find_extremes
     lda z_t0
     sta eb_max08
-    lda z_t1
-    sta eb_min08
     lda z_t2
     sta eb_max36
-    ; eb_base = rows + holes + bumps + lines cost of a placement that clears nothing
+    ; eb_base = rows + holes + stack + spawn + lines cost of a placement that clears nothing:
+    ; a lower bound of every such placement's cost but for its rows (holes, stack and spawn
+    ; costs only grow when nothing is cleared; the well's is never below 0)
     lda eb_rowsum
     clc
     adc hp_lo+COLUMNS
-    sta eb_base
+    sta z_cost
     lda eb_rowsum+1
     adc hp_hi+COLUMNS
-    sta eb_base+1
-    lda eb_base
-    clc
-    adc bp_lo+8
+    sta z_cost+1
+    ldy eb_max08
+    lda gen_stack_lo,y
+    ldx gen_stack_hi,y
+    jsr add_ax
+    ldy eb_max36
+    lda gen_spawn_lo,y
+    ldx gen_spawn_hi,y
+    jsr add_ax
+    lda gen_lines_lo
+    ldx gen_lines_hi
+    jsr add_ax
+    lda z_cost
     sta eb_base
-    lda eb_base+1
-    adc bp_hi+8
+    lda z_cost+1
     sta eb_base+1
-    lda eb_base
-    clc
-    adc gen_lines_lo
-    sta eb_base
-    lda eb_base+1
-    adc gen_lines_hi
-    sta eb_base+1
-    rts
-.endproc
-
-; Y = |eb_h[x] - eb_h[x+1]|. Keeps X.
-.export bump_index
-.proc bump_index
-    lda eb_h,x
-    sec
-    sbc eb_h+1,x
-    bcs positive
-    eor #$FF
-    adc #1                  ; C was clear: two's complement
-positive:
-    tay
     rts
 .endproc
 
 .segment "AI_CODE_MID"
 
-; z_cost = sum of hole costs (columns 0-9) and bump costs (pairs 0-1 .. 7-8) of eb_h/eb_f.
+; z_cost = sum of hole costs (columns 0-9) of eb_h/eb_f.
 .proc ai_column_sum
     lda #0
     sta z_cost
@@ -222,18 +300,6 @@ holes:
     sta z_cost+1
     dex
     bpl holes
-    ldx #7
-bumps:
-    jsr bump_index
-    lda gen_bump_lo,y
-    clc
-    adc z_cost
-    sta z_cost
-    lda gen_bump_hi,y
-    adc z_cost+1
-    sta z_cost+1
-    dex
-    bpl bumps
     rts
 .endproc
 
@@ -287,6 +353,10 @@ keep:
     lda gen_spawn_lo,y
     ldx gen_spawn_hi,y
     jsr add_ax
+.endproc
+; fall through
+; z_cost += the well's cost, from z_t1 (lowest of 0-8) and z_t3 (the well column's height).
+.proc ai_well_cost
     lda z_t1
     sec
     sbc z_t3
@@ -329,9 +399,6 @@ covered:
     lda eb_rowsum+1
     adc hp_hi+COLUMNS
     sta z_cost+1
-    lda bp_lo+8
-    ldx bp_hi+8
-    jsr add_ax
     jsr ai_find_extremes
     jmp ai_extremes_cost_eb
 .endproc

@@ -4,13 +4,13 @@
 ; Rows (12 bits: bit 0 the left wall, bit c+1 column c, bit 11 the right wall): every row of a
 ; tetromino is one run of cells landing in empty cells, so a row's transitions change only at the
 ; run's two ends: t' = t + 2 - 2 * (left neighbour filled + right neighbour filled), the walls
-; being filled; the row is full exactly when t' = 0.
-; Columns: the covered columns' old hole and bump costs leave through the prefix sums, their new
-; ones are looked up.
+; being filled; the row is full exactly when t' = 0. Row costs are linear in the class, so the
+; placement's row cost is its count of class changes times the step (one table entry).
+; Columns: the covered columns' old hole costs leave through the prefix sums, their new ones are
+; looked up; the lowest of columns 0-8 outside the piece comes from prefix and suffix minima.
 .include "ai.inc"
 .include "ai_gen.inc"
 
-.import bump_index
 
 .segment "AI_BSS"
 tg_o:      .res 1       ; the orientation ai_load_target unpacked (the sweep's target)
@@ -18,7 +18,6 @@ tg_nslots: .res 1       ; its rows: how many, and per row its offset from the or
 tg_roff:   .res 4       ; the cells (offsets from the column) left and right of its run
 tg_offl:   .res 4
 tg_offr:   .res 4
-nh = pm_lo                  ; new heights of the covered columns (pm_lo is free meanwhile)
 
 .segment "AI_CODE"
 
@@ -71,8 +70,9 @@ next:
 .endproc
 
 ; z_cost = cost of placing z_o at (z_x, z_y) on eb: lines cost + evaluation of the board it
-; leaves, COST_MAX when a cell lands above the visible rows. z_lines = lines it clears.
-; eb is not changed.
+; leaves, COST_MAX when a cell lands above the visible rows, and COST_MAX as well when it clears
+; nothing and costs at least best_hi:best_lo (it could not be chosen: the search's bound).
+; z_lines = lines it clears. eb is not changed.
 .proc ai_eval_placement
     lda z_o
     cmp tg_o
@@ -81,8 +81,6 @@ next:
 loaded:
     lda #0
     sta z_lines
-    sta z_delta
-    sta z_delta+1
     ldx z_o
     lda z_y
     clc
@@ -94,11 +92,14 @@ loaded:
     sta z_cost+1
     rts
 on_board:
-    ; Rows the piece covers: transitions +2, 0 or -2 by the run's neighbours.
+    ; Rows the piece covers: class +1 (both neighbours of its run empty), 0 or -1 (both
+    ; filled; the row fills up when it had 2 transitions).
+    lda #4
+    sta z_t4                ; class changes + 4
     ldx tg_nslots
     dex
-    stx z_t1
 slot:
+    stx z_t1
     lda tg_roff,x
     clc
     adc z_y
@@ -106,97 +107,83 @@ slot:
     lda tg_offl,x
     clc
     adc z_x
-    sta z_t2                ; left neighbour cell
-    lda tg_offr,x
-    clc
-    adc z_x
-    sta z_t3                ; right neighbour cell
-    lda #0
-    sta z_t4
-    ldx z_t2
+    tax                     ; the left neighbour's cell
     lda gen_bit_lo,x
     and eb_lo,y
     bne left_filled
     lda gen_bit_hi,x
     and eb_hi,y
-    beq left_done
-left_filled:
-    inc z_t4
-left_done:
-    ldx z_t3
+    bne left_filled
+    ldx z_t1
+    lda tg_offr,x
+    clc
+    adc z_x
+    tax                     ; the right neighbour's cell
     lda gen_bit_lo,x
     and eb_lo,y
-    bne right_filled
+    bne next_slot
     lda gen_bit_hi,x
     and eb_hi,y
-    beq right_done
-right_filled:
-    inc z_t4
-right_done:
-    ldx eb_tr,y             ; old transitions
-    lda z_t4
-    beq up                  ; both neighbours empty: +2
-    cmp #2
-    bne next_slot           ; one filled: unchanged
-    cpx #2                  ; both filled: -2, and the row is full when it had 2
-    bne down
-    inc z_lines
-down:
-    lda gen_row_down_lo,x
-    clc
-    adc z_delta
-    sta z_delta
-    lda gen_row_down_hi,x
-    adc z_delta+1
-    sta z_delta+1
-    jmp next_slot
-up:
-    lda gen_row_up_lo,x
-    clc
-    adc z_delta
-    sta z_delta
-    lda gen_row_up_hi,x
-    adc z_delta+1
-    sta z_delta+1
-next_slot:
-    dec z_t1
+    bne next_slot
+    inc z_t4                ; both empty
+    bne next_slot           ; (always)
+left_filled:
     ldx z_t1
-    bmi rows_done
-    jmp slot
-rows_done:
+    lda tg_offr,x
+    clc
+    adc z_x
+    tax
+    lda gen_bit_lo,x
+    and eb_lo,y
+    bne both
+    lda gen_bit_hi,x
+    and eb_hi,y
+    beq next_slot
+both:
+    lda eb_tr,y
+    cmp #2
+    bne fewer
+    inc z_lines             ; the row is full
+    bne next_slot           ; (always)
+fewer:
+    dec z_t4
+next_slot:
+    ldx z_t1
+    dex
+    bpl slot
     lda z_lines
     jne with_clear
 
-    ; Covered columns c0 .. c1-1 (z_t1, z_t2). Their old hole costs and the old bump costs of
-    ; the pairs touching them leave through the prefix sums; the new ones are added.
+    ; The cost, built up from a lower bound (eb_base: holes, stack and spawn only grow when
+    ; nothing is cleared): once the bound reaches the cost to beat (best), the placement cannot
+    ; be chosen and its evaluation stops (z_cost = COST_MAX).
+    ; base + row changes
+    ldx z_t4
+    lda eb_base
+    clc
+    adc gen_row_delta_lo,x
+    sta z_cost
+    lda eb_base+1
+    adc gen_row_delta_hi,x
+    sta z_cost+1
+    cmp best_hi
+    bcc rows_below
+    jne pruned
+    lda z_cost
+    cmp best_lo
+    jcs pruned
+rows_below:
+    ; - the old hole costs of the covered columns c0 .. c1-1 (z_t5, z_t6) through the prefix
+    ; sums, + their new ones
     ldx z_o
-    lda gen_shape_width,x
-    sta z_t0                ; width
     lda z_x
     clc
     adc gen_shape_min_dx,x
-    sta z_t1                ; c0
+    sta z_t5                ; c0
+    tay
     clc
-    adc z_t0
-    sta z_t2                ; c1
-    ldy z_t1
-    beq first_pair
-    dey
-first_pair:
-    sty z_t3                ; first pair
-    cmp #9
-    bcc last_pair
-    lda #8
-last_pair:
-    sta z_t4                ; one past the last pair
-    lda eb_base             ; cost = base + row changes + prefix complement
-    clc
-    adc z_delta
-    sta z_cost
-    lda eb_base+1
-    adc z_delta+1
-    sta z_cost+1
-    ldy z_t1
+    adc gen_shape_width,x
+    sta z_t6                ; c1
     lda z_cost
     clc
     adc hp_lo,y
@@ -204,15 +191,7 @@ last_pair:
     lda z_cost+1
     adc hp_hi,y
     sta z_cost+1
-    ldy z_t3
-    lda z_cost
-    clc
-    adc bp_lo,y
-    sta z_cost
-    lda z_cost+1
-    adc bp_hi,y
-    sta z_cost+1
-    ldy z_t2
+    ldy z_t6
     lda z_cost
     sec
     sbc hp_lo,y
@@ -220,74 +199,34 @@ last_pair:
     lda z_cost+1
     sbc hp_hi,y
     sta z_cost+1
-    ldy z_t4
-    lda z_cost
-    sec
-    sbc bp_lo,y
-    sta z_cost
-    lda z_cost+1
-    sbc bp_hi,y
-    sta z_cost+1
-    ; new heights, hole costs, extremes
+    ; the covered columns: holes and new heights, and with them the extremes (heights only
+    ; grow when no line is cleared): z_t0 highest of 0-8, z_t1 lowest of the covered ones of
+    ; 0-8, z_t2 highest of 3-6, z_t3 the well column
     lda #22
     sec
     sbc z_y
-    sta z_s0                ; 22 - y: a column's new height is this - (highest cell + 2)
+    sta z_t7                ; 22 - y: a column's new height is this - (highest cell + 2)
     lda eb_max08
-    sta z_t5
+    sta z_t0
+    lda #$FF
+    sta z_t1
     lda eb_max36
-    sta z_t6
-    lda #0
-    sta z_t7                ; set: a lowest column of 0-8 was covered
+    sta z_t2
+    lda eb_h+9
+    sta z_t3
     lda z_o
     asl
     asl
-    sta z_t3                ; shape entry o*4 + j, j = column - c0
-    ldx #0
-    ldy z_t1
-covered:
-    lda eb_h,y
-    cmp eb_min08
-    bne not_lowest
-    cpy #9
-    bcs not_lowest
-    inc z_t7
-not_lowest:
-    stx z_s1
-    ldx z_t3
+    tax                     ; shape entry o*4 + j, j = column - c0
+    ldy z_t5
+column:
     lda gen_shape_column,x
-    lsr
-    lsr
-    sta z_t4                ; highest cell + 2
-    lda gen_shape_column,x
-    and #$03
-    sec
-    sbc z_t4
-    sta z_delta             ; cells in the column - 1 (z_delta is free by now)
-    ldx z_s1
-    lda z_s0
-    sec
-    sbc z_t4
-    sta nh,x                ; the new height
-    cpy #9
-    bcs extremes_done
-    cmp z_t5
-    bcc not_max
-    sta z_t5
-not_max:
-    cpy #3
-    bcc extremes_done
-    cpy #7
-    bcs extremes_done
-    cmp z_t6
-    bcc extremes_done
-    sta z_t6
-extremes_done:
-    clc                     ; holes = new height - (filled + cells)
-    sbc eb_f,y
-    sec
-    sbc z_delta
-    stx z_s1
+    and #$03                ; lowest cell + 2
+    eor #$FF
+    clc
+    adc z_t7                ; 22 - y - (lowest + 2) - 1, C = 1
+    sbc eb_f,y              ; holes = new height - (filled + cells)
+    stx z_s0
     tax
     lda gen_hole_lo,x
     clc
@@ -296,104 +235,105 @@ extremes_done:
     lda gen_hole_hi,x
     adc z_cost+1
     sta z_cost+1
-    ldx z_s1
-    inc z_t3
+    ldx z_s0
+    lda gen_shape_column,x
+    lsr
+    lsr                     ; highest cell + 2
+    eor #$FF
+    sec
+    adc z_t7                ; the new height
+    cpy #9
+    bcs well
+    cmp z_t0
+    bcc not_max
+    sta z_t0
+not_max:
+    cmp z_t1
+    bcs not_min
+    sta z_t1
+not_min:
+    cpy #3
+    bcc next_column
+    cpy #7
+    bcs next_column
+    cmp z_t2
+    bcc next_column
+    sta z_t2
+    bcs next_column         ; (always)
+well:
+    sta z_t3
+next_column:
     inx
     iny
-    cpy z_t2
-    bne covered
-    ; bump pairs: the left boundary, inside the covered range, the right boundary
-    ldy z_t1
-    beq no_left             ; column 0 has no pair to its left
-    cpy #9
-    bcs no_left             ; the pair 8-9 is not counted
-    lda eb_h-1,y
+    cpy z_t6
+    bne column
+    lda z_cost+1
+    cmp best_hi
+    bcc holes_below
+    bne pruned
+    lda z_cost
+    cmp best_lo
+    bcs pruned
+holes_below:
+    ; the stack and spawn costs where the highest columns grew
+    ldy z_t0
+    ldx eb_max08
+    cpy eb_max08
+    beq stack_same
+    lda gen_stack_lo,y
     sec
-    sbc nh
-    jsr add_bump
-no_left:
-    ldx #0
-inner:
-    inx
-    cpx z_t0
-    bcs inner_done
-    txa
-    clc
-    adc z_t1                ; the pair's right column
-    cmp #9
-    bcs inner_done          ; the pair 8-9 is not counted
-    lda nh-1,x
-    sec
-    sbc nh,x
-    jsr add_bump
-    jmp inner
-inner_done:
+    sbc gen_stack_lo,x
+    sta z_s0
+    lda gen_stack_hi,y
+    sbc gen_stack_hi,x
+    tax
+    lda z_s0
+    jsr add_ax
+stack_same:
     ldy z_t2
-    cpy #9
-    bcs no_right            ; covering column 8 or 9: no pair to the right
-    ldx z_t0
-    lda nh-1,x
+    ldx eb_max36
+    cpy eb_max36
+    beq spawn_same
+    lda gen_spawn_lo,y
     sec
-    sbc eb_h,y
-    jsr add_bump
-no_right:
-    ; the extremes: highest of 0-8 and of 3-6 known; the lowest of 0-8 searched when a
-    ; lowest column was covered; the well column. The covered range moves to z_t3/z_t4.
-    lda z_t1
-    sta z_t3                ; c0
-    lda z_t2
-    sta z_t4                ; c1
-    lda z_t5
-    sta z_t0
-    lda z_t6
-    sta z_t2
-    lda eb_min08
-    sta z_t1
-    lda z_t7
-    beq lowest_known
-    lda #$FF
-    sta z_t1
-    ldy #8
-lowest:
-    lda eb_h,y
-    cpy z_t3
-    bcc uncovered
-    cpy z_t4
-    bcs uncovered
-    tya
-    sec
-    sbc z_t3
+    sbc gen_spawn_lo,x
+    sta z_s0
+    lda gen_spawn_hi,y
+    sbc gen_spawn_hi,x
     tax
-    lda nh,x
-    jmp compare
-uncovered:
-    lda eb_h,y
-compare:
+    lda z_s0
+    jsr add_ax
+spawn_same:
+    ; the lowest of 0-8: the covered ones and the uncovered ones left and right of them
+    ldy z_t5
+    lda pre_min,y
     cmp z_t1
-    bcs not_lower
+    bcs left_higher
     sta z_t1
-not_lower:
-    dey
-    bpl lowest
-lowest_known:
-    lda eb_h+9              ; the well column, covered or not
-    ldy z_t4
-    cpy #10
-    bne well_known
-    lda #9
-    sec
-    sbc z_t3
-    tax
-    lda nh,x
-well_known:
-    sta z_t3
-    jmp ai_extremes_cost
+left_higher:
+    ldy z_t6
+    lda suf_min-1,y
+    cmp z_t1
+    bcs right_higher
+    sta z_t1
+right_higher:
+    jmp ai_well_cost
+pruned:
+    lda #$FF
+    sta z_cost
+    sta z_cost+1
+    rts
 
 ; Lines cleared (rare: a few of the evaluations of a search): the placement is made in eb's rows
 ; for the moment (the undo record of a candidate applied meanwhile, and the columns, are kept on
 ; the stack), the columns recomputed and evaluated in full, and everything put back. The row
-; costs are already in z_delta (a full row costs what an empty one does).
+; changes are already counted (a full row costs what an empty one does).
 with_clear:
+    ldx z_t4
+    lda gen_row_delta_lo,x
+    sta z_delta
+    lda gen_row_delta_hi,x
+    sta z_delta+1
     ldx #COLUMNS-1
 save:
     lda eb_h,x
@@ -402,15 +342,10 @@ save:
     pha
     dex
     bpl save
-    ldx #4
-save_undo:
-    lda ud_rows,x           ; ud_rows and ud_count are adjacent
-    pha
-    dex
-    bpl save_undo
-    jsr apply_rows
-    jsr ai_recompute_columns
-    jsr ai_column_sum       ; z_cost = holes and bumps of the cleared board
+    jsr ai_piece_masks
+    jsr or_piece            ; the full rows stay where they are
+    jsr columns_after_clear
+    jsr ai_column_sum       ; z_cost = holes of the cleared board
     lda eb_rowsum           ; + rows: eb's sum and the changes
     clc
     adc z_delta
@@ -426,14 +361,7 @@ save_undo:
     jsr add_ax
     jsr ai_find_extremes
     jsr ai_extremes_cost_eb
-    jsr undo_rows
-    ldx #0
-unsave_undo:
-    pla
-    sta ud_rows,x
-    inx
-    cpx #5
-    bne unsave_undo
+    jsr remove_piece
     ldx #0
 unsave:
     pla
@@ -449,13 +377,98 @@ unsave:
 
 
 
+.segment "AI_CODE_MID"
+
+; eb_f and eb_h after the placement z_o at (z_x, z_y) went into eb's rows and z_lines of them
+; are full (the evaluation's line-clear path: they stay in place, the heights skip them).
+.proc columns_after_clear
+    lda z_lines
+    eor #$FF
+    sec
+    adc #0                  ; every cleared row takes one cell of each column
+    clc                     ; the piece adds its cells
+    jsr adjust_filled
+    lda z_lines
+    jmp ai_heights_from_rows
+.endproc
+
+; eb_f of every column + A, then the piece z_o at (z_x, z_y) adds its cells to its columns
+; (C = 0) or takes them away (C = 1).
+.proc adjust_filled
+    php
+    sta z_s1
+    ldx #COLUMNS-1
+all:
+    lda eb_f,x
+    clc
+    adc z_s1
+    sta eb_f,x
+    dex
+    bpl all
+    ldx z_o
+    lda gen_shape_width,x
+    sta z_t5                ; columns to go
+    lda z_x
+    clc
+    adc gen_shape_min_dx,x
+    tay                     ; c0
+    txa
+    asl
+    asl
+    tax                     ; shape entry o*4
+    plp
+    ror z_s1                ; bit 7: take
+column:
+    lda gen_shape_column,x
+    lsr
+    lsr
+    sta z_s0                ; highest cell + 2
+    lda gen_shape_column,x
+    and #$03                ; lowest cell + 2
+    sec
+    sbc z_s0
+    sta z_s0                ; cells - 1
+    bit z_s1
+    bmi take
+    sec
+    adc eb_f,y              ; (eb_f may be "negative" for the moment: the rows were taken first)
+    jmp store
+take:
+    lda eb_f,y
+    clc
+    sbc z_s0
+store:
+    sta eb_f,y
+    inx
+    iny
+    dec z_t5
+    bne column
+    rts
+.endproc
+
+.segment "SPARE_8BF8"
+
 ; Makes the placement z_o at (z_x, z_y) part of eb: cells above the visible rows are dropped,
 ; full rows removed (remembered in ud_rows for the undo), columns and caches rebuilt.
 ; z_lines = lines cleared (0 when it tops out: nothing is cleared then, as in the reference).
 .proc ai_apply_placement
     jsr apply_rows
+    lda z_t6
+    bne recount             ; cells dropped above the visible rows: count the columns again
+    lda z_lines
+    eor #$FF
+    sec
+    adc #0
+    clc
+    jsr adjust_filled
+    lda #0                  ; (the full rows are gone)
+    jsr ai_heights_from_rows
+    jmp ai_board_caches
+recount:
     jmp ai_prepare_board
 .endproc
+
+.segment "AI_CODE"
 
 ; The rows of ai_apply_placement only (pm holds the piece's cells afterwards).
 .proc apply_rows
@@ -463,31 +476,7 @@ unsave:
     lda #0
     sta z_lines
     sta ud_count
-    sta z_t6                ; topped out?
-    ldx #3
-slot:
-    txa
-    clc
-    adc z_y
-    sec
-    sbc #2
-    bpl on_board
-    lda pm_lo,x             ; a cell above the visible rows
-    ora pm_hi,x
-    beq next
-    inc z_t6
-    bne next
-on_board:
-    tay
-    lda eb_lo,y
-    ora pm_lo,x
-    sta eb_lo,y
-    lda eb_hi,y
-    ora pm_hi,x
-    sta eb_hi,y
-next:
-    dex
-    bpl slot
+    jsr or_piece
     lda z_t6
     bne rebuild
     ldx #ROWS-1             ; remove full rows, moving the rows above down
@@ -529,13 +518,61 @@ rebuild:
     rts
 .endproc
 
+; The piece's cells (pm) into eb's rows; z_t6 = cells above the visible rows (dropped).
+.proc or_piece
+    lda #0
+    sta z_t6
+    ldx #3
+slot:
+    txa
+    clc
+    adc z_y
+    sec
+    sbc #2
+    bpl on_board
+    lda pm_lo,x             ; a cell above the visible rows
+    ora pm_hi,x
+    beq next
+    inc z_t6
+    bne next
+on_board:
+    tay
+    lda eb_lo,y
+    ora pm_lo,x
+    sta eb_lo,y
+    lda eb_hi,y
+    ora pm_hi,x
+    sta eb_hi,y
+next:
+    dex
+    bpl slot
+    rts
+.endproc
+
+.segment "SPARE_E0C8"
+
 ; Takes the placement z_o at (z_x, z_y) out of eb again after ai_apply_placement: the cleared
 ; rows (they were full) go back in their places, then the piece's cells are removed.
 .proc ai_undo_placement
     jsr ai_piece_masks
     jsr undo_rows
+    ldx z_o
+    lda z_y
+    clc
+    adc gen_shape_min_dy2,x
+    cmp #2
+    bcc recount             ; it had cells above the visible rows: count the columns again
+    lda ud_count
+    sec                     ; the piece's cells go
+    jsr adjust_filled
+    lda #0
+    jsr ai_heights_from_rows
+    jmp ai_board_caches
+recount:
     jmp ai_prepare_board
 .endproc
+
+.segment "AI_CODE"
 
 ; The rows of ai_undo_placement only (pm must hold the piece's cells).
 .proc undo_rows
@@ -568,6 +605,10 @@ next:
     cpx #ROWS
     bne row
 remove:
+.endproc
+; fall through
+; The piece's cells (pm) out of eb's rows.
+.proc remove_piece
     ldx #3
 slot:
     txa
@@ -636,24 +677,3 @@ empty:
     stx tg_nslots
     rts
 .endproc
-
-; z_cost += bump cost of the height difference A (signed). Keeps X, Y.
-.proc add_bump
-    bcs positive            ; C from the subtraction: no borrow, A >= 0
-    eor #$FF
-    adc #1
-positive:
-    sty z_s1
-    tay
-    lda gen_bump_lo,y
-    clc
-    adc z_cost
-    sta z_cost
-    lda gen_bump_hi,y
-    adc z_cost+1
-    sta z_cost+1
-    ldy z_s1
-    rts
-.endproc
-
-

@@ -33,13 +33,12 @@ eb_h:       .res COLUMNS ; column heights (0-20)
 eb_f:       .res COLUMNS ; filled cells per column
 eb_tr:      .res ROWS   ; transitions of each row (the row cost index)
 eb_rowsum:  .res 2      ; sum of the row costs
-eb_base:    .res 2      ; row sum + hole sum + bump sum + lines cost of no line: the start of every cost
+eb_base:    .res 2      ; row sum + hole sum + lines cost of no line: the start of every cost
 hp_lo:      .res COLUMNS+1 ; hole costs of columns 0 .. c-1, for c = 0..10
 hp_hi:      .res COLUMNS+1
-bp_lo:      .res 9      ; bump costs of pairs 0 .. p-1, for p = 0..8
-bp_hi:      .res 9
+pre_min:    .res COLUMNS ; lowest of columns 0 .. c-1 (of 0-8; $FF: none), for c = 0..9
+suf_min:    .res COLUMNS ; lowest of columns c .. 8 ($FF: none), for c = 1..10 at c-1
 eb_max08:   .res 1      ; highest of columns 0-8
-eb_min08:   .res 1      ; lowest of columns 0-8
 eb_max36:   .res 1      ; highest of columns 3-6
 pm_lo:      .res 4      ; a piece's cells in its rows y-2 .. y+1 (ai_piece_masks)
 pm_hi:      .res 4

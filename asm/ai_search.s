@@ -7,7 +7,7 @@
 .include "ai_gen.inc"
 
 
-.segment "AI_CODE_HI"
+.segment "AI_CODE_EC"
 
 ; Frames per drop at level A -> A.
 .proc frames_per_drop
@@ -155,7 +155,16 @@ place:
     cmp s_keep
     bcs full
     inc cand_count
+    lda cand_count
+    cmp s_keep
+    bcc bound_known         ; not full yet
 full:
+    ldx s_keep              ; full: the K-th cost is the one to beat
+    lda cand_cost_lo-1,x
+    sta best_lo
+    lda cand_cost_hi-1,x
+    sta best_hi
+bound_known:
     jmp ai_yield
 .endproc
 
@@ -222,6 +231,9 @@ keep:
     cpx #1                  ; C = hold
     jsr ai_set_gravity_rows
     ; first ply
+    lda #$FF                ; nothing to beat until K are kept
+    sta best_lo
+    sta best_hi
     lda #1
     sta s_ply
     lda s_type
@@ -263,9 +275,27 @@ more:
     lda #0
     sta z_type
 reply_type:
+    ; the reply to beat: any for the first candidate; for a later one, what makes its total
+    ; lower than the best total so far (none: the sweep is skipped)
+    ldx ply2_k
+    jsr candidate_lines_cost
+    ldy z_type
     lda #$FF
     sta best_lo
     sta best_hi
+    cpx #0
+    beq sweep
+    lda best_total_lo,y
+    sec
+    sbc z_t0
+    sta best_lo
+    lda best_total_hi,y
+    sbc z_t1
+    sta best_hi
+    bcc skip                ; total >= the best one whatever the reply
+    ora best_lo
+    beq skip
+sweep:
     jsr ai_sweep_type
     ; total = lines cost of the candidate + best reply (saturating)
     ldx ply2_k

@@ -25,7 +25,6 @@ EvalSet unit_set() {
     EvalSet e;
     for (int i = 0; i <= 20; ++i) {
         e.hole[i] = static_cast<uint16_t>(1000 * i);
-        e.bump[i] = static_cast<uint16_t>(10 * i);
         e.stack[i] = static_cast<uint16_t>(100000 % 7 + i);  // 5 + i
         e.spawn[i] = 0;
         e.cover[i] = static_cast<uint16_t>(20000 + i);
@@ -55,13 +54,13 @@ TEST_CASE("evaluation: every term from its table") {
     const EvalSet e = unit_set();
     // Heights 3 0 0 3 0 0 0 0 0 | well 0; column 0 has a hole at row 18.
     const Board b = board_from({"#..#......", "...#......", "#..#......"});
-    // holes: column 0 has 1 -> 1000. bumps |3-0|,0,|0-3|,|3-0|,0,0,0,0 -> 30+30+30 = 90.
-    // stack: highest of 0..8 = 3 -> 8. spawn: 0. well: lowest of 0..8 = 0, height 0 -> ready[0].
-    CHECK(evaluate(b, e) == 1000 + 90 + 8 + 30000);
+    // holes: column 0 has 1 -> 1000. stack: highest of 0..8 = 3 -> 8. spawn: 0. well: lowest
+    // of 0..8 = 0, height 0 -> ready[0]. Rows: row_step 0.
+    CHECK(evaluate(b, e) == 1000 + 8 + 30000);
     // Well column above the lowest other column: cover.
     const Board c = board_from({"#########.", "#########.", ".........#"});
     // heights: 2 x9 (col 0..8), col 9: 3; lowest = 2 -> cover[1]; column 9 has 2 holes.
-    CHECK(evaluate(c, e) == 2000 + 0 + (5 + 2) + 20001);
+    CHECK(evaluate(c, e) == 2000 + (5 + 2) + 20001);
     // Ready rows are capped at 6.
     Board tall;
     for (int row = 10; row < kRows; ++row) tall.rows[row] = 0x01FF;
@@ -94,6 +93,7 @@ TEST_CASE("table caps keep every sum the search forms below the top-out cost") {
     const uint32_t eval = evaluate(worst, e);
     CHECK(eval + 2u * e.lines[4] < kCostMax);
     for (uint16_t v : e.hole) CHECK(v <= kCapHole);
+    CHECK(e.row_step == kCapRowStep);
     for (uint16_t v : e.lines) CHECK(v <= kCapLines);
 }
 
@@ -113,12 +113,14 @@ TEST_CASE("row transitions count filled/empty changes with the walls as filled")
     CHECK(row_class(row("..........")) == 0);
     CHECK(row_class(row("##########")) == 0);
     CHECK(row_class(row("#.#.#.#.#.")) == 4);
-    // Every row contributes its class's cost.
+    // Every row contributes row_step per class: empty and full rows nothing.
     EvalSet e;
-    e.row = {1, 10, 100, 1000, 10000};
+    e.row_step = 7;
     Board b;
     b.rows[19] = row("#.#.#.#.#.");
     b.rows[18] = row(".########.");
     b.recompute_columns();
-    CHECK(evaluate(b, e) == 18 * 1 + 10 + 10000);
+    b.rows[17] = row("##########");
+    b.recompute_columns();
+    CHECK(evaluate(b, e) == 7 * (4 + 1));
 }

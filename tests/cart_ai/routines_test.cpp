@@ -118,7 +118,7 @@ TEST_CASE("routine: gravity rows") {
 TEST_CASE("routine: the cost of a placement, and making it permanent") {
     Rig rig;
     std::mt19937 rng(4);
-    int checked = 0, clears = 0;
+    int checked = 0, clears = 0, pruned = 0;
     for (int i = 0; i < 300; ++i) {
         const ai::Board b = test::random_board(rng);
         const uint8_t type = static_cast<uint8_t>(rng() % 7);
@@ -129,10 +129,25 @@ TEST_CASE("routine: the cost of a placement, and making it permanent") {
             rig.m.write(rig.sym("z_o"), t.orientation);
             rig.m.write(rig.sym("z_x"), t.x);
             rig.m.write(rig.sym("z_y"), static_cast<uint8_t>(t.landing_y));
-            rig.call("ai_eval_placement");
             INFO("board " << i << " o " << int(t.orientation) << " x " << int(t.x) << " y " << int(t.landing_y)
                           << " lines " << int(p.lines) << (p.topped_out ? " topped" : ""));
-            REQUIRE(rig.cost() == ai::placement_cost(p, ai::default_tables()));
+            const uint16_t cost = ai::placement_cost(p, ai::default_tables());
+            // The search's bound: a placement that clears nothing and costs at least the bound
+            // may come back as COST_MAX (its evaluation stopped early); one below it, and every
+            // line clear, exactly.
+            for (const uint16_t bound : {uint16_t{ai::kCostMax}, cost, static_cast<uint16_t>(cost + 1),
+                                         static_cast<uint16_t>(cost / 2)}) {
+                rig.m.write(rig.sym("best_lo"), static_cast<uint8_t>(bound));
+                rig.m.write(rig.sym("best_hi"), static_cast<uint8_t>(bound >> 8));
+                rig.call("ai_eval_placement");
+                INFO("bound " << bound);
+                if (p.lines == 0 && cost >= bound) {
+                    REQUIRE((rig.cost() == cost || rig.cost() == ai::kCostMax));
+                    pruned += rig.cost() == ai::kCostMax && cost != ai::kCostMax;
+                } else {
+                    REQUIRE(rig.cost() == cost);
+                }
+            }
             REQUIRE(rig.get_eb() == b);  // unchanged
             if (!p.topped_out) REQUIRE(rig.m.read(rig.sym("z_lines")) == p.lines);
             rig.call("ai_apply_placement");
@@ -144,7 +159,42 @@ TEST_CASE("routine: the cost of a placement, and making it permanent") {
         });
     }
     CHECK(checked > 4000);
-    CHECK(clears > 25);  // the line-clear path is exercised
+    CHECK(clears > 25);            // the line-clear path is exercised
+    CHECK(pruned > checked / 2);   // and the bound stops evaluations
+}
+
+TEST_CASE("routine: placements applied and undone in turn, as the search does") {
+    // The search applies a candidate, undoes it and applies the next: the columns are kept up
+    // to date incrementally, so each step is checked against the reference's board.
+    Rig rig;
+    std::mt19937 rng(7);
+    int sequences = 0, with_clears = 0;
+    for (int i = 0; i < 3000; ++i) {
+        const ai::Board b = test::random_board(rng);
+        const uint8_t type = static_cast<uint8_t>(rng() % 7);
+        std::vector<ai::Target> targets;
+        ai::for_each_reachable(b, type, ai::Gravity{2, false}, [&](const ai::Target& t) { targets.push_back(t); });
+        if (targets.empty()) continue;
+        rig.put_eb(b);
+        rig.call("ai_prepare_board");
+        for (int step = 0; step < 3; ++step) {
+            const ai::Target& t = targets[rng() % targets.size()];
+            const ai::Placed p = ai::place(b, t);
+            INFO("board " << i << " step " << step << " o " << int(t.orientation) << " x " << int(t.x) << " y "
+                          << int(t.landing_y) << " lines " << int(p.lines));
+            rig.m.write(rig.sym("z_o"), t.orientation);
+            rig.m.write(rig.sym("z_x"), t.x);
+            rig.m.write(rig.sym("z_y"), static_cast<uint8_t>(t.landing_y));
+            rig.call("ai_apply_placement");
+            REQUIRE(rig.get_eb() == p.board);
+            rig.call("ai_undo_placement");
+            REQUIRE(rig.get_eb() == b);
+            with_clears += p.lines > 0;
+        }
+        ++sequences;
+    }
+    CHECK(sequences > 2500);
+    CHECK(with_clears > 50);
 }
 
 TEST_CASE("routine: level after cleared lines") {
