@@ -122,6 +122,40 @@ std::string generate(const EvalTables& tables) {
     o << "\n; ---- frames per drop by level (index 29 serves every level from 29 up) ----\n";
     table(o, "gen_frames_per_drop", fpd);
 
+    // The row of the piece k = 0..11 frames after spawn (+2, as the sweep compares it with
+    // landing rows + 2), one block of 12 per gravity: block 0 for the hold and for every gravity
+    // slower than 11 frames a row (row 0 throughout), then one per frames-per-drop value 1..11
+    // that some level has. gen_gravity_base[g] (g = 0..12, 12 standing for every slower one)
+    // is the block's offset. The sweep never asks beyond frame 11 (2 x 5 shifts + 1).
+    // The blocks overlap where their values agree (each is placed at the first offset that fits).
+    constexpr int kRowFrames = 12;
+    std::vector<int> rows2(kRowFrames, 2), base(13, 0);
+    std::vector<bool> used(13, false);
+    for (int level = 0; level < 256; ++level) {
+        const int g = ai::frames_per_drop(static_cast<uint8_t>(level));
+        if (g <= 11) used[static_cast<size_t>(g)] = true;
+    }
+    for (int g = 11; g >= 1; --g) {
+        if (!used[static_cast<size_t>(g)]) continue;
+        const ai::Gravity gravity{static_cast<uint8_t>(g), false};
+        std::vector<int> block;
+        for (int k = 0; k < kRowFrames; ++k) block.push_back(gravity.row_after(k) + 2);
+        size_t at = 0;
+        for (;; ++at) {
+            bool fits = true;
+            for (size_t k = 0; k < block.size() && at + k < rows2.size(); ++k) fits &= rows2[at + k] == block[k];
+            if (fits) break;
+        }
+        for (size_t k = rows2.size() - at; k < block.size(); ++k) rows2.push_back(block[k]);
+        base[static_cast<size_t>(g)] = static_cast<int>(at);
+    }
+    for (int k = 0; k < kRowFrames; ++k)
+        if (ai::Gravity{12, false}.row_after(k) != 0 || ai::Gravity{1, true}.row_after(k) != 0)
+            throw std::logic_error("block 0 of gen_rows2 is not row 0 throughout");
+    o << "\n; ---- the piece's row (+2) k frames after spawn, by gravity (gen_gravity_base) ----\n";
+    table(o, "gen_gravity_base", base);
+    table(o, "gen_rows2", rows2);
+
     // Rows in the cartridge are 12 bits: bit 0 the left wall, bit c+1 column c, bit 11 the right
     // wall (low byte: wall and columns 0-6; high byte: columns 7-9 and the wall). Transitions are
     // the popcount of row ^ (row >> 1) over bits 0..10, counted by nibbles. Checked against the

@@ -87,8 +87,8 @@ next:
 .endproc
 
 ; eb_h from the rows of eb as they will be once its full rows (A of them) are cleared: top
-; down, skipping full rows, the columns first seen filled in a row get its height less the full
-; rows below it.
+; down from row Y (the rows above it are empty), skipping full rows, the columns first seen
+; filled in a row get its height less the full rows below it.
 .proc ai_heights_from_rows
     sta z_t3                ; full rows below the row at hand
     lda #0
@@ -101,7 +101,6 @@ clear:
     sta z_s0
     lda #$08
     sta z_s1
-    ldy #0
 row:
     lda eb_lo,y
     cmp #$FF
@@ -168,6 +167,32 @@ next:
     cpy #ROWS
     bne row
 done:
+    rts
+.endproc
+
+; Y = the first row that can hold a cell once the placement z_o at (z_x, z_y) is in eb's rows:
+; its top row or the board's, the higher (the placement must not top out).
+.proc ai_top_row
+    lda eb_max08
+    cmp eb_h+9
+    bcs highest
+    lda eb_h+9
+highest:
+    eor #$FF
+    sec
+    adc #ROWS
+    sta z_s0                ; 20 - the highest column
+    ldx z_o
+    lda z_y
+    clc
+    adc gen_shape_min_dy2,x
+    sec
+    sbc #2                  ; the piece's top row
+    cmp z_s0
+    bcc piece
+    lda z_s0
+piece:
+    tay
     rts
 .endproc
 

@@ -377,7 +377,7 @@ unsave:
 
 
 
-.segment "AI_CODE_MID"
+.segment "AI_CODE_HI"
 
 ; eb_f and eb_h after the placement z_o at (z_x, z_y) went into eb's rows and z_lines of them
 ; are full (the evaluation's line-clear path: they stay in place, the heights skip them).
@@ -388,6 +388,7 @@ unsave:
     adc #0                  ; every cleared row takes one cell of each column
     clc                     ; the piece adds its cells
     jsr adjust_filled
+    jsr ai_top_row
     lda z_lines
     jmp ai_heights_from_rows
 .endproc
@@ -461,6 +462,7 @@ store:
     adc #0
     clc
     jsr adjust_filled
+    jsr ai_top_row
     lda #0                  ; (the full rows are gone)
     jsr ai_heights_from_rows
     jmp ai_board_caches
@@ -566,6 +568,7 @@ next:
     sec                     ; the piece's cells go
     jsr adjust_filled
     lda #0
+    tay                     ; (the board's top is not known: from row 0)
     jsr ai_heights_from_rows
     jmp ai_board_caches
 recount:

@@ -22,7 +22,7 @@ sw_n:     .res 1    ; input frames of the target: max(shifts, presses)
 sw_i:     .res 1
 sw_count: .res 1
 sw_need:  .res 1
-sw_g:     .res 1    ; frames per drop of the search (0: the hold)
+sw_rbase: .res 1    ; the search's gravity: its block of gen_rows2
 sw_dirty: .res 1    ; the shape at hand is not the target orientation's
 sw_l2:    .res 1    ; landing row + 2 of the target orientation at the column at hand
 sh_mindx: .res 1    ; the shape at hand (set_shape): leftmost column, width, table entry o*4
@@ -45,7 +45,8 @@ sh_base:  .res 1
 .endproc
 
 ; The shape at hand at column A: C = 0 outside the walls; else C = 1 and A = landing row + 2
-; (the lowest row its lowest cells can sit on, + 2). Clobbers X, Y, z_s0, z_s1.
+; (the lowest row its lowest cells can sit on, + 2): 23 - the highest (height + lowest cell + 2)
+; of its columns. Clobbers X, Y, z_s0, z_s1.
 .proc landing_at
     clc
     adc sh_mindx
@@ -56,7 +57,7 @@ sh_base:  .res 1
     cmp #COLUMNS+1
     bcs outside
     sta z_s1                ; one past the last column
-    lda #$FF
+    lda #0
     sta z_s0
     ldx sh_base
 column:
@@ -64,20 +65,18 @@ column:
     and #$03                ; lowest cell + 2
     clc
     adc eb_h,y
-    eor #$FF                ; 19 - height - lowest + 2 = 23 - (height + lowest + 2)
-    sec
-    adc #23
     cmp z_s0
-    bcs higher
+    bcc lower
     sta z_s0
-higher:
+lower:
     inx
     iny
     cpy z_s1
     bne column
-    lda z_s0
+    lda #23
     sec
-    rts
+    sbc z_s0
+    rts                     ; (C = 1)
 outside:
     clc
     rts
@@ -89,9 +88,7 @@ outside:
 .proc check
     pha
     tya
-    jsr row_after
-    clc
-    adc #2
+    jsr row_after2
     sta sw_need
     pla
     jsr orientation_after
@@ -126,39 +123,26 @@ ok:
 
 ; The gravity of the search: A = frames per drop, C = hold (the first piece of a game).
 .proc ai_set_gravity_rows
-    bcc keep
-    lda #0                  ; 0: the hold, the piece stays on row 0
-keep:
-    sta sw_g
+    bcs hold
+    cmp #12
+    bcc known
+    lda #12                 ; every slower gravity: row 0 for as long as the inputs last
+known:
+    tax
+    lda gen_gravity_base,x
+    .byte $2C               ; (BIT abs: skips the LDA #0)
+hold:
+    lda #0
+    sta sw_rbase
     rts
 .endproc
 
-; A = row of a piece A frames after spawn: frames / frames per drop (0 in the hold). Keeps X, Y.
-.proc row_after
-    sty z_s0
-    ldy sw_g
-    beq hold
-    cpy #1
-    beq done
-    cpy #2
-    bne divide
-    lsr
-    jmp done
-divide:
-    sty z_s1
-    ldy #$FF
-count:
-    iny
-    sec
-    sbc z_s1
-    bcs count
-    tya
-done:
-    ldy z_s0
-    rts
-hold:
-    lda #0
-    ldy z_s0
+; A = row + 2 of a piece A frames after spawn (row 0 in the hold). Keeps X.
+.proc row_after2
+    clc
+    adc sw_rbase
+    tay
+    lda gen_rows2,y
     rts
 .endproc
 .export ai_set_gravity_rows
@@ -243,11 +227,9 @@ target:
     bcc rotations
     ; s > presses: every check is against the landing row
     asl
-    sec
-    sbc #1
-    jsr row_after           ; R(2s-1)
-    clc
-    adc #2
+    adc sw_rbase            ; (C = 0: s < 128)
+    tay
+    lda gen_rows2-1,y       ; R(2s-1) + 2
     cmp sw_l2
     beq reachable
     jcs done                ; the target, and every column further out, is out of reach
@@ -255,9 +237,9 @@ reachable:
     jsr emit
     lda sw_s                ; the columns further out: R(2s) <= landing
     asl
-    jsr row_after
-    clc
-    adc #2
+    adc sw_rbase
+    tay
+    lda gen_rows2,y         ; R(2s) + 2
     cmp sw_l2
     jeq next
     jcs done

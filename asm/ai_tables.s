@@ -5,7 +5,7 @@
 .export gen_shape_min_dx, gen_shape_width, gen_shape_min_dy2
 .export gen_shape_column, gen_shape_runs
 .export gen_rot_count, gen_spawn_orientation, gen_type_of_orientation, gen_rotate_cw, gen_rotate_ccw
-.export gen_frames_per_drop, gen_nibble_count
+.export gen_frames_per_drop, gen_nibble_count, gen_gravity_base, gen_rows2
 .export gen_hole_lo, gen_hole_hi, gen_stack_lo, gen_stack_hi
 .export gen_spawn_lo, gen_spawn_hi, gen_ready_lo, gen_ready_hi, gen_cover_lo, gen_cover_hi
 .export gen_lines_lo, gen_lines_hi, gen_row_lo, gen_row_hi, gen_row_delta_lo, gen_row_delta_hi

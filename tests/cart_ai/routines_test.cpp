@@ -100,16 +100,17 @@ TEST_CASE("routine: walls and landing row of a shape at a column") {
 
 TEST_CASE("routine: gravity rows") {
     Rig rig;
-    for (uint8_t g : {1, 2, 3, 5, 6, 8, 48}) {
+    for (int level = 0; level <= 40; ++level) {
+        const uint8_t g = ai::frames_per_drop(static_cast<uint8_t>(level));
         for (bool hold : {false, true}) {
             rig.m.cpu().set_a(g);
             rig.m.cpu().set_p(hold ? 0x25 : 0x24);
             rig.call("ai_set_gravity_rows");
-            for (int m = 0; m <= 10; ++m) {
+            for (int m = 0; m <= 11; ++m) {
                 rig.m.cpu().set_a(static_cast<uint8_t>(m));
-                rig.call("row_after");
+                rig.call("row_after2");
                 INFO("g " << int(g) << " hold " << hold << " m " << m);
-                REQUIRE(rig.m.cpu().a() == ai::Gravity{g, hold}.row_after(m));
+                REQUIRE(rig.m.cpu().a() == ai::Gravity{g, hold}.row_after(m) + 2);
             }
         }
     }
