@@ -100,12 +100,10 @@ private:
     uint64_t plan_frame_ = 0;    // menus: the frame at which to press Start
     bool wait_for_demo_ = false;
     int menu_moves_ = 0;
-    bool hold_a_ = false;
     // play
     std::unique_ptr<ai::AiPlayer> ai_;
     int pieces_ = 0, give_up_at_ = 0;
     bool junk_piece_ = false;
-    uint8_t last_piece_ = 0xFF;
     uint8_t last_play_state_ = 0, last_render_mode_ = 0;
     uint64_t wait_ = 0;          // frames to wait before the next special press
     uint8_t held_ = 0;
