@@ -5,44 +5,6 @@
 
 .segment "AI_CODE"
 
-; X = transitions of the row A (low byte) / Y (high byte): the popcount of row ^ (row >> 1) over
-; bits 0..10 (rows hold both walls: bit 0 the left one, bit c+1 column c, bit 11 the right one),
-; by nibbles. The index into gen_row_lo/hi. Clobbers A, Y, z_s0.
-.proc ai_row_index
-    sta z_s0
-    tya
-    lsr                     ; C = cell 8
-    lda z_s0
-    ror                     ; (row >> 1), low byte
-    eor z_s0
-    tax                     ; changes among cells 0-8
-    sty z_s0
-    tya
-    lsr
-    eor z_s0
-    and #$07                ; changes among cells 8-11
-    tay
-    lda gen_nibble_count,y
-    sta z_s0
-    txa
-    and #$0F
-    tay
-    lda gen_nibble_count,y
-    clc
-    adc z_s0
-    sta z_s0
-    txa
-    lsr
-    lsr
-    lsr
-    lsr
-    tay
-    lda gen_nibble_count,y
-    clc
-    adc z_s0
-    tax
-    rts
-.endproc
 
 ; eb_h and eb_f from the rows of eb (rows top to bottom, columns 0-9).
 .proc ai_recompute_columns
@@ -170,31 +132,6 @@ done:
     rts
 .endproc
 
-; Y = the first row that can hold a cell once the placement z_o at (z_x, z_y) is in eb's rows:
-; its top row or the board's, the higher (the placement must not top out).
-.proc ai_top_row
-    lda eb_max08
-    cmp eb_h+9
-    bcs highest
-    lda eb_h+9
-highest:
-    eor #$FF
-    sec
-    adc #ROWS
-    sta z_s0                ; 20 - the highest column
-    ldx z_o
-    lda z_y
-    clc
-    adc gen_shape_min_dy2,x
-    sec
-    sbc #2                  ; the piece's top row
-    cmp z_s0
-    bcc piece
-    lda z_s0
-piece:
-    tay
-    rts
-.endproc
 
 ; The columns and caches of eb from its rows.
 .proc ai_prepare_board
@@ -415,15 +352,71 @@ covered:
 
 .segment "AI_CODE_MID"
 
-; z_cost = the full evaluation of eb (the caches must be current).
-.proc ai_full_eval
-    lda eb_rowsum
+.segment "AI_CODE_MID"
+
+; Y = the first row that can hold a cell once the placement z_o at (z_x, z_y) is in eb's rows:
+; its top row or the board's, the higher (the placement must not top out).
+.proc ai_top_row
+    lda eb_max08
+    cmp eb_h+9
+    bcs highest
+    lda eb_h+9
+highest:
+    eor #$FF
+    sec
+    adc #ROWS
+    sta z_s0                ; 20 - the highest column
+    ldx z_o
+    lda z_y
     clc
-    adc hp_lo+COLUMNS
-    sta z_cost
-    lda eb_rowsum+1
-    adc hp_hi+COLUMNS
-    sta z_cost+1
-    jsr ai_find_extremes
-    jmp ai_extremes_cost_eb
+    adc gen_shape_min_dy2,x
+    sec
+    sbc #2                  ; the piece's top row
+    cmp z_s0
+    bcc piece
+    lda z_s0
+piece:
+    tay
+    rts
+.endproc
+
+.segment "AI_CODE_HI"
+
+; X = transitions of the row A (low byte) / Y (high byte): the popcount of row ^ (row >> 1) over
+; bits 0..10 (rows hold both walls: bit 0 the left one, bit c+1 column c, bit 11 the right one),
+; by nibbles. The index into gen_row_lo/hi. Clobbers A, Y, z_s0.
+.proc ai_row_index
+    sta z_s0
+    tya
+    lsr                     ; C = cell 8
+    lda z_s0
+    ror                     ; (row >> 1), low byte
+    eor z_s0
+    tax                     ; changes among cells 0-8
+    sty z_s0
+    tya
+    lsr
+    eor z_s0
+    and #$07                ; changes among cells 8-11
+    tay
+    lda gen_nibble_count,y
+    sta z_s0
+    txa
+    and #$0F
+    tay
+    lda gen_nibble_count,y
+    clc
+    adc z_s0
+    sta z_s0
+    txa
+    lsr
+    lsr
+    lsr
+    lsr
+    tay
+    lda gen_nibble_count,y
+    clc
+    adc z_s0
+    tax
+    rts
 .endproc

@@ -608,8 +608,11 @@ next:
     cpx #ROWS
     bne row
 remove:
+    jmp remove_piece
 .endproc
-; fall through
+
+.segment "AI_CODE_EC"
+
 ; The piece's cells (pm) out of eb's rows.
 .proc remove_piece
     ldx #3

@@ -12,12 +12,9 @@
 
 .segment "AI_BSS"
 sw_o:     .res 3    ; orientation after 0, 1, 2 rotation presses
-sw_ot:    .res 1    ; the target orientation
 sw_p:     .res 1    ; its rotation presses
-sw_rot:   .res 1    ; its rotation slot
 sw_left:  .res 1    ; sweeping left?
 sw_s:     .res 1    ; shifts to the column at hand
-sw_x:     .res 1    ; the column at hand
 sw_n:     .res 1    ; input frames of the target: max(shifts, presses)
 sw_i:     .res 1
 sw_count: .res 1
@@ -29,20 +26,14 @@ sh_mindx: .res 1    ; the shape at hand (set_shape): leftmost column, width, tab
 sh_w:     .res 1
 sh_base:  .res 1
 
+; The sweep keeps the target orientation, its rotation slot and the column at hand where
+; ai_on_target takes them.
+sw_ot  = z_o
+sw_rot = z_rot
+sw_x   = z_x
+
 .segment "AI_CODE_HI"
 
-; The shape of orientation X for landing_at. Keeps X.
-.proc set_shape
-    lda gen_shape_min_dx,x
-    sta sh_mindx
-    lda gen_shape_width,x
-    sta sh_w
-    txa
-    asl
-    asl
-    sta sh_base
-    rts
-.endproc
 
 ; The shape at hand at column A: C = 0 outside the walls; else C = 1 and A = landing row + 2
 ; (the lowest row its lowest cells can sit on, + 2): 23 - the highest (height + lowest cell + 2)
@@ -109,42 +100,8 @@ no:
     rts
 .endproc
 
-; Orientation after min(A, presses) presses -> X.
-.proc orientation_after
-    cmp sw_p
-    bcc ok
-    lda sw_p
-ok:
-    tax
-    lda sw_o,x
-    tax
-    rts
-.endproc
 
-; The gravity of the search: A = frames per drop, C = hold (the first piece of a game).
-.proc ai_set_gravity_rows
-    bcs hold
-    cmp #12
-    bcc known
-    lda #12                 ; every slower gravity: row 0 for as long as the inputs last
-known:
-    tax
-    lda gen_gravity_base,x
-    .byte $2C               ; (BIT abs: skips the LDA #0)
-hold:
-    lda #0
-    sta sw_rbase
-    rts
-.endproc
 
-; A = row + 2 of a piece A frames after spawn (row 0 in the hold). Keeps X.
-.proc row_after2
-    clc
-    adc sw_rbase
-    tay
-    lda gen_rows2,y
-    rts
-.endproc
 .export ai_set_gravity_rows
 
 ; Every reachable placement of piece type z_type on eb, in the canonical order: each is passed
@@ -347,17 +304,69 @@ shape_back:
 clean:
     rts
 
-; Hand the target to ai_on_target.
+; Hand the target to ai_on_target (z_o, z_x and z_rot are the sweep's own).
 emit:
-    lda sw_ot
-    sta z_o
-    lda sw_x
-    sta z_x
     lda sw_l2
     sec
     sbc #2
     sta z_y
-    lda sw_rot
-    sta z_rot
     jmp ai_on_target
+.endproc
+
+.segment "SPARE_8B8C"
+
+; A = row + 2 of a piece A frames after spawn (row 0 in the hold). Keeps X.
+.proc row_after2
+    clc
+    adc sw_rbase
+    tay
+    lda gen_rows2,y
+    rts
+.endproc
+
+.segment "SPARE_98F4"
+
+; Orientation after min(A, presses) presses -> X.
+.proc orientation_after
+    cmp sw_p
+    bcc ok
+    lda sw_p
+ok:
+    tax
+    lda sw_o,x
+    tax
+    rts
+.endproc
+
+.segment "SPARE_E09E"
+
+; The shape of orientation X for landing_at. Keeps X.
+.proc set_shape
+    lda gen_shape_min_dx,x
+    sta sh_mindx
+    lda gen_shape_width,x
+    sta sh_w
+    txa
+    asl
+    asl
+    sta sh_base
+    rts
+.endproc
+
+.segment "SPARE_E0C8"
+
+; The gravity of the search: A = frames per drop, C = hold (the first piece of a game).
+.proc ai_set_gravity_rows
+    bcs hold
+    cmp #12
+    bcc known
+    lda #12                 ; every slower gravity: row 0 for as long as the inputs last
+known:
+    tax
+    lda gen_gravity_base,x
+    .byte $2C               ; (BIT abs: skips the LDA #0)
+hold:
+    lda #0
+    sta sw_rbase
+    rts
 .endproc

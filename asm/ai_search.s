@@ -9,16 +9,6 @@
 
 .segment "AI_CODE_EC"
 
-; Frames per drop at level A -> A.
-.proc frames_per_drop
-    cmp #29
-    bcc table
-    lda #29
-table:
-    tax
-    lda gen_frames_per_drop,x
-    rts
-.endproc
 
 ; s_level / s_lines_lo / s_lines_hi advanced by A cleared lines with the game's rule (per line:
 ; BCD count, and a level-up when the units reach 0 and the level is below the BCD tens, compared
@@ -356,5 +346,18 @@ chosen:
     rts
 none:
     clc
+    rts
+.endproc
+
+.segment "SPARE_8BF8"
+
+; Frames per drop at level A -> A.
+.proc frames_per_drop
+    cmp #29
+    bcc table
+    lda #29
+table:
+    tax
+    lda gen_frames_per_drop,x
     rts
 .endproc

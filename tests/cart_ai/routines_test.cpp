@@ -63,16 +63,22 @@ TEST_CASE("routine: column heights and filled counts from the rows") {
     }
 }
 
-TEST_CASE("routine: full evaluation of a board") {
+TEST_CASE("routine: the board's caches hold its evaluation") {
+    // eb_base is the board's evaluation but for the well, plus the lines cost of no line; the
+    // lowest of columns 0-8 (pre_min[9]) and the well column's height give the well's cost.
     Rig rig;
     std::mt19937 rng(2);
     for (int i = 0; i < 300; ++i) {
         const ai::Board b = test::random_board(rng);
         rig.put_eb(b);
         rig.call("ai_board_caches");
-        rig.call("ai_full_eval");
+        rig.m.write(rig.sym("z_cost"), rig.m.read(rig.sym("eb_base")));
+        rig.m.write(static_cast<uint16_t>(rig.sym("z_cost") + 1), rig.m.read(static_cast<uint16_t>(rig.sym("eb_base") + 1)));
+        rig.m.write(rig.sym("z_t1"), rig.m.read(static_cast<uint16_t>(rig.sym("pre_min") + 9)));
+        rig.m.write(rig.sym("z_t3"), b.height[9]);
+        rig.call("ai_well_cost");
         INFO("board " << i);
-        REQUIRE(rig.cost() == ai::evaluate(b, ai::default_tables()));
+        REQUIRE(rig.cost() == ai::evaluate(b, ai::default_tables()) + ai::default_tables().lines[0]);
     }
 }
 
