@@ -17,6 +17,13 @@ clear:
     bpl clear
     ldy #0
 row:
+    lda eb_lo,y
+    cmp #$01
+    bne cells
+    lda eb_hi,y
+    cmp #$08
+    beq empty               ; only the walls
+cells:
     lda eb_hi,y
     lsr                     ; drop the left wall: column c at bit c
     sta z_t1
@@ -42,7 +49,14 @@ next:
     inx
     cpx #COLUMNS
     bne column
+empty:
     iny
+    cpy #ROWS/2
+    bne same_step
+    sty z_t3                ; a full board takes two steps of the task
+    jsr ai_yield
+    ldy z_t3
+same_step:
     cpy #ROWS
     bne row
     rts
@@ -139,7 +153,9 @@ done:
 .endproc
 ; fall through
 ; The caches of eb: eb_tr and eb_rowsum (rows), the prefix sums of hole costs, the extremes.
+; A step of the background task of their own.
 .proc ai_board_caches
+    jsr ai_yield
     lda #0
     sta eb_rowsum
     sta eb_rowsum+1
@@ -237,7 +253,7 @@ suf_keep:
     sta eb_base
     lda z_cost+1
     sta eb_base+1
-    rts
+    jmp ai_yield            ; (and a step ends)
 .endproc
 
 .segment "AI_CODE_MID"

@@ -7,9 +7,11 @@
 .include "hooks.inc"
 
 .import plan_ok, plan_id, plan_shift, plan_shift_last, plan_rot, plan_rot_last, plan_down, ram_ok
-.export ai_poll, drv_active, drv_held
+.import playing_mode
+.export ai_poll, drv_active, drv_id, drv_held
 
 PLAN_OK = $A5
+RESET_BUTTONS = BUTTON_A | BUTTON_B | BUTTON_SELECT | BUTTON_START
 
 .segment "AI_BSS"
 drv_active: .res 1      ; 0: no piece; 1: on the piece drv_id; 2: on it, but its plan was not
@@ -17,13 +19,21 @@ drv_active: .res 1      ; 0: no piece; 1: on the piece drv_id; 2: on it, but its
 drv_id:     .res 1
 drv_frame:  .res 1      ; frames since the piece appeared, minus its first input frame
 drv_held:   .res 1      ; the buttons the driver held last frame
+drv_pad:    .res 1      ; the controller's buttons last frame
 
-.segment "DRIVER"
+.segment "AI_CODE"
 
 .proc ai_poll
+    jsr playing_mode
+    beq human               ; a human plays: the game's own poll, nothing more
+    lda drv_pad             ; the game finds new presses against the controller's last buttons,
+    sta heldButtons_player1 ; not against the AI's
     jsr game_pollController
-    lda ai_mode
-    beq done                ; a human plays: the game's own poll, nothing more
+    lda heldButtons_player1
+    sta drv_pad
+    and #RESET_BUTTONS
+    cmp #RESET_BUTTONS
+    beq done                ; the reset combination works as always
     lda newlyPressedButtons_player1
     and #BUTTON_START
     beq drive
@@ -38,6 +48,8 @@ drv_held:   .res 1      ; the buttons the driver held last frame
     sta gameMode
 done:
     rts
+human:
+    jmp game_pollController
 drive:
     jsr plan_buttons
     tax

@@ -520,6 +520,8 @@ rebuild:
     rts
 .endproc
 
+.segment "AI_CODE_HI"
+
 ; The piece's cells (pm) into eb's rows; z_t6 = cells above the visible rows (dropped).
 .proc or_piece
     lda #0
@@ -550,6 +552,8 @@ next:
     bpl slot
     rts
 .endproc
+
+.segment "AI_CODE"
 
 .segment "SPARE_E0C8"
 
@@ -607,12 +611,10 @@ next:
     inx
     cpx #ROWS
     bne row
+    jsr ai_yield            ; (the rows back: a step)
 remove:
-    jmp remove_piece
 .endproc
-
-.segment "AI_CODE_EC"
-
+; fall through
 ; The piece's cells (pm) out of eb's rows.
 .proc remove_piece
     ldx #3

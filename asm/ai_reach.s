@@ -107,6 +107,7 @@ no:
 ; Every reachable placement of piece type z_type on eb, in the canonical order: each is passed
 ; to ai_on_target in z_o, z_x, z_y, z_rot. The gravity must be set (ai_set_gravity_rows).
 .proc ai_sweep_type
+    jsr ai_yield            ; (a sweep may reach nothing: a step of its own)
     ldx z_type
     lda gen_rot_count,x
     sta sw_count
@@ -313,7 +314,7 @@ emit:
     jmp ai_on_target
 .endproc
 
-.segment "SPARE_8B8C"
+.segment "DRIVER"
 
 ; A = row + 2 of a piece A frames after spawn (row 0 in the hold). Keeps X.
 .proc row_after2

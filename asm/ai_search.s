@@ -206,9 +206,13 @@ done:
 
 ; The search for s_type on eb (see the top of this file).
 .proc ai_precompute
+    jsr ai_prepare_board
+.endproc
+; fall through
+; ai_precompute on an eb whose columns and caches are current (ai_apply_placement keeps them).
+.proc ai_precompute_prepared
     lda #0
     sta cand_count
-    jsr ai_prepare_board
     lda s_level
     jsr frames_per_drop
     ldx #K_MAX              ; K: 2 at level 29 and beyond, else 3

@@ -16,7 +16,8 @@
 .include "hooks.inc"
 .include "ai_gen.inc"
 
-.export ai_idle, co_len, ram_ok, plan_ok, plan_id, plan_shift, plan_shift_last, plan_rot
+.import drv_active, drv_id
+.export ai_idle, playing_mode, co_len, ram_ok, plan_ok, plan_id, plan_shift, plan_shift_last, plan_rot
 .export plan_rot_last, plan_down, task_late
 .exportzp ai_mode
 
@@ -28,12 +29,18 @@ PLAN_OK     = $A5
 .segment "AI_ZEROPAGE"
 ai_mode:    .res 1      ; AI_MODE_HUMAN, AI_MODE_DEMO or AI_MODE_GAME (set by the hooks)
 
-.segment "AI_BSS"
+; ram_ok is the page's first byte: every write of the game's to the page covers it (the fill of
+; a game's start and end, the copy of a B-Type game's garbage to $0500-$05C8, the row a full top
+; row moves in at $0500-$0509), and none writes RAM_OK.
+.segment "AI_RAM_GUARD"
 ram_ok:     .res 1
+
+.segment "AI_BSS"
 last_mode:  .res 1      ; ai_mode when ai_idle last looked
 co_sp:      .res 1      ; the stack pointer resume found
 co_len:     .res 1      ; bytes of the task's stack in co_buf
 co_buf:     .res CO_BUF_SIZE
+idle_count: .res 1      ; idle times begun (resume counts them)
 cur_id:     .res 1      ; spawnCount of the piece the task is working for
 plan_ok:    .res 1      ; PLAN_OK: the plan below is for the piece plan_id
 plan_id:    .res 1
@@ -49,24 +56,39 @@ task_late:  .res 1      ; searches redone at a spawn because the game differed f
 ; JSR'd from the game's wait for the vertical blank: returns once the NMI has set
 ; verticalBlankingInterval. While the AI plays, its task runs meanwhile.
 .proc ai_idle
+    jsr playing_mode
+    tax
     lda ram_ok
     cmp #RAM_OK
     bne restart
     lda last_mode           ; the AI just switched on: a fresh start
     bne wait
-    lda ai_mode
+    txa
     beq wait
 restart:
     jsr reset_task
 wait:
-    lda ai_mode
-    sta last_mode
+    stx last_mode
     lda verticalBlankingInterval
     bne done
-    lda ai_mode
+    txa
     beq wait                ; nobody to think for: the original spin
     jsr resume
+    jsr playing_mode
+    tax
     jmp wait
+done:
+    rts
+.endproc
+
+; A = ai_mode while the game is in a game or the demo, else 0 (AI_MODE_HUMAN): after a reset
+; in an AI game, ai_mode stays until the title screen clears it.
+.proc playing_mode
+    lda gameMode
+    cmp #GAME_MODE_PLAY
+    lda #AI_MODE_HUMAN
+    bcc done
+    lda ai_mode
 done:
     rts
 .endproc
@@ -89,8 +111,9 @@ done:
     rts
 .endproc
 
-; Back into the task where it yielded.
+; Back into the task where it yielded (once per frame: the frame's idle time begins).
 .proc resume
+    inc idle_count
     tsx
     stx co_sp
     txa
@@ -139,14 +162,16 @@ save:
 
 .segment "AI_CODE_EC"
 
-; Yields until the next frame has begun, then C = 1 when a piece is under control (playState 1,
-; renderMode 3: not paused, a piece).
+; Yields until the next frame's idle time (the game's main loop has run: the frame counter
+; alone would tell of an NMI that came in the middle of this frame's step, before the game
+; moved on), then C = 1 when a piece is under control (playState 1, renderMode 3: not paused, a
+; piece).
 .proc next_frame
-    lda frameCounter
+    lda idle_count
     sta z_t0
 again:
     jsr ai_yield
-    lda frameCounter
+    lda idle_count
     cmp z_t0
     beq again
     lda playState
@@ -179,7 +204,9 @@ new_game:
 next_piece:
     ldx ply2_k              ; the chosen candidate
     jsr ai_candidate_placement
+placed:
     jsr ai_apply_placement  ; eb: the board after the piece
+    jsr ai_yield
     lda z_lines
     jsr ai_after_lines      ; the level when the preview piece spawns
     ldx nextPiece
@@ -187,7 +214,7 @@ next_piece:
     sta s_type
     lda #0
     sta s_hold
-    jsr ai_precompute       ; while the piece falls
+    jsr ai_precompute_prepared ; while the piece falls
 wait_spawn:
     jsr next_frame
     bcs wait_spawn          ; no piece under control
@@ -216,6 +243,15 @@ finalize:
     bcc no_plan
     stx ply2_k
     jsr publish
+    lda drv_active          ; did the driver give the piece up before the plan came?
+    cmp #2
+    bne on_time
+    lda drv_id
+    cmp cur_id
+    bne on_time
+    jsr straight_drop       ; then it falls as it spawned, and the next search starts from that
+    jmp placed
+on_time:
     jmp next_piece
 no_plan:
     lda #0                  ; nothing reachable: the game is lost; wait for the next one
@@ -224,6 +260,27 @@ lost:
     jsr next_frame
     jmp lost
 .endproc
+
+.segment "AI_CODE_FF"
+
+; z_o, z_x, z_y: the piece s_type as it spawned on eb (its spawn orientation, column 5), dropped
+; straight down: where a piece without input lands.
+.proc straight_drop
+    ldx s_type
+    lda gen_spawn_orientation,x
+    sta z_o
+    tax
+    jsr set_shape
+    lda #SPAWN_X
+    sta z_x
+    jsr landing_at
+    sec
+    sbc #2
+    sta z_y
+    rts
+.endproc
+
+.segment "AI_CODE"
 
 ; The plan of candidate X for the input driver: the odd frames up to which the shift and the
 ; rotation are pressed, and the frame from which Down is held.
@@ -324,12 +381,16 @@ differ:
 
 ; The playfield, row by row, as 12-bit rows (walls included; a cell is filled when its tile is
 ; below the empty tile, as the game's collision test has it): A = 0 stores them in eb's rows;
-; A = 1 compares them and returns C = 1 when they all equal eb's.
+; A = 1 compares them and returns C = 1 when they all equal eb's. A step of the background task
+; every 4 rows.
 .proc scan_playfield
     sta z_t3
-    ldy #ROWS*COLUMNS-1
-    ldx #ROWS-1
+    lda #ROWS*COLUMNS-1
+    sta z_t5                ; the cell at hand
+    lda #ROWS-1
+    sta z_t6                ; the row at hand
 row:
+    ldy z_t5
     lda #0                  ; empty cells, the right wall first (filled: 0)
     sta z_t0
     sta z_t1
@@ -343,6 +404,7 @@ cell:
     dey
     dec z_t2
     bne cell
+    sty z_t5
     asl z_t0                ; the left wall (filled)
     rol z_t1
     lda z_t0
@@ -351,6 +413,7 @@ cell:
     lda z_t1
     eor #$0F                ; the 12 bits: filled
     sta z_t1
+    ldx z_t6
     lda z_t3
     bne compare
     lda z_t0
@@ -366,7 +429,12 @@ compare:
     cmp eb_hi,x
     bne differ
 next:
-    dex
+    txa
+    and #3
+    bne same_step
+    jsr ai_yield
+same_step:
+    dec z_t6
     bpl row
     sec
     rts

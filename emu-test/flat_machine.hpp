@@ -85,6 +85,12 @@ public:
         cpu_.step(bus);
     }
     uint64_t cycles() const { return cpu_.cycles(); }
+    // Enters an NMI now, as the hardware does between two instructions: pushes PC and P, sets
+    // I, jumps through the vector at $FFFA (7 cycles).
+    void nmi() {
+        FlatBus bus{mem_.data()};
+        cpu_.interrupt(bus, vec::NMI);
+    }
 
     // Calls the subroutine at addr as JSR would: pushes a return address, runs until the
     // routine's RTS comes back (PC == sentinel with S at its level again). A, X, Y and flags go

@@ -8,12 +8,21 @@
 
 namespace nestris::tools {
 
+namespace {
+
+// Where the loop's stand-in for the game's NMI handler lives in the flat machine: $6000 is
+// work RAM on the cartridge, which neither the game nor the AI uses.
+constexpr uint16_t kNmiStub = 0x6000;
+
+}  // namespace
+
 CartridgeInTheLoop::CartridgeInTheLoop(const GameState& start, CartLoopOptions options)
     : state_(start), options_(options) {
     const CartImage& cart = shipped_cart();
     machine_.load(cart);
     ai_poll_ = cart.require("ai_poll");
     ai_idle_ = cart.require("ai_idle");
+    ai_yield_ = cart.require("ai_yield");
     vblank_ = cart.require("verticalBlankingInterval");
     held_ = cart.require("heldButtons_player1");
     drv_active_ = cart.require("drv_active");
@@ -22,10 +31,26 @@ CartridgeInTheLoop::CartridgeInTheLoop(const GameState& start, CartLoopOptions o
     // The game's controller read: nobody at the controller (newly pressed and held: nothing).
     const uint16_t poll = cart.require("game_pollController");
     const uint16_t newly = cart.require("newlyPressedButtons_player1");
-    const uint8_t stub[] = {0xA9, 0x00, 0x85, static_cast<uint8_t>(newly), 0x85, static_cast<uint8_t>(held_), 0x60};
-    machine_.load(poll, stub);
+    const uint8_t read_stub[] = {0xA9, 0x00, 0x85, static_cast<uint8_t>(newly), 0x85, static_cast<uint8_t>(held_), 0x60};
+    machine_.load(poll, read_stub);
+    // The NMI as the game's handler does what the AI depends on: registers saved, the frame
+    // counter stepped, the vertical blank flagged, the controller polled (the AI's driver).
+    const uint16_t counter = cart.require("frameCounter");
+    const uint8_t nmi_stub[] = {
+        0x48, 0x8A, 0x48, 0x98, 0x48,                                      // pha txa pha tya pha
+        0xE6, static_cast<uint8_t>(counter), 0xD0, 0x02,                   // inc frameCounter, bne +2
+        0xE6, static_cast<uint8_t>(counter + 1),                           // inc frameCounter+1
+        0xA9, 0x01, 0x85, static_cast<uint8_t>(vblank_),                   // lda #1, sta vblank flag
+        0x20, static_cast<uint8_t>(ai_poll_), static_cast<uint8_t>(ai_poll_ >> 8),  // jsr ai_poll
+        0x68, 0xA8, 0x68, 0xAA, 0x68, 0x40};                               // pla tay pla tax pla rti
+    machine_.load(kNmiStub, nmi_stub);
+    machine_.write16(0xFFFA, kNmiStub);
     machine_.write(cart.require("ai_mode"), options_.ai_mode);
     mirror();
+    // The first NMI: the driver's buttons for the first frame.
+    machine_.cpu().set_s(0xFD);
+    if (!machine_.call_nmi(kNmiStub, 100'000).ok()) throw std::runtime_error("the NMI did not return");
+    buttons_ = machine_.read(held_);
 }
 
 void CartridgeInTheLoop::mirror() {
@@ -33,37 +58,75 @@ void CartridgeInTheLoop::mirror() {
 }
 
 uint8_t CartridgeInTheLoop::frame() {
-    // The NMI's controller poll: the AI's input driver.
-    machine_.cpu().set_s(0xFD);
-    const emu::CallResult poll = machine_.call(ai_poll_, 100'000);
-    if (!poll.ok()) throw std::runtime_error("ai_poll did not return");
-    const uint8_t buttons = machine_.read(held_);
+    // The main loop with the buttons the last NMI's poll left.
+    const uint8_t buttons = buttons_;
     const uint8_t active = machine_.read(drv_active_);
     if (active == 2 && last_drv_active_ != 2) ++stats_.late_pieces;
     last_drv_active_ = active;
-
     step(state_, buttons);
     mirror();
     ++stats_.frames;
 
-    // The idle time of the frame: the task runs until the vertical blank, then gives back the CPU.
+    // Its wait for the vertical blank: the AI's task runs until the next NMI interrupts it; the
+    // NMI polls (the driver) and flags the blank, and the task gives the CPU back at its next
+    // step's end.
     machine_.write(vblank_, 0);
     machine_.cpu().set_s(0xFD);
-    const uint64_t start = machine_.cycles();
-    const emu::CallResult idle = machine_.call(ai_idle_, options_.idle_cycles);
-    if (idle.status == emu::RunStatus::CycleLimit) {
-        machine_.write(vblank_, 1);
-        const uint64_t nmi = machine_.cycles();
-        if (machine_.run_until_pc(machine_.sentinel(), 10'000'000) != emu::RunStatus::Reached)
-            throw std::runtime_error("ai_idle did not return after the vertical blank");
-        stats_.max_overrun = std::max(stats_.max_overrun, machine_.cycles() - nmi);
-        stats_.max_stack = std::max<uint32_t>(stats_.max_stack, machine_.read(co_len_));
-    } else if (!idle.ok()) {
-        throw std::runtime_error("ai_idle failed");
-    }
-    stats_.task_cycles += machine_.cycles() - start;
+    idle();
+    buttons_ = machine_.read(held_);
     stats_.redone_searches = machine_.read(task_late_);
     return buttons;
+}
+
+void CartridgeInTheLoop::idle() {
+    auto& cpu = machine_.cpu();
+    const uint8_t s_level = cpu.s();
+    const uint16_t ret = static_cast<uint16_t>(machine_.sentinel() - 1);
+    machine_.write(static_cast<uint16_t>(0x100 | s_level), static_cast<uint8_t>(ret >> 8));
+    machine_.write(static_cast<uint16_t>(0x100 | uint8_t(s_level - 1)), static_cast<uint8_t>(ret));
+    cpu.set_s(static_cast<uint8_t>(s_level - 2));
+    cpu.set_pc(ai_idle_);
+    const uint64_t start = machine_.cycles();
+    auto returned = [&] { return cpu.pc() == machine_.sentinel() && cpu.s() == s_level; };
+    if (options_.measure_steps) {
+        uint64_t event = start;
+        uint16_t event_from = last_yield_;  // the task goes on from where it gave the CPU back
+        bool nmi = false;
+        while (!returned()) {
+            if (cpu.pc() == ai_yield_) {
+                const uint16_t caller = static_cast<uint16_t>(
+                    (machine_.read(static_cast<uint16_t>(0x100 | uint8_t(cpu.s() + 1))) |
+                     machine_.read(static_cast<uint16_t>(0x100 | uint8_t(cpu.s() + 2))) << 8) - 2);
+                if (machine_.cycles() - event > stats_.max_step) {
+                    stats_.max_step = machine_.cycles() - event;
+                    stats_.max_step_from = event_from;
+                    stats_.max_step_to = caller;
+                }
+                event = machine_.cycles();
+                event_from = caller;
+                last_yield_ = caller;
+            }
+            if (!nmi && machine_.cycles() - start >= options_.idle_cycles) {
+                nmi_at_ = machine_.cycles();
+                machine_.nmi();
+                nmi = true;
+                continue;
+            }
+            if (machine_.cycles() - start > 50'000'000) throw std::runtime_error("ai_idle did not return");
+            machine_.step();
+        }
+        if (!nmi) throw std::runtime_error("ai_idle returned before the vertical blank");
+    } else {
+        if (machine_.run_until_pc(0xFFFF, options_.idle_cycles) == emu::RunStatus::Jammed)
+            throw std::runtime_error("the task jammed the CPU");
+        nmi_at_ = machine_.cycles();
+        machine_.nmi();
+        if (machine_.run_until_pc(machine_.sentinel(), 10'000'000) != emu::RunStatus::Reached || !returned())
+            throw std::runtime_error("ai_idle did not return after the vertical blank");
+    }
+    stats_.max_overrun = std::max(stats_.max_overrun, machine_.cycles() - nmi_at_);
+    stats_.max_stack = std::max<uint32_t>(stats_.max_stack, machine_.read(co_len_));
+    stats_.task_cycles += machine_.cycles() - start;
 }
 
 }  // namespace nestris::tools

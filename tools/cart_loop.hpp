@@ -1,9 +1,11 @@
 // Cartridge-in-the-loop: the shipped AI bytes (asm/) play the C++ game model, with no ROM.
-// Each frame, as on the console: the model's state is mirrored into the emulated RAM, the AI's
-// input driver runs as the NMI's controller poll would (ai_poll), the model steps one frame with
-// the buttons it left in the game's variables, the state is mirrored again, and the AI's
-// background task gets the frame's idle time (ai_idle) until the "NMI" (the vertical-blank flag)
-// ends it. The game's own controller read is a stub: no one touches the controller.
+// Each frame, in the console's order: the model steps one frame (the game's main loop) with the
+// buttons the last NMI's poll left, its state is mirrored into the emulated RAM, and the AI's
+// background task gets the frame's idle time (ai_idle, the wait for the vertical blank) until
+// an NMI interrupts it, as the real one would, mid-step: a stand-in for the game's handler
+// steps the frame counter, flags the vertical blank and polls the controller through the AI's
+// driver (ai_poll), and the task gives the CPU back at the end of its step. The game's own
+// controller read is a stub: no one touches the controller.
 #pragma once
 
 #include "flat_machine.hpp"
@@ -16,6 +18,7 @@ namespace nestris::tools {
 struct CartLoopOptions {
     uint32_t idle_cycles = 20000;  // CPU cycles the game leaves idle per frame (measured ~20000)
     uint8_t ai_mode = 2;           // AI_MODE_GAME (1: the demo)
+    bool measure_steps = false;    // time every step of the task (instruction by instruction: slower)
 };
 
 struct CartLoopStats {
@@ -26,6 +29,10 @@ struct CartLoopStats {
     uint32_t late_pieces = 0;     // pieces whose plan was not there by their first input frame
     uint32_t redone_searches = 0; // searches redone at a spawn (the game differed from the plan)
     uint32_t max_stack = 0;       // the task's stack bytes at a yield, most seen
+    // With measure_steps: the longest run of the task between two yields (or from ai_idle's
+    // entry to the first), and where it began and ended (the callers of ai_yield; 0: ai_idle).
+    uint64_t max_step = 0;
+    uint16_t max_step_from = 0, max_step_to = 0;
 };
 
 class CartridgeInTheLoop {
@@ -42,9 +49,13 @@ private:
     CartLoopOptions options_;
     CartLoopStats stats_;
     emu::FlatMachine machine_;
-    uint16_t ai_poll_, ai_idle_, vblank_, held_, drv_active_, task_late_, co_len_;
+    uint16_t ai_poll_, ai_idle_, ai_yield_, vblank_, held_, drv_active_, task_late_, co_len_;
     uint8_t last_drv_active_ = 0;
+    uint16_t last_yield_ = 0;
+    uint8_t buttons_ = 0;   // what the last NMI's poll left for the next frame
+    uint64_t nmi_at_ = 0;
     void mirror();
+    void idle();
 };
 
 }  // namespace nestris::tools
