@@ -88,6 +88,11 @@ void CartridgeInTheLoop::idle() {
     cpu.set_pc(ai_idle_);
     const uint64_t start = machine_.cycles();
     auto returned = [&] { return cpu.pc() == machine_.sentinel() && cpu.s() == s_level; };
+    uint64_t budget = options_.idle_cycles;
+    if (options_.idle_jitter) {
+        jitter_state_ = jitter_state_ * 1103515245u + 12345u;
+        budget = budget - options_.idle_jitter + (jitter_state_ >> 8) % (2 * uint64_t{options_.idle_jitter} + 1);
+    }
     if (options_.measure_steps) {
         uint64_t event = start;
         uint16_t event_from = last_yield_;  // the task goes on from where it gave the CPU back
@@ -106,7 +111,7 @@ void CartridgeInTheLoop::idle() {
                 event_from = caller;
                 last_yield_ = caller;
             }
-            if (!nmi && machine_.cycles() - start >= options_.idle_cycles) {
+            if (!nmi && machine_.cycles() - start >= budget) {
                 nmi_at_ = machine_.cycles();
                 machine_.nmi();
                 nmi = true;
@@ -117,7 +122,7 @@ void CartridgeInTheLoop::idle() {
         }
         if (!nmi) throw std::runtime_error("ai_idle returned before the vertical blank");
     } else {
-        if (machine_.run_until_pc(0xFFFF, options_.idle_cycles) == emu::RunStatus::Jammed)
+        if (machine_.run_until_pc(0xFFFF, budget) == emu::RunStatus::Jammed)
             throw std::runtime_error("the task jammed the CPU");
         nmi_at_ = machine_.cycles();
         machine_.nmi();

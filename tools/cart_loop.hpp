@@ -19,6 +19,8 @@ struct CartLoopOptions {
     uint32_t idle_cycles = 20000;  // CPU cycles the game leaves idle per frame (measured ~20000)
     uint8_t ai_mode = 2;           // AI_MODE_GAME (1: the demo)
     bool measure_steps = false;    // time every step of the task (instruction by instruction: slower)
+    uint32_t idle_jitter = 0;      // idle per frame drawn from idle_cycles +- this (reproducibly),
+                                   // so the NMI comes at every point of the task
 };
 
 struct CartLoopStats {
@@ -53,6 +55,7 @@ private:
     uint8_t last_drv_active_ = 0;
     uint16_t last_yield_ = 0;
     uint8_t buttons_ = 0;   // what the last NMI's poll left for the next frame
+    uint32_t jitter_state_ = 12345;
     uint64_t nmi_at_ = 0;
     void mirror();
     void idle();
