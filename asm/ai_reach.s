@@ -107,7 +107,6 @@ no:
 ; Every reachable placement of piece type z_type on eb, in the canonical order: each is passed
 ; to ai_on_target in z_o, z_x, z_y, z_rot. The gravity must be set (ai_set_gravity_rows).
 .proc ai_sweep_type
-    jsr ai_yield            ; (a sweep may reach nothing: a step of its own)
     ldx z_type
     lda gen_rot_count,x
     sta sw_count
@@ -155,9 +154,12 @@ slot_presses:
     .byte 0, 1, 2, 1        ; slots none, A, A+A, B
 .endproc
 
-; One sweep from shifts A outward (sw_left: leftward).
+; One sweep from shifts A outward (sw_left: leftward). A step of the task of its own: near the
+; top, many sweeps reach nothing (no evaluation, no step's end).
 .proc sweep
     sta sw_s
+    jsr ai_yield
+    lda sw_s
     ldx sw_left
     beq right
     eor #$FF

@@ -118,6 +118,7 @@ void CartridgeInTheLoop::idle() {
                 continue;
             }
             if (machine_.cycles() - start > 50'000'000) throw std::runtime_error("ai_idle did not return");
+            if (options_.on_instruction) options_.on_instruction(machine_);
             machine_.step();
         }
         if (!nmi) throw std::runtime_error("ai_idle returned before the vertical blank");

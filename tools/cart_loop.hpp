@@ -12,6 +12,7 @@
 #include "game_model.hpp"
 
 #include <cstdint>
+#include <functional>
 
 namespace nestris::tools {
 
@@ -21,6 +22,8 @@ struct CartLoopOptions {
     bool measure_steps = false;    // time every step of the task (instruction by instruction: slower)
     uint32_t idle_jitter = 0;      // idle per frame drawn from idle_cycles +- this (reproducibly),
                                    // so the NMI comes at every point of the task
+    // With measure_steps: called before each instruction of the idle time (profilers).
+    std::function<void(const emu::FlatMachine&)> on_instruction;
 };
 
 struct CartLoopStats {
