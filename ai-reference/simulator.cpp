@@ -65,6 +65,7 @@ GameResult play_game(const SimulationConfig& config, uint32_t seed) {
     r.lines = lines_count(s);
     r.score = score_value(s);
     r.level = s.levelNumber;
+    if (config.on_game_end) config.on_game_end(r, s, *player);
     return r;
 }
 

@@ -20,6 +20,8 @@
 
 namespace nestris {
 
+struct GameResult;
+
 struct SimulationConfig {
     std::vector<uint32_t> seeds;
     uint8_t start_level = 0;
@@ -30,6 +32,9 @@ struct SimulationConfig {
     unsigned threads = 0;     // 0 = every core
     // A fresh player for each game (players keep per-game memory).
     std::function<std::unique_ptr<Player>(uint32_t seed)> make_player;
+    // Called at the end of each game, from the thread that played it, with the final state and
+    // the game's player (for pictures of the board and the player's own figures).
+    std::function<void(const GameResult&, const GameState& final_state, Player&)> on_game_end;
 };
 
 enum class GameEnd : uint8_t { ToppedOut, LineLimit, FrameLimit, BTypeGoal, LeftGame };

@@ -5,7 +5,10 @@
 ;                shows (board, piece, level, lines; else it is redone, and counted in task_late)
 ;                and finalized with the preview: the piece's plan goes to the input driver;
 ;   then:        the chosen placement is applied and the search for the preview piece runs while
-;                the piece falls.
+;                the piece falls;
+;   late:        if that piece spawns before its search is done, the search is dropped and the
+;                piece gets the best placement found so far (late_spawn), provided the game shows
+;                the board the search assumed: the first input still comes on time.
 ; A game's first piece has no previous piece: its search runs in the hold (96 frames), and its
 ; inputs start on frame FIRST_PIECE_START_FRAME.
 ;
@@ -18,13 +21,14 @@
 
 .import drv_active, drv_id
 .export ai_idle, playing_mode, co_len, ram_ok, plan_ok, plan_id, plan_shift, plan_shift_last, plan_rot
-.export plan_rot_last, plan_down, task_late
+.export plan_rot_last, plan_down, task_late, late_plans, PLAN_LOST
 .exportzp ai_mode
 
 CO_BUF_SIZE = 12
 RAM_OK      = $5A       ; ram_ok holds this while the AI's RAM is valid (the game fills the page
                         ; with $EF when a game starts and ends)
 PLAN_OK     = $A5
+PLAN_LOST   = $4C       ; plan_ok when the piece has no reachable placement (not a plan)
 
 .segment "AI_ZEROPAGE"
 ai_mode:    .res 1      ; AI_MODE_HUMAN, AI_MODE_DEMO or AI_MODE_GAME (set by the hooks)
@@ -50,6 +54,9 @@ plan_rot:   .res 1      ; A or B (0: none), pressed on odd frames k <= plan_rot_
 plan_rot_last: .res 1
 plan_down:  .res 1      ; Down held from frame k = plan_down (max(2n, 1))
 task_late:  .res 1      ; searches redone at a spawn because the game differed from the prediction
+late_plans: .res 1      ; pieces given the best placement of an unfinished search (counts, wraps)
+in_search:  .res 1      ; nonzero while the search for the preview piece runs (search_ahead)
+pred_sum:   .res 2      ; eb_checksum of the board that search assumes
 
 .segment "SPARE_ABCE"
 
@@ -106,14 +113,32 @@ done:
     lda #0
     sta plan_ok
     sta task_late
+    sta in_search
     lda #RAM_OK
     sta ram_ok
     rts
 .endproc
 
-; Back into the task where it yielded (once per frame: the frame's idle time begins).
+; Back into the task where it yielded (once per frame: the frame's idle time begins). When the
+; piece the task searches ahead for has spawned, the task starts over at late_spawn instead (its
+; stack frames dropped: the search is abandoned).
+.segment "SPARE_E4FD"
 .proc resume
     inc idle_count
+    lda in_search
+    beq go_on
+    lda spawnCount
+    cmp cur_id
+    beq go_on
+    lda #0
+    sta in_search
+    lda #<(late_spawn-1)
+    sta co_buf
+    lda #>(late_spawn-1)
+    sta co_buf+1
+    lda #2
+    sta co_len
+go_on:
     tsx
     stx co_sp
     txa
@@ -214,7 +239,7 @@ placed:
     sta s_type
     lda #0
     sta s_hold
-    jsr ai_precompute_prepared ; while the piece falls
+    jsr search_ahead        ; while the piece falls
 wait_spawn:
     jsr next_frame
     bcs wait_spawn          ; no piece under control
@@ -226,6 +251,7 @@ wait_spawn:
     lda #1
     jsr read_or_check       ; was the prediction right? else search again on what the game shows
     bcs decide
+redo:
     inc task_late
     lda #0
     jsr read_or_check
@@ -241,8 +267,10 @@ preview_shown:
 finalize:
     jsr ai_finalize
     bcc no_plan
+chosen:
     stx ply2_k
     jsr publish
+published:
     lda drv_active          ; did the driver give the piece up before the plan came?
     cmp #2
     bne on_time
@@ -254,11 +282,95 @@ finalize:
 on_time:
     jmp next_piece
 no_plan:
-    lda #0                  ; nothing reachable: the game is lost; wait for the next one
+    lda #PLAN_LOST          ; nothing reachable: the game is lost; wait for the next one
     sta plan_ok
 lost:
     jsr next_frame
     jmp lost
+.endproc
+
+.segment "SPARE_8DE5"
+
+; ai_precompute_prepared for the preview piece, which resume may abandon at its spawn (then
+; late_spawn goes on from what it found). pred_sum: the board it assumes.
+.proc search_ahead
+    jsr eb_checksum
+    sta pred_sum
+    stx pred_sum+1
+    inc in_search
+    jsr ai_precompute_prepared
+    lda #0
+    sta in_search
+    rts
+.endproc
+
+; The task's entry when the piece spawned before its search was done (resume). If the game shows
+; the board, piece, level and lines the search assumed, the piece gets the best candidate so
+; far: with the preview's best reply when the second ply has looked at two candidates or more,
+; else the first candidate (the best of the first ply so far). Else the search is redone (and the
+; piece falls as it is).
+.proc late_spawn
+    lda spawnCount
+    sta cur_id
+    lda #2
+    jsr read_or_check       ; eb: the game's board
+    bcc redo
+    jsr eb_checksum
+    cmp pred_sum
+    bne redo
+    cpx pred_sum+1
+    bne redo
+    ldx cand_count
+    beq redo                ; nothing found yet
+    inc late_plans
+    ldx #0
+    lda s_ply
+    cmp #2
+    bne chosen              ; still in the first ply
+    lda ply2_k
+    beq chosen              ; the first candidate's replies: it is the best so far
+    lda displayNextPiece
+    bne chosen              ; no preview shown
+    ldy nextPiece
+    lda gen_type_of_orientation,y
+    tay
+    ldx best_k,y
+chosen:
+    stx ply2_k
+    jsr publish             ; first: the driver needs it on the next frame
+    jsr ai_prepare_board    ; eb's columns and caches, for the placement and the next search
+    jmp ai_task_main::published
+redo:
+    jmp ai_task_main::redo
+.endproc
+
+.segment "SPARE_E5FA"
+
+; A, X: two running sums (Fletcher's) over eb's rows: whether the game shows the board a search
+; assumed, when eb itself has been worked on since.
+.proc eb_checksum
+    lda #0
+    sta z_t0
+    sta z_t1
+    ldy #ROWS-1
+row:
+    lda eb_lo,y
+    jsr add
+    lda eb_hi,y
+    jsr add
+    dey
+    bpl row
+    lda z_t0
+    ldx z_t1
+    rts
+add:
+    clc
+    adc z_t0
+    sta z_t0
+    clc
+    adc z_t1
+    sta z_t1
+    rts
 .endproc
 
 .segment "AI_CODE_FF"
@@ -340,6 +452,7 @@ slot_buttons:
 
 ; A = 0: the search inputs from the game (the board into eb, the piece, level, lines, B-Type,
 ; the hold). A = 1: C = 1 when the game shows what the search assumed (board, piece, level, lines).
+; A = 2: C = 1 when the piece, level and lines are as assumed; the board into eb.
 .proc read_or_check
     sta z_t4
     ldx currentPiece
@@ -371,8 +484,9 @@ next:
     lda autorepeatY
     and #$80
     sta s_hold
-    lda #0
 rows:
+    lda z_t4
+    and #1                  ; 1: compare the rows; 0, 2: read them
     jmp scan_playfield
 differ:
     clc

@@ -28,6 +28,9 @@ CartridgeInTheLoop::CartridgeInTheLoop(const GameState& start, CartLoopOptions o
     drv_active_ = cart.require("drv_active");
     task_late_ = cart.require("task_late");
     co_len_ = cart.require("co_len");
+    late_plans_ = cart.require("late_plans");
+    plan_ok_ = cart.require("plan_ok");
+    plan_lost_ = static_cast<uint8_t>(cart.require("PLAN_LOST"));  // plan_ok's value: no placement
     // The game's controller read: nobody at the controller (newly pressed and held: nothing).
     const uint16_t poll = cart.require("game_pollController");
     const uint16_t newly = cart.require("newlyPressedButtons_player1");
@@ -61,7 +64,8 @@ uint8_t CartridgeInTheLoop::frame() {
     // The main loop with the buttons the last NMI's poll left.
     const uint8_t buttons = buttons_;
     const uint8_t active = machine_.read(drv_active_);
-    if (active == 2 && last_drv_active_ != 2) ++stats_.late_pieces;
+    // (A piece with no reachable placement, the last of a lost game, is not late.)
+    if (active == 2 && last_drv_active_ != 2 && machine_.read(plan_ok_) != plan_lost_) ++stats_.late_pieces;
     last_drv_active_ = active;
     step(state_, buttons);
     mirror();
@@ -75,6 +79,9 @@ uint8_t CartridgeInTheLoop::frame() {
     idle();
     buttons_ = machine_.read(held_);
     stats_.redone_searches = machine_.read(task_late_);
+    const uint8_t late_plans = machine_.read(late_plans_);
+    stats_.fallback_plans += static_cast<uint8_t>(late_plans - last_late_plans_);
+    last_late_plans_ = late_plans;
     return buttons;
 }
 
@@ -133,6 +140,14 @@ void CartridgeInTheLoop::idle() {
     stats_.max_overrun = std::max(stats_.max_overrun, machine_.cycles() - nmi_at_);
     stats_.max_stack = std::max<uint32_t>(stats_.max_stack, machine_.read(co_len_));
     stats_.task_cycles += machine_.cycles() - start;
+}
+
+uint8_t CartLoopPlayer::buttons(const PlayerView& view) {
+    const PlayerView mine = view_of(loop_.state());
+    if (mine.rows != view.rows || mine.currentPiece != view.currentPiece || mine.tetriminoX != view.tetriminoX ||
+        mine.tetriminoY != view.tetriminoY || mine.nextPiece != view.nextPiece)
+        throw std::logic_error("cartridge player: the game it is given is not the one it started from");
+    return loop_.frame();
 }
 
 }  // namespace nestris::tools

@@ -10,6 +10,7 @@
 
 #include "flat_machine.hpp"
 #include "game_model.hpp"
+#include "player.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -32,6 +33,9 @@ struct CartLoopStats {
     uint64_t max_overrun = 0;     // most cycles from the vertical blank until the task gave the
                                   // CPU back (the delay it adds to the game's next frame)
     uint32_t late_pieces = 0;     // pieces whose plan was not there by their first input frame
+                                  // (they fall as they spawned)
+    uint32_t fallback_plans = 0;  // pieces whose search was not done at their spawn, given the
+                                  // best placement it had found (on time, but not the reference's)
     uint32_t redone_searches = 0; // searches redone at a spawn (the game differed from the plan)
     uint32_t max_stack = 0;       // the task's stack bytes at a yield, most seen
     // With measure_steps: the longest run of the task between two yields (or from ai_idle's
@@ -54,14 +58,30 @@ private:
     CartLoopOptions options_;
     CartLoopStats stats_;
     emu::FlatMachine machine_;
-    uint16_t ai_poll_, ai_idle_, ai_yield_, vblank_, held_, drv_active_, task_late_, co_len_;
+    uint16_t ai_poll_, ai_idle_, ai_yield_, vblank_, held_, drv_active_, task_late_, co_len_, late_plans_, plan_ok_;
     uint8_t last_drv_active_ = 0;
+    uint8_t last_late_plans_ = 0;
+    uint8_t plan_lost_ = 0;
     uint16_t last_yield_ = 0;
     uint8_t buttons_ = 0;   // what the last NMI's poll left for the next frame
     uint32_t jitter_state_ = 12345;
     uint64_t nmi_at_ = 0;
     void mirror();
     void idle();
+};
+
+// The cartridge as a simulator player: it keeps its own copy of the game (the same start, the
+// same buttons, so the same state as the simulator's) and answers each frame with the buttons
+// its driver held. The view is only checked against that copy.
+class CartLoopPlayer final : public Player {
+public:
+    CartLoopPlayer(const GameState& start, CartLoopOptions options = {}) : loop_(start, options) {}
+    uint8_t buttons(const PlayerView& view) override;
+    std::string name() const override { return "cart"; }
+    const CartLoopStats& stats() const { return loop_.stats(); }
+
+private:
+    CartridgeInTheLoop loop_;
 };
 
 }  // namespace nestris::tools

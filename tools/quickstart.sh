@@ -6,6 +6,8 @@
 #
 # Without an argument it looks for tetris.nes in the current directory, then in the repository.
 # Your ROM is never modified: the patched copy is written next to it (tetris-nestris-ai.nes).
+# With no ROM at all, it shows the AI instead: the shipped 6502 code plays 20 games from level 19
+# against the C++ model of the game, in the embedded emulator (nestris-ai simulate --player cart).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 build="$repo/build"
@@ -41,6 +43,10 @@ if [ -n "$rom" ]; then
     echo "quickstart: the patch was built ($patch_file), but $rom was not patched (see above)." >&2
     exit 1
   fi
+else
+  step "no ROM: the cartridge AI plays 20 games from level 19 on the game model (to 230 lines)"
+  "$build/bin/nestris-ai" simulate --player cart --games 20 --level 19 --max-lines 230 --boards \
+    | tail -n 30
 fi
 
 echo
@@ -56,4 +62,5 @@ if [ -n "$rom" ]; then
 else
   echo "  no ROM patched: no tetris.nes given or found. Run again with your copy of Tetris (USA):"
   echo "    tools/quickstart.sh path/to/tetris.nes"
+  echo "  more AI games: $build/bin/nestris-ai simulate --player cart --games 100  (options: simulate --help)"
 fi

@@ -1,8 +1,16 @@
 // nestris-ai simulate: many games of a player against the game model.
+#include "ai_player.hpp"
+#include "cart_loop.hpp"
 #include "command_status.hpp"
 #include "model_commands.hpp"
 #include "player.hpp"
+#include "power_on.hpp"
+#include "render.hpp"
 #include "simulator.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <mutex>
 
 #include <chrono>
 #include <cstdio>
@@ -71,6 +79,25 @@ struct SimulateOptions {
     std::string json;
     std::string csv;
     bool quiet = false;
+    uint32_t idle = 19500;
+    bool boards = false;
+    std::string png_dir;
+};
+
+// What the cartridge's games add to the summary: did it keep up with the game?
+struct CartFigures {
+    std::mutex mutex;
+    uint64_t pieces = 0, late_pieces = 0, fallback = 0, redone = 0, frames = 0, task_cycles = 0, max_overrun = 0;
+    void add(const tools::CartLoopStats& s, uint32_t game_pieces) {
+        std::lock_guard lock(mutex);
+        pieces += game_pieces;
+        late_pieces += s.late_pieces;
+        fallback += s.fallback_plans;
+        redone += s.redone_searches;
+        frames += s.frames;
+        task_cycles += s.task_cycles;
+        max_overrun = std::max(max_overrun, s.max_overrun);
+    }
 };
 
 int run_simulate(const SimulateOptions& o) {
@@ -88,13 +115,38 @@ int run_simulate(const SimulateOptions& o) {
     config.threads = o.threads;
     if (o.player == "drop") {
         config.make_player = [](uint32_t) { return std::make_unique<DropAtSpawnPlayer>(); };
+    } else if (o.player == "ai") {
+        const bool b_type = config.game_type == 1;
+        config.make_player = [b_type](uint32_t) { return std::make_unique<ai::AiPlayer>(ai::default_tables(), b_type); };
+    } else if (o.player == "cart") {
+        tools::CartLoopOptions options;
+        options.idle_cycles = o.idle;
+        config.make_player = [options, &config](uint32_t seed) {
+            return std::make_unique<tools::CartLoopPlayer>(
+                seeded_game(seed, config.start_level, config.game_type, config.start_height), options);
+        };
     } else if (o.player == "movie") {
         if (o.movie.empty()) throw std::invalid_argument("--player movie needs --movie FILE");
         const Movie movie = load_movie_file(o.movie);
         config.make_player = [movie](uint32_t) { return std::make_unique<MoviePlayer>(movie); };
     } else {
-        throw std::invalid_argument("unknown player '" + o.player + "' (drop, movie)");
+        throw std::invalid_argument("unknown player '" + o.player + "' (ai, cart, drop, movie)");
     }
+    if (!o.png_dir.empty()) std::filesystem::create_directories(o.png_dir);
+    CartFigures cart;
+    std::mutex print_mutex;
+    config.on_game_end = [&](const GameResult& r, const GameState& final_state, Player& player) {
+        if (auto* c = dynamic_cast<tools::CartLoopPlayer*>(&player)) cart.add(c->stats(), r.pieces);
+        if (o.boards) {
+            std::lock_guard lock(print_mutex);
+            std::cout << "game " << r.seed << " (" << to_string(r.end) << "): " << r.lines << " lines, score "
+                      << r.score << "\n"
+                      << render_text(final_state) << "\n";
+        }
+        if (!o.png_dir.empty())
+            write_png((std::filesystem::path(o.png_dir) / ("game-" + std::to_string(r.seed) + ".png")).string(),
+                      render_image(final_state, 2));
+    };
 
     const auto start = std::chrono::steady_clock::now();
     auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
@@ -131,6 +183,16 @@ int run_simulate(const SimulateOptions& o) {
                   << summary.pieces.mean << "\n"
                   << "  top-out rate " << summary.top_out_rate << ", max-out rate " << summary.max_out_rate
                   << ", tetris rate " << summary.tetris_rate << "\n";
+        if (o.player == "cart" && cart.pieces) {
+            std::cout << "  cartridge: " << cart.pieces << " pieces; search not done at the spawn: "
+                      << cart.fallback << " (given the best placement found so far); no plan at the first input frame: "
+                      << cart.late_pieces << " (the piece falls as it spawned); " << cart.redone
+                      << " searches redone (the game not as predicted)\n"
+                      << "  AI task "
+                      << (cart.frames ? static_cast<double>(cart.task_cycles) / static_cast<double>(cart.frames) : 0)
+                      << " cycles a frame on average (" << o.idle << " idle given); longest from the NMI to the task's yield "
+                      << cart.max_overrun << " cycles\n";
+        }
     } else {
         write_summary_json(std::cout, summary, config, o.player, elapsed);
     }
@@ -147,8 +209,16 @@ void add_simulate_command(CLI::App& app) {
         "first game after power-on with seed i frames spent in the level menu: the game's own\n"
         "piece sequences. Deterministic for a seed list. Prints a summary; --json/--csv write\n"
         "the summary and one line per game.");
-    cmd->add_option("--player", o->player, "drop (soft-drop every piece at spawn) or movie")
+    cmd->add_option("--player", o->player,
+                    "ai (the C++ reference AI), cart (the shipped 6502 AI in the embedded emulator,\n"
+                    "given --idle cycles a frame, as the game does), drop (soft-drop every piece at\n"
+                    "spawn) or movie")
         ->capture_default_str();
+    cmd->add_option("--idle", o->idle, "--player cart: CPU cycles the game leaves idle each frame (measured: ~19 700)")
+        ->check(CLI::Range(2000, 29000))
+        ->capture_default_str();
+    cmd->add_flag("--boards", o->boards, "print each game's final board (text)");
+    cmd->add_option("--png-dir", o->png_dir, "write each game's final board as DIR/game-SEED.png");
     cmd->add_option("--movie", o->movie, "input movie for --player movie (nestris-movie text)");
     cmd->add_option("--seeds", o->seeds, "seed list, e.g. 0-999 or 1,5,9 (default: 0..games-1)");
     cmd->add_option("--games", o->games, "number of games when --seeds is not given")->capture_default_str();

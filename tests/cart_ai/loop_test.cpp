@@ -5,6 +5,7 @@
 #include "ai_player.hpp"
 #include "cart_loop.hpp"
 #include "power_on.hpp"
+#include "simulator.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -32,6 +33,7 @@ void same_game(uint32_t seed, uint8_t level, int frames) {
     }
     CHECK(pieces > 10);
     CHECK(cart.stats().late_pieces == 0);
+    CHECK(cart.stats().fallback_plans == 0);
     CHECK(cart.stats().redone_searches == 0);  // every prediction of the board came true
     CHECK(cart.stats().max_stack <= 12);
 }
@@ -63,4 +65,57 @@ TEST_CASE("the AI task's steps stay within their budget") {
         CHECK(cart.stats().max_step <= kStepBudget);
         CHECK(cart.stats().max_step > 1000);  // (the steps were timed)
     }
+}
+
+// The simulator's cartridge player (nestris-ai simulate --player cart) plays the same games as
+// its reference player when it keeps up with the game.
+TEST_CASE("the simulator's cartridge player plays the reference player's games") {
+    SimulationConfig config;
+    config.seeds = {21, 22};
+    config.start_level = 19;
+    config.max_frames = 1200;
+    config.threads = 2;
+    tools::CartLoopOptions options;
+    options.idle_cycles = 30'000;
+    std::vector<uint32_t> late(config.seeds.size() + 30, 99);
+    config.on_game_end = [&](const GameResult& r, const GameState&, Player& p) {
+        const tools::CartLoopStats& stats = dynamic_cast<tools::CartLoopPlayer&>(p).stats();
+        late[r.seed] = stats.late_pieces + stats.fallback_plans;
+    };
+    config.make_player = [&](uint32_t seed) {
+        return std::make_unique<tools::CartLoopPlayer>(seeded_game(seed, 19), options);
+    };
+    const std::vector<GameResult> cart = simulate(config);
+    config.on_game_end = nullptr;
+    config.make_player = [](uint32_t) { return std::make_unique<ai::AiPlayer>(); };
+    const std::vector<GameResult> reference = simulate(config);
+    for (std::size_t i = 0; i < cart.size(); ++i) {
+        INFO("seed " << cart[i].seed);
+        CHECK(cart[i].pieces > 20);
+        CHECK(cart[i].pieces == reference[i].pieces);
+        CHECK(cart[i].lines == reference[i].lines);
+        CHECK(cart[i].score == reference[i].score);
+        CHECK(late[cart[i].seed] == 0);
+    }
+}
+
+// With too little idle time for some searches (the stack high, the pieces falling fast), a piece
+// whose search is not done at its spawn gets the best placement found so far, on time: every
+// piece is driven from its first input frame and lands where the task predicted (no search is
+// ever redone), and the game goes on.
+TEST_CASE("a search not done at its piece's spawn gives way to its best placement so far, on time") {
+    GameState start = seeded_game(31, 19);
+    tools::CartLoopOptions options;
+    options.idle_cycles = 13'000;
+    options.idle_jitter = 3'000;
+    tools::CartridgeInTheLoop cart(start, options);
+    int f = 0;
+    for (; f < 4000 && cart.state().status == GameStatus::Playing && cart.state().playState != play_state::Curtain; ++f)
+        cart.frame();
+    INFO("frames " << f << ", lines " << lines_count(cart.state()) << ", fallback plans " << cart.stats().fallback_plans);
+    CHECK(f == 4000);
+    CHECK(lines_count(cart.state()) >= 20);
+    CHECK(cart.stats().fallback_plans >= 5);
+    CHECK(cart.stats().late_pieces == 0);
+    CHECK(cart.stats().redone_searches == 0);
 }
