@@ -2,15 +2,23 @@
 // decisions of real games: equivalence with the reference (mismatches, must be 0) and the cost of
 // each search in CPU cycles, against the frames the game gives it.
 //   --positions N: also N random positions (boards of every kind, levels 0-255, hold, B-Type)
+//   --loop-games N: N whole games of the cartridge in the loop (cart_loop.hpp) beside the
+//     reference's, frame by frame, and the budget table (ROM and RAM used, the task's longest
+//     step, frames from spawn to first input, the margin left in the worst frame)
 #include "ai_player.hpp"
 #include "cart_ai.hpp"
+#include "cart_image.hpp"
+#include "cart_loop.hpp"
 #include "game_model.hpp"
 #include "power_on.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <iostream>
+#include <mutex>
 #include <cstdio>
 #include <random>
 #include <thread>
@@ -98,6 +106,114 @@ void game(uint32_t seed, uint8_t level, uint32_t frames, uint32_t idle_per_frame
     }
 }
 
+
+// ---- cartridge in the loop: whole games beside the reference's ------------------------------
+
+struct LoopTally {
+    uint64_t games = 0, identical = 0, frames = 0, pieces = 0, late = 0, fallback = 0, redone = 0;
+    uint64_t max_overrun = 0, max_step = 0, first_input_max = 0, first_input_sum = 0, first_input_n = 0;
+    uint64_t first_piece_input_max = 0;
+    std::vector<std::string> divergences;
+    void merge(const LoopTally& o) {
+        games += o.games;
+        identical += o.identical;
+        frames += o.frames;
+        pieces += o.pieces;
+        late += o.late;
+        fallback += o.fallback;
+        redone += o.redone;
+        max_overrun = std::max(max_overrun, o.max_overrun);
+        max_step = std::max(max_step, o.max_step);
+        first_input_max = std::max(first_input_max, o.first_input_max);
+        first_input_sum += o.first_input_sum;
+        first_input_n += o.first_input_n;
+        first_piece_input_max = std::max(first_piece_input_max, o.first_piece_input_max);
+        divergences.insert(divergences.end(), o.divergences.begin(), o.divergences.end());
+    }
+};
+
+// One game: the reference AI plays the model, the cartridge plays its own copy in the loop; the
+// buttons and the whole state must agree every frame. Frames from a spawn to the AI's first
+// input: counted from the spawn frame (1: the first frame the game reads input for the piece).
+void loop_game(uint32_t seed, uint8_t level, uint32_t max_lines, uint32_t frames, const tools::CartLoopOptions& options,
+               LoopTally& t) {
+    GameState reference = seeded_game(seed, level);
+    ai::AiPlayer ai;
+    tools::CartridgeInTheLoop cart(reference, options);
+    bool same = true;
+    int since_spawn = -1;  // frames since the piece at hand spawned; -1: its first input came
+    bool first_piece = true;
+    uint32_t f = 0;
+    for (; f < frames && reference.status == GameStatus::Playing && reference.playState != play_state::Curtain &&
+           lines_count(reference) < max_lines;
+         ++f) {
+        const uint8_t want = ai.buttons(view_of(reference));
+        const uint8_t spawns_before = reference.spawnCount;
+        step(reference, want);
+        const uint8_t got = cart.frame();
+        if (same && (got != want || !(cart.state() == reference))) {
+            same = false;
+            char line[160];
+            std::snprintf(line, sizeof line, "seed %u: first difference at frame %u (buttons %02X, reference %02X)", seed,
+                          f, got, want);
+            t.divergences.push_back(line);
+        }
+        if (since_spawn >= 0) {
+            ++since_spawn;
+            if (got) {
+                if (first_piece) {
+                    t.first_piece_input_max = std::max<uint64_t>(t.first_piece_input_max, uint64_t(since_spawn));
+                } else {
+                    t.first_input_max = std::max<uint64_t>(t.first_input_max, uint64_t(since_spawn));
+                    t.first_input_sum += uint64_t(since_spawn);
+                    ++t.first_input_n;
+                }
+                since_spawn = -1;
+                first_piece = false;
+            }
+        }
+        if (reference.spawnCount != spawns_before || (f == 0 && first_piece)) {
+            if (f > 0) first_piece = false;
+            since_spawn = 0;
+        }
+        if (!same) break;
+    }
+    ++t.games;
+    t.identical += same;
+    t.frames += f;
+    t.pieces += reference.spawnCount;  // (wraps at 256: a count for the record only)
+    const tools::CartLoopStats& s = cart.stats();
+    t.late += s.late_pieces;
+    t.fallback += s.fallback_plans;
+    t.redone += s.redone_searches;
+    t.max_overrun = std::max(t.max_overrun, s.max_overrun);
+    t.max_step = std::max(t.max_step, s.max_step);
+}
+
+void print_budget(const LoopTally& lt, uint32_t idle, uint32_t game_work, bool timed_steps) {
+    const CartImage& cart = shipped_cart();
+    std::printf("\nbudget table (the shipped cartridge)\n");
+    std::printf("%s", cart.usage_report().c_str());
+    if (timed_steps)
+        std::printf("the task's longest step (between two yields): %llu cycles\n",
+                    static_cast<unsigned long long>(lt.max_step));
+    std::printf("longest from the NMI to the task's yield (the delay the game's next frame can see): %llu cycles\n",
+                static_cast<unsigned long long>(lt.max_overrun));
+    std::printf("worst frame: the game's own work at most %u cycles (measure-idle, original game) + %llu = %llu of "
+                "29780: margin %lld cycles\n",
+                game_work, static_cast<unsigned long long>(lt.max_overrun),
+                static_cast<unsigned long long>(game_work + lt.max_overrun),
+                29780ll - static_cast<long long>(game_work + lt.max_overrun));
+    if (lt.first_input_n)
+        std::printf("frames from a spawn to the first input (1 = the first frame the game reads input for the "
+                    "piece): mean %.2f, max %llu over %llu pieces; a game's first piece: %llu (its hold)\n",
+                    double(lt.first_input_sum) / double(lt.first_input_n),
+                    static_cast<unsigned long long>(lt.first_input_max),
+                    static_cast<unsigned long long>(lt.first_input_n),
+                    static_cast<unsigned long long>(lt.first_piece_input_max));
+    (void)idle;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -115,7 +231,52 @@ int main(int argc, char** argv) {
     app.add_option("--first-seed", first_seed, "seed of the first game");
     app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 256));
     app.add_option("--idle", idle, "idle CPU cycles per frame the game leaves the AI (measured: about 20000)");
+    int loop_games = 0;
+    uint32_t loop_idle = 29000, loop_lines = 230, game_work = 15900;
+    bool time_steps = false;
+    app.add_option("--loop-games", loop_games, "whole games of the cartridge in the loop, beside the reference's")
+        ->check(CLI::Range(0, 1000000));
+    app.add_option("--loop-idle", loop_idle,
+                   "idle cycles per frame in the loop games (identical games need every search done in time)")
+        ->check(CLI::Range(2000, 29700));
+    app.add_option("--loop-lines", loop_lines, "end a loop game at this many lines");
+    app.add_flag("--time-steps", time_steps, "time every step of the task in the loop games (slower)");
+    app.add_option("--game-work", game_work, "the game's own work in its busiest frame, cycles (measure-idle)");
     CLI11_PARSE(app, argc, argv);
+
+    if (loop_games > 0) {
+        const auto l0 = std::chrono::steady_clock::now();
+        std::vector<LoopTally> tallies(threads);
+        std::vector<std::thread> workers;
+        std::atomic<int> next{0};
+        for (unsigned w = 0; w < threads; ++w)
+            workers.emplace_back([&, w] {
+                tools::CartLoopOptions options;
+                options.idle_cycles = loop_idle;
+                options.measure_steps = time_steps;
+                for (int g; (g = next++) < loop_games;)
+                    loop_game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), loop_lines, frames * 10,
+                              options, tallies[w]);
+            });
+        for (auto& t : workers) t.join();
+        LoopTally lt;
+        for (const LoopTally& t : tallies) lt.merge(t);
+        std::sort(lt.divergences.begin(), lt.divergences.end());
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - l0).count();
+        std::printf("cartridge in the loop: %llu games from level %d (to %u lines or the top-out), %u idle cycles a frame, "
+                    "%.1f s\n",
+                    static_cast<unsigned long long>(lt.games), level, loop_lines, loop_idle, secs);
+        std::printf("identical to the reference's games, frame by frame: %llu of %llu (%llu frames)\n",
+                    static_cast<unsigned long long>(lt.identical), static_cast<unsigned long long>(lt.games),
+                    static_cast<unsigned long long>(lt.frames));
+        for (std::size_t i = 0; i < lt.divergences.size() && i < 10; ++i) std::printf("  %s\n", lt.divergences[i].c_str());
+        std::printf("pieces whose search was not done at their spawn (best so far): %llu; with no plan at their first "
+                    "input frame: %llu; searches redone: %llu\n",
+                    static_cast<unsigned long long>(lt.fallback), static_cast<unsigned long long>(lt.late),
+                    static_cast<unsigned long long>(lt.redone));
+        print_budget(lt, loop_idle, game_work, time_steps);
+        if (app.count("--games") == 0 && positions == 0) return lt.identical == lt.games ? 0 : 1;  // loop games only
+    }
 
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<Tally> per_thread(threads);
