@@ -76,7 +76,9 @@ uint8_t CartridgeInTheLoop::frame() {
     // step's end.
     machine_.write(vblank_, 0);
     machine_.cpu().set_s(0xFD);
+    if (options_.around_idle) options_.around_idle(machine_, false);
     idle();
+    if (options_.around_idle) options_.around_idle(machine_, true);
     buttons_ = machine_.read(held_);
     stats_.redone_searches = machine_.read(task_late_);
     const uint8_t late_plans = machine_.read(late_plans_);

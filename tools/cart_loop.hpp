@@ -25,6 +25,9 @@ struct CartLoopOptions {
                                    // so the NMI comes at every point of the task
     // With measure_steps: called before each instruction of the idle time (profilers).
     std::function<void(const emu::FlatMachine&)> on_instruction;
+    // Called with the machine just before each frame's idle time (after the mirror) and just
+    // after it (tests: what the AI wrote).
+    std::function<void(const emu::FlatMachine&, bool after)> around_idle;
 };
 
 struct CartLoopStats {
@@ -50,6 +53,8 @@ public:
     // One frame; returns the buttons the AI held.
     uint8_t frame();
     const GameState& state() const { return state_; }
+    // The game changed under the AI (a human, a bug, a test): the next frame goes on from this.
+    void replace_state(const GameState& state) { state_ = state; }
     const CartLoopStats& stats() const { return stats_; }
     emu::FlatMachine& machine() { return machine_; }
 
