@@ -30,6 +30,7 @@ struct PlayOptions {
     std::string input;
     std::string png;
     uint64_t png_every = 0;
+    bool soak = false;
 };
 
 // The menus as a player walks them: legal screen, title, game type, level (and height), then
@@ -51,6 +52,9 @@ std::string menu_input(const PlayOptions& o) {
     if (held.empty()) return s + "S .";
     return s + held + "*3 " + held + "+S .";  // and let go
 }
+
+constexpr uint8_t kGameModeLevelMenu = 3;
+constexpr uint8_t kPlayStateCurtain = 10;
 
 uint32_t bcd(uint8_t b) { return (b & 0xF) + 10u * (b >> 4); }
 
@@ -93,11 +97,61 @@ int play(const PlayOptions& o) {
         what = std::string(o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") + " game from level " +
                std::to_string(o.level);
     }
+    if (o.soak && (o.demo || o.human || !o.input.empty()))
+        throw std::invalid_argument("--soak is for AI games (not with --demo, --human or --input)");
     nes.watch_main_loop(cart.require("game_mainLoop"));
-    uint64_t pieces = 0, top_outs = 0;
+    // The frame's margin: from the moment the game's frame work is done (its main loop enters the
+    // wait for the vertical blank, ai_idle) to the next NMI; the least one seen in play.
+    const uint16_t idle_entry = cart.require("ai_idle");
+    const uint16_t nmi_entry = static_cast<uint16_t>(nes.peek(0xFFFA) | nes.peek(0xFFFB) << 8);
+    uint64_t waited_at = 0, last_nmi = 0, margin_frames = 0;
+    int64_t worst_margin = INT64_MAX;
+    bool measuring = false;
+    nes.set_instruction_hook([&](const emu::Nes& n) {
+        const uint16_t pc = n.cpu().pc();
+        if (pc == idle_entry) {
+            waited_at = n.cycles();
+        } else if (pc == nmi_entry) {
+            if (measuring && n.read_ram(play_state) >= 1 && n.read_ram(play_state) < kPlayStateCurtain) {
+                const int64_t margin = waited_at > last_nmi ? int64_t(n.cycles() - waited_at) : 0;
+                worst_margin = std::min(worst_margin, margin);
+                ++margin_frames;
+            }
+            last_nmi = n.cycles();
+        }
+    });
+    uint64_t pieces = 0, top_outs = 0, play_frames = 0, play_lag = 0, games = 0;
+    bool was_in_game = false, started = false;
     uint8_t last_count = nes.read_ram(spawn_count), last_state = nes.read_ram(play_state);
     for (uint64_t f = 1; f <= o.frames; ++f) {
+        // AI play: a game (or the demo) the AI plays, from its first frame whose main loop ran
+        // (a game's first frames lag in the original too: the screen is drawn, B-Type's garbage
+        // made) to its end (the curtain and B-Type's ending are loops of their own that never
+        // reach the main loop, in the original as well).
+        const uint8_t state = nes.read_ram(play_state);
+        const bool in_game = nes.read_ram(game_mode) >= 4 && nes.read_ram(ai_mode) != 0 && state >= 1 &&
+                             state < kPlayStateCurtain;
+        games += in_game && !was_in_game;
+        was_in_game = in_game;
+        started = in_game && started;
+        const bool in_play = started;
+        measuring = in_play;
         nes.run_frame();
+        if (in_play) {
+            ++play_frames;
+            play_lag += nes.last_frame_lagged();
+        }
+        started = started || (in_game && !nes.last_frame_lagged());
+        if (o.soak && nes.read_ram(play_state) == kPlayStateCurtain && nes.read_ram(game_mode) == 4) {
+            nes.run_input(".*400 S .");  // the curtain down: Start, back to the menu
+            nes.set_buttons(0);
+            f += 402;
+        }
+        if (o.soak && nes.read_ram(game_mode) == kGameModeLevelMenu) {  // the game is over: another
+            nes.run_input(o.level >= 10 ? "A+E*3 A+E+S ." : "E*3 E+S .");
+            nes.set_buttons(0);
+            f += 5;
+        }
         if (nes.read_ram(spawn_count) != last_count) ++pieces;
         if (nes.read_ram(play_state) == 0x0A && last_state != 0x0A) ++top_outs;
         last_count = nes.read_ram(spawn_count);
@@ -113,11 +167,18 @@ int play(const PlayOptions& o) {
                 nes.read_ram(game_mode), nes.read_ram(ai_mode), nes.read_ram(level), line_count, score_value,
                 static_cast<unsigned long long>(pieces), static_cast<unsigned long long>(top_outs),
                 static_cast<unsigned long long>(nes.lag_frames()));
+    std::printf("AI play: %llu frames%s, %llu lag frames in them (frames whose main loop never ran); worst frame "
+                "margin %lld cycles (the least time left from the game's frame work done to the next NMI, of "
+                "29780)\n",
+                static_cast<unsigned long long>(play_frames),
+                o.soak ? (", " + std::to_string(games) + " games").c_str() : "",
+                static_cast<unsigned long long>(play_lag),
+                static_cast<long long>(margin_frames ? worst_margin : 0));
     if (!o.png.empty()) {
         emu::write_png(o.png, nes.screenshot());
         std::printf("screenshot: %s (made from your ROM: keep it to yourself)\n", o.png.c_str());
     }
-    return 0;
+    return o.soak && play_lag ? 2 : 0;
 }
 
 }  // namespace
@@ -137,6 +198,9 @@ void add_play_command(CLI::App& app) {
                     "your own input from power-on instead of the menu walk (emu-test input string: '.*300 S ...')");
     sub->add_option("--png", o->png, "screenshot at the end (PNG)");
     sub->add_option("--png-every", o->png_every, "also a screenshot every N frames (OUT-000123.png)");
+    sub->add_flag("--soak", o->soak,
+                  "a long run: whenever an AI game ends (back on the level menu), start another; exit\n"
+                  "status 2 when a frame of AI play lagged");
     sub->footer("The menu walk: Start through the legal and title screens, Right for B-Type, the level (and\n"
                 "height) with the pad, then Select held (and A for levels 10-19) and Start: the AI plays.\n"
                 "Prints the game's state at the end: level, lines, score, pieces, top-outs, lag frames.\n"
