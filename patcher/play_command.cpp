@@ -53,9 +53,6 @@ std::string menu_input(const PlayOptions& o) {
     return s + held + "*3 " + held + "+S .";  // and let go
 }
 
-constexpr uint8_t kGameModeLevelMenu = 3;
-constexpr uint8_t kPlayStateCurtain = 10;
-
 uint32_t bcd(uint8_t b) { return (b & 0xF) + 10u * (b >> 4); }
 
 std::string png_name(const std::string& base, uint64_t frame) {
@@ -83,6 +80,9 @@ int play(const PlayOptions& o) {
                    level = cart.require("player1_levelNumber"), lines = cart.require("lines"),
                    score = cart.require("score"), play_state = cart.require("player1_playState"),
                    spawn_count = cart.require("spawnCount");
+    const uint8_t mode_level_menu = static_cast<uint8_t>(cart.require("GAME_MODE_LEVEL_MENU")),
+                  mode_play = static_cast<uint8_t>(cart.require("GAME_MODE_PLAY")),
+                  state_curtain = static_cast<uint8_t>(cart.require("PLAY_STATE_CURTAIN"));
     std::string what;
     if (!o.input.empty()) {
         nes.run_input(o.input);
@@ -112,7 +112,7 @@ int play(const PlayOptions& o) {
         if (pc == idle_entry) {
             waited_at = n.cycles();
         } else if (pc == nmi_entry) {
-            if (measuring && n.read_ram(play_state) >= 1 && n.read_ram(play_state) < kPlayStateCurtain) {
+            if (measuring && n.read_ram(play_state) >= 1 && n.read_ram(play_state) < state_curtain) {
                 const int64_t margin = waited_at > last_nmi ? int64_t(n.cycles() - waited_at) : 0;
                 worst_margin = std::min(worst_margin, margin);
                 ++margin_frames;
@@ -129,8 +129,8 @@ int play(const PlayOptions& o) {
         // made) to its end (the curtain and B-Type's ending are loops of their own that never
         // reach the main loop, in the original as well).
         const uint8_t state = nes.read_ram(play_state);
-        const bool in_game = nes.read_ram(game_mode) >= 4 && nes.read_ram(ai_mode) != 0 && state >= 1 &&
-                             state < kPlayStateCurtain;
+        const bool in_game = nes.read_ram(game_mode) >= mode_play && nes.read_ram(ai_mode) != 0 && state >= 1 &&
+                             state < state_curtain;
         games += in_game && !was_in_game;
         was_in_game = in_game;
         started = in_game && started;
@@ -142,12 +142,12 @@ int play(const PlayOptions& o) {
             play_lag += nes.last_frame_lagged();
         }
         started = started || (in_game && !nes.last_frame_lagged());
-        if (o.soak && nes.read_ram(play_state) == kPlayStateCurtain && nes.read_ram(game_mode) == 4) {
+        if (o.soak && nes.read_ram(play_state) == state_curtain && nes.read_ram(game_mode) == mode_play) {
             nes.run_input(".*400 S .");  // the curtain down: Start, back to the menu
             nes.set_buttons(0);
             f += 402;
         }
-        if (o.soak && nes.read_ram(game_mode) == kGameModeLevelMenu) {  // the game is over: another
+        if (o.soak && nes.read_ram(game_mode) == mode_level_menu) {  // the game is over: another
             nes.run_input(o.level >= 10 ? "A+E*3 A+E+S ." : "E*3 E+S .");
             nes.set_buttons(0);
             f += 5;

@@ -190,7 +190,7 @@ void loop_game(uint32_t seed, uint8_t level, uint32_t max_lines, uint32_t frames
     t.max_step = std::max(t.max_step, s.max_step);
 }
 
-void print_budget(const LoopTally& lt, uint32_t idle, uint32_t game_work, bool timed_steps) {
+void print_budget(const LoopTally& lt, uint32_t game_work, bool timed_steps) {
     const CartImage& cart = shipped_cart();
     std::printf("\nbudget table (the shipped cartridge)\n");
     std::printf("%s", cart.usage_report().c_str());
@@ -211,7 +211,6 @@ void print_budget(const LoopTally& lt, uint32_t idle, uint32_t game_work, bool t
                     static_cast<unsigned long long>(lt.first_input_max),
                     static_cast<unsigned long long>(lt.first_input_n),
                     static_cast<unsigned long long>(lt.first_piece_input_max));
-    (void)idle;
 }
 
 }  // namespace
@@ -274,7 +273,7 @@ int main(int argc, char** argv) {
                     "input frame: %llu; searches redone: %llu\n",
                     static_cast<unsigned long long>(lt.fallback), static_cast<unsigned long long>(lt.late),
                     static_cast<unsigned long long>(lt.redone));
-        print_budget(lt, loop_idle, game_work, time_steps);
+        print_budget(lt, game_work, time_steps);
         if (app.count("--games") == 0 && positions == 0) return lt.identical == lt.games ? 0 : 1;  // loop games only
     }
 
