@@ -6,6 +6,7 @@
 #include "cart_image.hpp"
 #include "command_status.hpp"
 #include "file_io.hpp"
+#include "game_harness.hpp"
 #include "image.hpp"
 #include "input.hpp"
 #include "nes.hpp"
@@ -33,26 +34,6 @@ struct PlayOptions {
     bool soak = false;
 };
 
-// The menus as a player walks them: legal screen, title, game type, level (and height), then
-// Start with Select held (the AI plays) and A held for levels 10-19.
-std::string menu_input(const PlayOptions& o) {
-    std::string s = ".*300 S .*20 S .*20 ";
-    if (o.b_type) s += "R .*5 ";
-    s += "S .*20 ";
-    const int base = o.level % 10;
-    if (base >= 5) s += "D .*3 ";
-    for (int i = 0; i < base % 5; ++i) s += "R .*3 ";
-    if (o.b_type && o.height > 0) {
-        s += "A .*3 ";  // to the height selection
-        if (o.height >= 3) s += "D .*3 ";
-        for (int i = 0; i < o.height % 3; ++i) s += "R .*3 ";
-    }
-    std::string held = o.human ? "" : "E";
-    if (o.level >= 10) held = held.empty() ? "A" : "A+" + held;
-    if (held.empty()) return s + "S .";
-    return s + held + "*3 " + held + "+S .";  // and let go
-}
-
 uint32_t bcd(uint8_t b) { return (b & 0xF) + 10u * (b >> 4); }
 
 std::string png_name(const std::string& base, uint64_t frame) {
@@ -79,7 +60,7 @@ int play(const PlayOptions& o) {
     const uint16_t game_mode = cart.require("gameMode"), ai_mode = cart.require("ai_mode"),
                    level = cart.require("player1_levelNumber"), lines = cart.require("lines"),
                    score = cart.require("score"), play_state = cart.require("player1_playState"),
-                   spawn_count = cart.require("spawnCount");
+                   spawn_count = cart.require("spawnCount"), late_plans = cart.require("late_plans");
     const uint8_t mode_level_menu = static_cast<uint8_t>(cart.require("GAME_MODE_LEVEL_MENU")),
                   mode_play = static_cast<uint8_t>(cart.require("GAME_MODE_PLAY")),
                   state_curtain = static_cast<uint8_t>(cart.require("PLAY_STATE_CURTAIN"));
@@ -92,7 +73,7 @@ int play(const PlayOptions& o) {
         for (int f = 0; f < 4000 && nes.read_ram(game_mode) != 5; ++f) nes.run_frame();
         what = "the demo";
     } else {
-        nes.run_input(menu_input(o));
+        nes.run_input(game::menu_walk_input({o.level, o.b_type, o.height, !o.human, 0}));
         nes.set_buttons(0);
         what = std::string(o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") + " game from level " +
                std::to_string(o.level);
@@ -120,7 +101,8 @@ int play(const PlayOptions& o) {
             last_nmi = n.cycles();
         }
     });
-    uint64_t pieces = 0, top_outs = 0, play_frames = 0, play_lag = 0, games = 0;
+    uint64_t pieces = 0, top_outs = 0, play_frames = 0, play_lag = 0, games = 0, fallbacks = 0;
+    uint8_t last_late = nes.read_ram(late_plans);
     bool was_in_game = false, started = false;
     uint8_t last_count = nes.read_ram(spawn_count), last_state = nes.read_ram(play_state);
     for (uint64_t f = 1; f <= o.frames; ++f) {
@@ -139,6 +121,8 @@ int play(const PlayOptions& o) {
         nes.run_frame();
         if (in_play) {
             ++play_frames;
+            // (the AI's count of pieces given the best placement of a search not done at their spawn)
+            fallbacks += static_cast<uint8_t>(nes.read_ram(late_plans) - last_late);
             play_lag += nes.last_frame_lagged();
         }
         started = started || (in_game && !nes.last_frame_lagged());
@@ -155,6 +139,7 @@ int play(const PlayOptions& o) {
         if (nes.read_ram(spawn_count) != last_count) ++pieces;
         if (nes.read_ram(play_state) == 0x0A && last_state != 0x0A) ++top_outs;
         last_count = nes.read_ram(spawn_count);
+        last_late = nes.read_ram(late_plans);
         last_state = nes.read_ram(play_state);
         if (!o.png.empty() && o.png_every && f % o.png_every == 0) emu::write_png(png_name(o.png, f), nes.screenshot());
     }
@@ -169,11 +154,11 @@ int play(const PlayOptions& o) {
                 static_cast<unsigned long long>(nes.lag_frames()));
     std::printf("AI play: %llu frames%s, %llu lag frames in them (frames whose main loop never ran); worst frame "
                 "margin %lld cycles (the least time left from the game's frame work done to the next NMI, of "
-                "29780)\n",
+                "29780); %llu pieces given the best placement of a search not done at their spawn\n",
                 static_cast<unsigned long long>(play_frames),
                 o.soak ? (", " + std::to_string(games) + " games").c_str() : "",
                 static_cast<unsigned long long>(play_lag),
-                static_cast<long long>(margin_frames ? worst_margin : 0));
+                static_cast<long long>(margin_frames ? worst_margin : 0), static_cast<unsigned long long>(fallbacks));
     if (!o.png.empty()) {
         emu::write_png(o.png, nes.screenshot());
         std::printf("screenshot: %s (made from your ROM: keep it to yourself)\n", o.png.c_str());

@@ -97,7 +97,7 @@ void CartridgeInTheLoop::idle() {
     cpu.set_pc(ai_idle_);
     const uint64_t start = machine_.cycles();
     auto returned = [&] { return cpu.pc() == machine_.sentinel() && cpu.s() == s_level; };
-    uint64_t budget = options_.idle_cycles;
+    uint64_t budget = options_.idle_source ? options_.idle_source() : options_.idle_cycles;
     if (options_.idle_jitter) {
         jitter_state_ = jitter_state_ * 1103515245u + 12345u;
         budget = budget - options_.idle_jitter + (jitter_state_ >> 8) % (2 * uint64_t{options_.idle_jitter} + 1);

@@ -23,6 +23,8 @@ struct CartLoopOptions {
     bool measure_steps = false;    // time every step of the task (instruction by instruction: slower)
     uint32_t idle_jitter = 0;      // idle per frame drawn from idle_cycles +- this (reproducibly),
                                    // so the NMI comes at every point of the task
+    // When set, each frame's idle cycles come from here instead (a trace measured on the real game).
+    std::function<uint32_t()> idle_source;
     // With measure_steps: called before each instruction of the idle time (profilers).
     std::function<void(const emu::FlatMachine&)> on_instruction;
     // Called with the machine just before each frame's idle time (after the mirror) and just

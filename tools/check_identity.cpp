@@ -2,6 +2,8 @@
 // 10 000 frames): many random-input movies through the menus and games, on the original and the
 // patched ROM side by side, compared after every frame (see game_harness.hpp, run_identity).
 // Prints one line per movie and the totals; exit status 1 on the first mismatch.
+// --ai-games: the AI's games on the patched ROM against the cartridge in the loop instead (the
+// big run of tests/game/ai_game_loop_test.cpp).
 #include "cart_image.hpp"
 #include "game_harness.hpp"
 
@@ -14,6 +16,50 @@
 #include <vector>
 
 using namespace nestris;
+
+namespace {
+
+// AI games on the real ROM against the cartridge in the loop (game_harness.hpp).
+int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b_type, uint64_t frames,
+                   unsigned threads) {
+    std::atomic<uint64_t> next{0}, total_frames{0}, pieces{0}, lines{0}, fallbacks{0}, overs{0}, mismatches{0};
+    std::mutex out;
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < std::max(1u, threads); ++t)
+        pool.emplace_back([&] {
+            for (uint64_t i; (i = next++) < count;) {
+                game::MenuWalk walk;
+                walk.level = level;
+                walk.b_type = b_type;
+                walk.title_wait = static_cast<int>(i);
+                const game::AiGameComparison c =
+                    game::compare_ai_game_with_loop(roms.patched, shipped_cart(), walk, frames);
+                total_frames += c.frames;
+                pieces += c.pieces;
+                lines += c.lines;
+                fallbacks += c.real_fallbacks;
+                overs += c.game_over;
+                if (c.mismatch || c.real_fallbacks != c.loop_fallbacks) ++mismatches;
+                std::lock_guard<std::mutex> lock(out);
+                std::printf("AI game %llu: %llu frames, %u pieces, %u lines, %u fallback pieces (loop %u), %s, idle "
+                            "%u-%u (mean %.0f): %s\n",
+                            static_cast<unsigned long long>(i), static_cast<unsigned long long>(c.frames), c.pieces,
+                            c.lines, c.real_fallbacks, c.loop_fallbacks, c.game_over ? "game over" : "frames ran out",
+                            c.idle_min, c.idle_max, c.idle_mean, c.mismatch ? c.mismatch->c_str() : "identical");
+                std::fflush(stdout);
+            }
+        });
+    for (std::thread& t : pool) t.join();
+    std::printf("%llu AI games from level %d (%s), %llu frames, %llu pieces, %llu lines, %llu fallback pieces, %llu "
+                "game overs: %llu mismatches\n",
+                static_cast<unsigned long long>(count), level, b_type ? "B-Type" : "A-Type",
+                static_cast<unsigned long long>(total_frames.load()), static_cast<unsigned long long>(pieces.load()),
+                static_cast<unsigned long long>(lines.load()), static_cast<unsigned long long>(fallbacks.load()),
+                static_cast<unsigned long long>(overs.load()), static_cast<unsigned long long>(mismatches.load()));
+    return mismatches ? 1 : 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"check-identity: human play on the patched ROM is frame-identical to the original (RAM outside\n"
@@ -30,6 +76,14 @@ int main(int argc, char** argv) {
     app.add_option("--movie-out", movie_out,
                    "write the first movie's pad bytes, one per line (A=1 ... Right=128), to replay in FCEUX "
                    "(tools/fceux_check.sh --replay)");
+    uint64_t ai_games = 0;
+    int level = 19;
+    bool b_type = false;
+    app.add_option("--ai-games", ai_games,
+                   "instead: AI games on the patched ROM, each against the cartridge in the loop given the\n"
+                   "real game's idle time (game i waits i more frames on the legal screen: other pieces)");
+    app.add_option("--level", level, "start level of the AI games (0-19)")->check(CLI::Range(0, 19));
+    app.add_flag("--b-type", b_type, "B-Type AI games (height 0)");
     CLI11_PARSE(app, argc, argv);
 
     const game::GameRoms roms = game::make_game_roms(game::read_binary_file(rom_path), shipped_cart());
@@ -49,6 +103,7 @@ int main(int argc, char** argv) {
                     pads.size(), movie_out.c_str(), r.mismatch ? r.mismatch->c_str() : "identical");
         return r.mismatch ? 1 : 0;
     }
+    if (ai_games) return check_ai_games(roms, ai_games, level, b_type, frames, threads);
     std::atomic<uint64_t> next{0}, total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0};
     std::mutex out;
     std::vector<std::thread> pool;

@@ -1,15 +1,18 @@
 #include "game_harness.hpp"
 
 #include "ai_player.hpp"
+#include "cart_loop.hpp"
 #include "opcodes.hpp"
 #include "patch.hpp"
 #include "player.hpp"
 #include "ram_map.hpp"
+#include "state_io.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <stdexcept>
 
 namespace nestris::game {
@@ -551,6 +554,124 @@ IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const D
     }
     r.stats = driver.stats();
     return r;
+}
+
+std::string menu_walk_input(const MenuWalk& w) {
+    if (w.level < 0 || w.level > 19) throw std::invalid_argument("the start level is 0-19 (10-19 with the A trick)");
+    if (w.height < 0 || w.height > 5) throw std::invalid_argument("the B-Type height is 0-5");
+    std::string s = ".*" + std::to_string(300 + std::max(0, w.title_wait)) + " S .*20 S .*20 ";
+    if (w.b_type) s += "R .*5 ";
+    s += "S .*20 ";
+    const int base = w.level % 10;
+    if (base >= 5) s += "D .*3 ";
+    for (int i = 0; i < base % 5; ++i) s += "R .*3 ";
+    if (w.b_type && w.height > 0) {
+        s += "A .*3 ";  // to the height selection
+        if (w.height >= 3) s += "D .*3 ";
+        for (int i = 0; i < w.height % 3; ++i) s += "R .*3 ";
+    }
+    std::string held = w.ai ? "E" : "";
+    if (w.level >= 10) held = held.empty() ? "A" : "A+" + held;
+    if (held.empty()) return s + "S .";
+    return s + held + "*3 " + held + "+S .";  // and let go
+}
+
+namespace {
+
+// The first line where two states' texts differ (the mismatch's description).
+std::string state_difference(const GameState& real, const GameState& loop) {
+    std::istringstream a(state_to_text(real)), b(state_to_text(loop));
+    std::string la, lb;
+    while (true) {
+        const bool more_a = static_cast<bool>(std::getline(a, la)), more_b = static_cast<bool>(std::getline(b, lb));
+        if (!more_a && !more_b) return "the states differ";
+        if (la != lb) return "real game: '" + la + "', loop: '" + lb + "'";
+    }
+}
+
+}  // namespace
+
+AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom, const CartImage& cart,
+                                           const MenuWalk& walk, uint64_t max_frames) {
+    emu::Nes nes(patched_rom);
+    nes.run_input(menu_walk_input(walk));
+    nes.set_buttons(0);
+    const uint16_t idle_entry = cart.require("ai_idle"), late_plans = cart.require("late_plans");
+    const uint16_t nmi_entry = static_cast<uint16_t>(nes.peek(0xFFFA) | nes.peek(0xFFFB) << 8);
+    constexpr uint64_t kInterruptCycles = 7;  // the NMI's own cycles before its handler's first instruction
+
+    // Frame boundaries of the real game: the state at ai_idle's entry, then the idle time to the NMI.
+    struct Boundary {
+        GameState state;
+        uint8_t late_plans = 0;
+        uint32_t idle = 0;
+        bool idle_known = false;
+    };
+    std::deque<Boundary> pending;
+    uint64_t idle_from = 0;
+    bool in_play = false, ended = false;
+    nes.set_instruction_hook([&](const emu::Nes& n) {
+        const uint16_t pc = n.cpu().pc();
+        if (pc == idle_entry && !ended) {
+            try {
+                pending.push_back({from_ram(n.ram()), n.read_ram(late_plans)});
+                idle_from = n.cycles();
+                in_play = true;
+            } catch (const std::runtime_error&) {
+                ended = in_play;  // no longer a game in play at a frame boundary: it is over
+            }
+        } else if (pc == nmi_entry && !pending.empty() && !pending.back().idle_known) {
+            pending.back().idle = static_cast<uint32_t>(n.cycles() - kInterruptCycles - idle_from);
+            pending.back().idle_known = true;
+        }
+    });
+
+    AiGameComparison out;
+    std::optional<tools::CartridgeInTheLoop> loop;
+    uint32_t next_idle = 0;
+    tools::CartLoopOptions options;
+    options.idle_source = [&next_idle] { return next_idle; };
+    uint8_t last_late = 0, last_count = 0;
+    double idle_sum = 0;
+    for (uint64_t f = 0; f < max_frames + 600 && !out.mismatch && !out.game_over; ++f) {
+        nes.run_frame();
+        while (!pending.empty() && pending.front().idle_known && !out.mismatch) {
+            const Boundary b = pending.front();
+            pending.pop_front();
+            if (!loop) {  // the first frame of play: the loop starts from it (its task from scratch)
+                loop.emplace(b.state, options);
+                last_late = b.late_plans;
+                last_count = b.state.spawnCount;
+                out.idle_min = out.idle_max = b.idle;
+                continue;
+            }
+            next_idle = b.idle;
+            loop->frame();
+            ++out.frames;
+            out.idle_min = std::min(out.idle_min, b.idle);
+            out.idle_max = std::max(out.idle_max, b.idle);
+            idle_sum += b.idle;
+            out.real_fallbacks += static_cast<uint8_t>(b.late_plans - last_late);
+            last_late = b.late_plans;
+            out.pieces += b.state.spawnCount != last_count;
+            last_count = b.state.spawnCount;
+            if (!(loop->state() == b.state))
+                out.mismatch = "frame " + std::to_string(out.frames) + ": " + state_difference(b.state, loop->state());
+            else if (b.state.playState == play_state::Curtain)
+                out.game_over = true;
+            if (out.frames >= max_frames) break;
+        }
+        if (out.frames >= max_frames || (ended && pending.empty())) {
+            out.game_over = out.game_over || ended;
+            break;
+        }
+    }
+    if (!loop) throw std::runtime_error("the AI game did not start (is this the patched Tetris (USA)?)");
+    out.loop_fallbacks = loop->stats().fallback_plans;
+    out.idle_mean = out.frames ? idle_sum / static_cast<double>(out.frames) : 0;
+    const GameState& last = loop->state();
+    out.lines = (last.lines[0] & 0xF) + 10u * (last.lines[0] >> 4) + 100u * ((last.lines[1] & 0xF) + 10u * (last.lines[1] >> 4));
+    return out;
 }
 
 }  // namespace nestris::game

@@ -212,4 +212,35 @@ struct IdentityResult {
 IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const DriverOptions& options,
                             uint64_t frames, std::vector<uint8_t>* buttons_out = nullptr);
 
+// ---- the menus as a player walks them ------------------------------------------------------
+struct MenuWalk {
+    int level = 19;          // 0-19 (10-19: A held at Start)
+    bool b_type = false;
+    int height = 0;          // B-Type start height 0-5
+    bool ai = true;          // Select held at Start: the AI plays
+    int title_wait = 0;      // extra frames on the legal screen (another RNG state, other pieces)
+};
+// The emu-test input string from power-on: legal screen, title, game type, level (and height),
+// then Start (with Select held for an AI game, A held for levels 10-19), and let go.
+std::string menu_walk_input(const MenuWalk& walk);
+
+// ---- an AI game on the real ROM against the cartridge in the loop --------------------------
+// The patched game plays an AI game (menu walk); from its first frame of play the game model
+// runs beside it with the shipped AI bytes in the loop (tools/cart_loop.hpp), each frame given
+// the idle time the real game left the AI that frame (from the main loop's entry to ai_idle to
+// the NMI). Compared at every frame boundary (ai_idle's entry): the whole model state read
+// from the real RAM (from_ram) against the loop's.
+struct AiGameComparison {
+    uint64_t frames = 0;               // frames compared
+    std::optional<std::string> mismatch;  // the first difference (the run stops there)
+    uint32_t pieces = 0, lines = 0;
+    uint32_t real_fallbacks = 0;       // pieces the real game gave the best of an unfinished search
+    uint32_t loop_fallbacks = 0;       // the same in the loop
+    bool game_over = false;            // the game reached its curtain (else max_frames ran out)
+    uint32_t idle_min = 0, idle_max = 0;
+    double idle_mean = 0;
+};
+AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom, const CartImage& cart,
+                                           const MenuWalk& walk, uint64_t max_frames);
+
 }  // namespace nestris::game

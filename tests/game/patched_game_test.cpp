@@ -1,17 +1,14 @@
 // The patched game (TETRIS_ROM; skipped without): the AI demo, AI-played games, the level-menu
 // hint, and the free space the patched game leaves alone.
 //
-// Until the AI's own input driver is in the cartridge, the demo and the AI games here are played
-// through the controller by the reference AI (the interim ai_poll passes the pad through); the
+// The cartridge's AI plays (nobody touches the controller but to start, pause and leave); the
 // checks are about the game around the AI: when the demo starts and ends, its level and pieces,
-// the RNG, how AI games start, pause and end.
+// the RNG, how AI games start, pause and end. (That the AI's play is the cartridge-in-the-loop's:
+// ai_game_loop_test.cpp.)
 #include "game/game_support.hpp"
 
-#include "ai_player.hpp"
 #include "image.hpp"
 #include "input.hpp"
-#include "player.hpp"
-#include "ram_map.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -27,19 +24,6 @@ namespace {
 
 const game::GameAddresses& A() { return game::addresses(); }
 
-// The reference AI's buttons for the coming frame, as a pad (0 when the game is not in play).
-// The demo is a game like any other for it (the model reads only games in gameMode 4).
-uint8_t ai_pad(ai::AiPlayer& ai, const emu::Nes& nes) {
-    try {
-        std::array<uint8_t, kCpuRamSize> ram;
-        std::copy(nes.ram().begin(), nes.ram().end(), ram.begin());
-        if (ram[A().gameMode] == game::kModeDemo) ram[A().gameMode] = game::kModePlay;
-        return game::pad_from_game(ai.buttons(view_of(from_ram(ram))));
-    } catch (const std::exception&) {
-        return 0;
-    }
-}
-
 uint32_t lines_of(const emu::Nes& nes) {
     const uint8_t lo = nes.read_ram(A().lines), hi = nes.read_ram(static_cast<uint16_t>(A().lines + 1));
     return (lo & 0xF) + 10u * (lo >> 4) + 100u * (hi & 0xF);
@@ -53,16 +37,13 @@ std::string to_level_menu(bool b_type) { return std::string(".*300 S .*20 S .*20
 TEST_CASE("real game: the AI demo starts and ends with the original's and leaves the RNG alone") {
     const auto roms = game_roms_or_skip();
     if (!roms) return;
-    emu::Nes o(roms->original), p(roms->patched);
-    ai::AiPlayer ai;
+    emu::Nes o(roms->original), p(roms->patched);  // from power-on, with no input at all
     uint64_t o_start = 0, o_end = 0, p_start = 0, p_end = 0;
     bool topped_out = false, rng_same = true;
     uint8_t max_ai_mode = 0;
     std::vector<uint8_t> o_pieces, p_pieces;
     uint32_t demo_lines = 0;
     for (uint64_t f = 1; f <= 7000 && !(p_end && o_end); ++f) {
-        const bool p_demo = p.read_ram(A().gameMode) == game::kModeDemo;
-        p.set_buttons(p_demo ? ai_pad(ai, p) : 0);
         o.run_frame();
         p.run_frame();
         const uint8_t om = o.read_ram(A().gameMode), pm = p.read_ram(A().gameMode);

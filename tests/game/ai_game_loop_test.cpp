@@ -1,0 +1,52 @@
+// The AI's games on the real ROM (TETRIS_ROM; skipped without) are the cartridge-in-the-loop
+// games: from the first frame of play, the game model with the shipped AI bytes in the loop,
+// given each frame the idle time the real game left the AI, holds the real game's state at every
+// frame boundary, pieces, board, score and all (game_harness.hpp, compare_ai_game_with_loop).
+// The search's timing is part of the game (a piece that spawns before its search is done gets
+// the best placement found so far), so the loop gets the real idle time, not a constant.
+#include "game/game_support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <iostream>
+
+using namespace nestris;
+using namespace nestris::test;
+
+namespace {
+
+game::AiGameComparison compare(const game::MenuWalk& walk, uint64_t frames) {
+    auto roms = game_roms_or_skip();
+    if (!roms) return {};
+    const game::AiGameComparison c = game::compare_ai_game_with_loop(roms->patched, shipped_cart(), walk, frames);
+    std::cout << "level " << walk.level << (walk.b_type ? " B-Type" : " A-Type") << ": " << c.frames
+              << " frames, " << c.pieces << " pieces, " << c.lines << " lines, " << c.real_fallbacks
+              << " fallback pieces, game over " << c.game_over << ", idle " << c.idle_min << "-" << c.idle_max
+              << (c.mismatch ? ", MISMATCH " + *c.mismatch : std::string()) << "\n";
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("real game: an AI game from level 19 is the cartridge-in-the-loop game, frame by frame") {
+    if (!tetris_rom_or_skip()) return;
+    const game::AiGameComparison c = compare({.level = 19}, 12000);
+    INFO(c.mismatch.value_or("no mismatch"));
+    CHECK_FALSE(c.mismatch);
+    CHECK(c.frames >= 2000);
+    CHECK(c.pieces >= 100);
+    CHECK(c.lines >= 30);
+    CHECK(c.real_fallbacks == c.loop_fallbacks);
+}
+
+TEST_CASE("real game: other AI games (another RNG state, B-Type) are the cartridge-in-the-loop games") {
+    if (!tetris_rom_or_skip()) return;
+    for (const game::MenuWalk& walk :
+         {game::MenuWalk{.level = 19, .title_wait = 37}, game::MenuWalk{.level = 18, .b_type = true, .height = 3}}) {
+        const game::AiGameComparison c = compare(walk, 8000);
+        INFO(c.mismatch.value_or("no mismatch"));
+        CHECK_FALSE(c.mismatch);
+        CHECK(c.pieces >= 10);
+        CHECK(c.real_fallbacks == c.loop_fallbacks);
+    }
+}
