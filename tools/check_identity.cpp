@@ -1,7 +1,7 @@
 // check-identity: the big run of the human-play identity proof (tests/game runs 20 movies of
 // 10 000 frames): many random-input movies through the menus and games, on the original and the
 // patched ROM side by side, compared after every frame (see game_harness.hpp, run_identity).
-// Prints one line per movie and the totals; exit status 1 on the first mismatch.
+// Prints one line per movie and the totals; exit status 1 on a mismatch, 2 on a bad ROM.
 // --ai-games: the AI's games on the patched ROM against the cartridge in the loop instead (the
 // big run of tests/game/ai_game_loop_test.cpp).
 #include "cart_image.hpp"
@@ -19,37 +19,44 @@ using namespace nestris;
 
 namespace {
 
-// AI games on the real ROM against the cartridge in the loop (game_harness.hpp).
-int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b_type, uint64_t frames,
-                   unsigned threads) {
-    std::atomic<uint64_t> next{0}, total_frames{0}, pieces{0}, lines{0}, fallbacks{0}, overs{0}, mismatches{0};
-    std::mutex out;
+// job(i) for i = 0 .. count-1 on `threads` threads.
+template <class Job>
+void run_jobs(uint64_t count, unsigned threads, Job job) {
+    std::atomic<uint64_t> next{0};
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < std::max(1u, threads); ++t)
         pool.emplace_back([&] {
-            for (uint64_t i; (i = next++) < count;) {
-                game::MenuWalk walk;
-                walk.level = level;
-                walk.b_type = b_type;
-                walk.title_wait = static_cast<int>(i);
-                const game::AiGameComparison c =
-                    game::compare_ai_game_with_loop(roms.patched, shipped_cart(), walk, frames);
-                total_frames += c.frames;
-                pieces += c.pieces;
-                lines += c.lines;
-                fallbacks += c.real_fallbacks;
-                overs += c.game_over;
-                if (c.mismatch || c.real_fallbacks != c.loop_fallbacks) ++mismatches;
-                std::lock_guard<std::mutex> lock(out);
-                std::printf("AI game %llu: %llu frames, %u pieces, %u lines, %u fallback pieces (loop %u), %s, idle "
-                            "%u-%u (mean %.0f): %s\n",
-                            static_cast<unsigned long long>(i), static_cast<unsigned long long>(c.frames), c.pieces,
-                            c.lines, c.real_fallbacks, c.loop_fallbacks, c.game_over ? "game over" : "frames ran out",
-                            c.idle_min, c.idle_max, c.idle_mean, c.mismatch ? c.mismatch->c_str() : "identical");
-                std::fflush(stdout);
-            }
+            for (uint64_t i; (i = next++) < count;) job(i);
         });
     for (std::thread& t : pool) t.join();
+}
+
+// AI games on the real ROM against the cartridge in the loop (game_harness.hpp).
+int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b_type, uint64_t frames,
+                   unsigned threads) {
+    std::atomic<uint64_t> total_frames{0}, pieces{0}, lines{0}, fallbacks{0}, overs{0}, mismatches{0};
+    std::mutex out;
+    run_jobs(count, threads, [&](uint64_t i) {
+        game::MenuWalk walk;
+        walk.level = level;
+        walk.b_type = b_type;
+        walk.title_wait = static_cast<int>(i);
+        const game::AiGameComparison c =
+            game::compare_ai_game_with_loop(roms.patched, shipped_cart(), walk, frames);
+        total_frames += c.frames;
+        pieces += c.pieces;
+        lines += c.lines;
+        fallbacks += c.real_fallbacks;
+        overs += c.game_over;
+        if (c.mismatch || c.real_fallbacks != c.loop_fallbacks) ++mismatches;
+        std::lock_guard<std::mutex> lock(out);
+        std::printf("AI game %llu: %llu frames, %u pieces, %u lines, %u fallback pieces (loop %u), %s, idle "
+                    "%u-%u (mean %.0f): %s\n",
+                    static_cast<unsigned long long>(i), static_cast<unsigned long long>(c.frames), c.pieces,
+                    c.lines, c.real_fallbacks, c.loop_fallbacks, c.game_over ? "game over" : "frames ran out",
+                    c.idle_min, c.idle_max, c.idle_mean, c.mismatch ? c.mismatch->c_str() : "identical");
+        std::fflush(stdout);
+    });
     std::printf("%llu AI games from level %d (%s), %llu frames, %llu pieces, %llu lines, %llu fallback pieces, %llu "
                 "game overs: %llu mismatches\n",
                 static_cast<unsigned long long>(count), level, b_type ? "B-Type" : "A-Type",
@@ -84,9 +91,16 @@ int main(int argc, char** argv) {
                    "real game's idle time (game i waits i more frames on the legal screen: other pieces)");
     app.add_option("--level", level, "start level of the AI games (0-19)")->check(CLI::Range(0, 19));
     app.add_flag("--b-type", b_type, "B-Type AI games (height 0)");
+    app.footer("Exit status 0: every run identical; 1: a mismatch; 2: the ROM is not Tetris (USA) or unreadable.");
     CLI11_PARSE(app, argc, argv);
 
-    const game::GameRoms roms = game::make_game_roms(game::read_binary_file(rom_path), shipped_cart());
+    game::GameRoms roms;
+    try {
+        roms = game::make_game_roms(game::read_binary_file(rom_path), shipped_cart());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "check-identity: error: %s\n", e.what());
+        return 2;
+    }
     if (!movie_out.empty()) {
         std::vector<uint8_t> pads;
         game::DriverOptions options;
@@ -104,31 +118,26 @@ int main(int argc, char** argv) {
         return r.mismatch ? 1 : 0;
     }
     if (ai_games) return check_ai_games(roms, ai_games, level, b_type, frames, threads);
-    std::atomic<uint64_t> next{0}, total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0};
+    std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0};
     std::mutex out;
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < std::max(1u, threads); ++t)
-        pool.emplace_back([&] {
-            for (uint64_t i; (i = next++) < movies;) {
-                game::DriverOptions options;
-                options.seed = first_seed + i;
-                const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames);
-                total_frames += r.frames;
-                compared += r.compared_frames;
-                writes += r.ppu_writes;
-                games += r.stats.games;
-                if (r.mismatch) ++mismatches;
-                std::lock_guard<std::mutex> lock(out);
-                std::printf("movie %llu: %llu frames (%llu compared), %llu games, level up to %llu: %s\n",
-                            static_cast<unsigned long long>(options.seed), static_cast<unsigned long long>(r.frames),
-                            static_cast<unsigned long long>(r.compared_frames),
-                            static_cast<unsigned long long>(r.stats.games),
-                            static_cast<unsigned long long>(r.stats.max_level),
-                            r.mismatch ? r.mismatch->c_str() : "identical");
-                std::fflush(stdout);
-            }
-        });
-    for (std::thread& t : pool) t.join();
+    run_jobs(movies, threads, [&](uint64_t i) {
+        game::DriverOptions options;
+        options.seed = first_seed + i;
+        const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames);
+        total_frames += r.frames;
+        compared += r.compared_frames;
+        writes += r.ppu_writes;
+        games += r.stats.games;
+        if (r.mismatch) ++mismatches;
+        std::lock_guard<std::mutex> lock(out);
+        std::printf("movie %llu: %llu frames (%llu compared), %llu games, level up to %llu: %s\n",
+                    static_cast<unsigned long long>(options.seed), static_cast<unsigned long long>(r.frames),
+                    static_cast<unsigned long long>(r.compared_frames),
+                    static_cast<unsigned long long>(r.stats.games),
+                    static_cast<unsigned long long>(r.stats.max_level),
+                    r.mismatch ? r.mismatch->c_str() : "identical");
+        std::fflush(stdout);
+    });
     std::printf("%llu movies, %llu frames (%llu compared after the frame, the rest with the next), %llu PPU writes, "
                 "%llu games: %llu mismatches\n",
                 static_cast<unsigned long long>(movies), static_cast<unsigned long long>(total_frames.load()),
