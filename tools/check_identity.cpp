@@ -31,10 +31,13 @@ void run_jobs(uint64_t count, unsigned threads, Job job) {
     for (std::thread& t : pool) t.join();
 }
 
+double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
+
 // AI games on the real ROM against the cartridge in the loop (game_harness.hpp).
 int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b_type, uint64_t frames,
                    unsigned threads) {
-    std::atomic<uint64_t> total_frames{0}, pieces{0}, lines{0}, fallbacks{0}, overs{0}, mismatches{0};
+    std::atomic<uint64_t> total_frames{0}, pieces{0}, lines{0}, fallbacks{0}, overs{0}, mismatches{0}, pieces_29{0},
+        fallbacks_29{0}, reached_230{0};
     std::mutex out;
     run_jobs(count, threads, [&](uint64_t i) {
         game::MenuWalk walk;
@@ -47,22 +50,33 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b
         pieces += c.pieces;
         lines += c.lines;
         fallbacks += c.real_fallbacks;
+        pieces_29 += c.pieces_29;
+        fallbacks_29 += c.fallbacks_29;
+        reached_230 += c.lines >= 230;
         overs += c.game_over;
         if (c.mismatch || c.real_fallbacks != c.loop_fallbacks) ++mismatches;
         std::lock_guard<std::mutex> lock(out);
-        std::printf("AI game %llu: %llu frames, %u pieces, %u lines, %u fallback pieces (loop %u), %s, idle "
-                    "%u-%u (mean %.0f): %s\n",
+        std::printf("AI game %llu: %llu frames, %u pieces, %u lines, %u fallback pieces (loop %u; at level 29+: %u of "
+                    "%u pieces), %s, idle %u-%u (mean %.0f): %s\n",
                     static_cast<unsigned long long>(i), static_cast<unsigned long long>(c.frames), c.pieces,
-                    c.lines, c.real_fallbacks, c.loop_fallbacks, c.game_over ? "game over" : "frames ran out",
+                    c.lines, c.real_fallbacks, c.loop_fallbacks, c.fallbacks_29, c.pieces_29,
+                    c.game_over ? "game over" : "frames ran out",
                     c.idle_min, c.idle_max, c.idle_mean, c.mismatch ? c.mismatch->c_str() : "identical");
         std::fflush(stdout);
     });
-    std::printf("%llu AI games from level %d (%s), %llu frames, %llu pieces, %llu lines, %llu fallback pieces, %llu "
-                "game overs: %llu mismatches\n",
+    std::printf("%llu AI games from level %d (%s), %llu frames, %llu pieces, %llu lines, %llu game overs, %llu reached "
+                "230 lines\n"
+                "pieces given the best placement of a search not done at their spawn: %llu (%.1f %%); below level 29: "
+                "%llu of %llu (%.1f %%), at level 29 and above: %llu of %llu (%.1f %%)\n"
+                "mismatches with the cartridge in the loop: %llu\n",
                 static_cast<unsigned long long>(count), level, b_type ? "B-Type" : "A-Type",
                 static_cast<unsigned long long>(total_frames.load()), static_cast<unsigned long long>(pieces.load()),
-                static_cast<unsigned long long>(lines.load()), static_cast<unsigned long long>(fallbacks.load()),
-                static_cast<unsigned long long>(overs.load()), static_cast<unsigned long long>(mismatches.load()));
+                static_cast<unsigned long long>(lines.load()), static_cast<unsigned long long>(overs.load()),
+                static_cast<unsigned long long>(reached_230.load()), static_cast<unsigned long long>(fallbacks.load()),
+                percent(fallbacks, pieces), static_cast<unsigned long long>(fallbacks - fallbacks_29),
+                static_cast<unsigned long long>(pieces - pieces_29), percent(fallbacks - fallbacks_29, pieces - pieces_29),
+                static_cast<unsigned long long>(fallbacks_29.load()), static_cast<unsigned long long>(pieces_29.load()),
+                percent(fallbacks_29, pieces_29), static_cast<unsigned long long>(mismatches.load()));
     return mismatches ? 1 : 0;
 }
 
@@ -76,7 +90,7 @@ int main(int argc, char** argv) {
     unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     app.add_option("rom", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
     app.add_option("--movies", movies, "number of movies");
-    app.add_option("--frames", frames, "frames per movie");
+    app.add_option("--frames", frames, "frames per movie (per AI game: at most)");
     app.add_option("--first-seed", first_seed, "seed of the first movie (movie i has seed first + i)");
     app.add_option("--threads", threads, "threads");
     std::string movie_out;

@@ -651,9 +651,13 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
             out.idle_min = std::min(out.idle_min, b.idle);
             out.idle_max = std::max(out.idle_max, b.idle);
             idle_sum += b.idle;
-            out.real_fallbacks += static_cast<uint8_t>(b.late_plans - last_late);
+            const uint8_t fallbacks = static_cast<uint8_t>(b.late_plans - last_late);
+            const bool spawned = b.state.spawnCount != last_count, fast = b.state.levelNumber >= 29;
+            out.real_fallbacks += fallbacks;
+            out.fallbacks_29 += fast ? fallbacks : 0;
             last_late = b.late_plans;
-            out.pieces += b.state.spawnCount != last_count;
+            out.pieces += spawned;
+            out.pieces_29 += fast && spawned;
             last_count = b.state.spawnCount;
             if (!(loop->state() == b.state))
                 out.mismatch = "frame " + std::to_string(out.frames) + ": " + state_difference(b.state, loop->state());

@@ -236,6 +236,7 @@ struct AiGameComparison {
     uint32_t pieces = 0, lines = 0;
     uint32_t real_fallbacks = 0;       // pieces the real game gave the best of an unfinished search
     uint32_t loop_fallbacks = 0;       // the same in the loop
+    uint32_t pieces_29 = 0, fallbacks_29 = 0;  // of those, at level 29 and above (a row a frame)
     bool game_over = false;            // the game reached its curtain (else max_frames ran out)
     uint32_t idle_min = 0, idle_max = 0;
     double idle_mean = 0;
