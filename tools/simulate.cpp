@@ -79,7 +79,7 @@ struct SimulateOptions {
     std::string json;
     std::string csv;
     bool quiet = false;
-    uint32_t idle = 19500;
+    uint32_t idle = 18700;
     bool boards = false;
     std::string png_dir;
 };
@@ -214,7 +214,9 @@ void add_simulate_command(CLI::App& app) {
                     "given --idle cycles a frame, as the game does), drop (soft-drop every piece at\n"
                     "spawn) or movie")
         ->capture_default_str();
-    cmd->add_option("--idle", o->idle, "--player cart: CPU cycles the game leaves idle each frame (measured: ~19 700)")
+    cmd->add_option("--idle", o->idle,
+                    "--player cart: CPU cycles the game leaves the AI each frame (measured in AI games on\n"
+                    "the real game: 18 700 on average, 10 000-20 500)")
         ->check(CLI::Range(2000, 29000))
         ->capture_default_str();
     cmd->add_flag("--boards", o->boards, "print each game's final board (text)");
