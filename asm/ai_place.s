@@ -15,9 +15,8 @@
 .segment "AI_BSS"
 tg_o:      .res 1       ; the orientation ai_load_target unpacked (the sweep's target)
 tg_nslots: .res 1       ; its rows: how many, and per row its offset from the origin row and
-tg_roff:   .res 4       ; the cells (offsets from the column) left and right of its run
-tg_offl:   .res 4
-tg_offr:   .res 4
+tg_roff:   .res 4       ; the entry of gen_halo for its run at column 0 (+ the column: at hand)
+tg_halo:   .res 4
 
 .segment "AI_CODE"
 
@@ -104,41 +103,28 @@ slot:
     clc
     adc z_y
     tay                     ; the row
-    lda tg_offl,x
+    lda tg_halo,x
     clc
     adc z_x
-    tax                     ; the left neighbour's cell
-    lda gen_bit_lo,x
+    tax                     ; the run's two neighbours (gen_halo)
+    lda gen_halo_lo,x
     and eb_lo,y
-    bne left_filled
-    lda gen_bit_hi,x
+    sta z_s0
+    lda gen_halo_hi,x
     and eb_hi,y
-    bne left_filled
-    ldx z_t1
-    lda tg_offr,x
-    clc
-    adc z_x
-    tax                     ; the right neighbour's cell
-    lda gen_bit_lo,x
-    and eb_lo,y
-    bne next_slot
-    lda gen_bit_hi,x
-    and eb_hi,y
-    bne next_slot
+    ora z_s0
+    bne filled
     inc z_t4                ; both empty
     bne next_slot           ; (always)
-left_filled:
-    ldx z_t1
-    lda tg_offr,x
-    clc
-    adc z_x
-    tax
-    lda gen_bit_lo,x
+filled:
+    lda gen_halo_lo,x
     and eb_lo,y
-    bne both
-    lda gen_bit_hi,x
+    cmp gen_halo_lo,x
+    bne next_slot           ; one of them: the class stays
+    lda gen_halo_hi,x
     and eb_hi,y
-    beq next_slot
+    cmp gen_halo_hi,x
+    bne next_slot
 both:
     lda eb_tr,y
     cmp #2
@@ -649,32 +635,32 @@ next_slot:
     txa
     asl
     asl
-    sta z_s0                ; o*4
-    ldy z_s0                ; rows with cells
+    tay                     ; o*4: its rows' runs
     ldx #0
     lda #0
     sta z_s1                ; slot
 row:
-    lda gen_shape_runs,y
+    lda gen_shape_runs,y    ; (first column + 2) << 4 | cells
     beq empty
-    sta tg_offr,x           ; (run byte for now)
+    sty z_s0
+    pha
     lda z_s1
     sec
     sbc #2
     sta tg_roff,x
-    lda tg_offr,x
-    lsr
-    lsr
-    lsr
-    lsr
-    sec
-    sbc #2
-    sta tg_offl,x           ; leftmost dx: the left neighbour's cell index is x + dx
-    lda tg_offr,x
+    pla
+    pha
     and #$0F
-    sec
-    adc tg_offl,x           ; dx + length + 1: the right neighbour's cell index offset
-    sta tg_offr,x
+    tay
+    pla
+    lsr
+    lsr
+    lsr
+    lsr
+    clc
+    adc halo_base-1,y       ; + (cells - 1) * 12 - 2: the left neighbour's cell is column + this
+    sta tg_halo,x
+    ldy z_s0
     inx
 empty:
     iny
@@ -684,4 +670,6 @@ empty:
     bne row
     stx tg_nslots
     rts
+halo_base:
+    .byte <-2, 10, 22, 34
 .endproc

@@ -18,3 +18,23 @@
 ; in its low byte (cells 0-7) and high byte (cells 8-11).
 gen_bit_lo: .byte $01, $02, $04, $08, $10, $20, $40, $80, $00, $00, $00, $00
 gen_bit_hi: .byte $00, $00, $00, $00, $00, $00, $00, $00, $01, $02, $04, $08
+
+.export gen_halo_lo, gen_halo_hi
+; The two neighbours of a run of n cells (n = 1-4) in a row whose left neighbour is cell i:
+; entry (n - 1) * 12 + i holds bit i | bit i + n + 1 (low and high byte as in gen_bit_lo/hi).
+; Entries whose right neighbour would be past the right wall (cell 11) are never used.
+.segment "SPARE_9540"
+gen_halo_lo:
+.repeat 4, n
+    .repeat 12, i
+        .byte <((1 << i) | (1 << (i + n + 2)))
+    .endrepeat
+.endrepeat
+
+.segment "SPARE_9B09"
+gen_halo_hi:
+.repeat 4, n
+    .repeat 12, i
+        .byte <(((1 << i) | (1 << (i + n + 2))) >> 8)
+    .endrepeat
+.endrepeat
