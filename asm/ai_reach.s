@@ -35,6 +35,8 @@ sw_x   = z_x
 .segment "AI_CODE_HI"
 
 
+.segment "SPARE_E4FD"
+
 ; The shape at hand at column A: C = 0 outside the walls; else C = 1 and A = landing row + 2
 ; (the lowest row its lowest cells can sit on, + 2): 23 - the highest (height + lowest cell + 2)
 ; of its columns. Clobbers X, Y, z_s0, z_s1.
@@ -48,22 +50,28 @@ sw_x   = z_x
     cmp #COLUMNS+1
     bcs outside
     sta z_s1                ; one past the last column
-    lda #0
-    sta z_s0
     ldx sh_base
-column:
     lda gen_shape_column,x
     and #$03                ; lowest cell + 2
+    adc eb_h,y              ; (C = 0)
+    sta z_s0                ; the first column's sum: the highest so far
+    iny
+    cpy z_s1
+    beq last
+column:
+    inx
+    lda gen_shape_column,x
+    and #$03
     clc
     adc eb_h,y
     cmp z_s0
     bcc lower
     sta z_s0
 lower:
-    inx
     iny
     cpy z_s1
     bne column
+last:
     lda #23
     sec
     sbc z_s0
@@ -73,16 +81,27 @@ outside:
     rts
 .endproc
 
+.segment "SPARE_EBE3"
+
 ; C = 1 when the piece after min(A, presses) presses, at sw_x, is above the surface at row
 ; row_after(Y). The target orientation's landing row is known (sw_l2); another orientation's is
 ; computed, leaving its shape at hand (sw_dirty set).
 .proc check
     pha
-    tya
-    jsr row_after2
+    tya                     ; row + 2 of the piece Y frames after spawn (row 0 in the hold)
+    clc
+    adc sw_rbase
+    tay
+    lda gen_rows2,y
     sta sw_need
-    pla
-    jsr orientation_after
+    pla                     ; the orientation after min(A, presses) presses
+    cmp sw_p
+    bcc presses
+    lda sw_p
+presses:
+    tax
+    lda sw_o,x
+    tax
     cpx sw_ot
     bne other
     lda sw_l2
@@ -99,6 +118,8 @@ other:
 no:
     rts
 .endproc
+
+.segment "AI_CODE_HI"
 
 
 
@@ -314,31 +335,6 @@ emit:
     sbc #2
     sta z_y
     jmp ai_on_target
-.endproc
-
-.segment "DRIVER"
-
-; A = row + 2 of a piece A frames after spawn (row 0 in the hold). Keeps X.
-.proc row_after2
-    clc
-    adc sw_rbase
-    tay
-    lda gen_rows2,y
-    rts
-.endproc
-
-.segment "SPARE_98F4"
-
-; Orientation after min(A, presses) presses -> X.
-.proc orientation_after
-    cmp sw_p
-    bcc ok
-    lda sw_p
-ok:
-    tax
-    lda sw_o,x
-    tax
-    rts
 .endproc
 
 .segment "SPARE_E09E"
