@@ -1,5 +1,6 @@
 ; The AI's constant tables: generated from the C++ reference (piece geometry, rotation choices,
-; gravity, row transitions, evaluation tables from weights.txt), plus column bit masks.
+; gravity, row transitions, evaluation tables from weights.txt), plus the bit masks of cells
+; and of a run's two neighbours (written here: they follow from the row layout alone).
 .include "ai.inc"
 
 .export gen_shape_min_dx, gen_shape_width, gen_shape_min_dy2

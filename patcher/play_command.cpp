@@ -7,6 +7,7 @@
 #include "command_status.hpp"
 #include "file_io.hpp"
 #include "game_harness.hpp"
+#include "game_model.hpp"
 #include "image.hpp"
 #include "input.hpp"
 #include "nes.hpp"
@@ -34,7 +35,6 @@ struct PlayOptions {
     bool soak = false;
 };
 
-uint32_t bcd(uint8_t b) { return (b & 0xF) + 10u * (b >> 4); }
 
 std::string png_name(const std::string& base, uint64_t frame) {
     const size_t dot = base.rfind('.');
@@ -143,9 +143,8 @@ int play(const PlayOptions& o) {
         last_state = nes.read_ram(play_state);
         if (!o.png.empty() && o.png_every && f % o.png_every == 0) emu::write_png(png_name(o.png, f), nes.screenshot());
     }
-    const uint32_t line_count = bcd(nes.read_ram(lines)) + 100u * bcd(nes.read_ram(static_cast<uint16_t>(lines + 1)));
-    const uint32_t score_value = bcd(nes.read_ram(score)) + 100u * bcd(nes.read_ram(static_cast<uint16_t>(score + 1))) +
-                                 10000u * bcd(nes.read_ram(static_cast<uint16_t>(score + 2)));
+    const uint32_t line_count = bcd_to_int(nes.ram().data() + lines, 2);
+    const uint32_t score_value = bcd_to_int(nes.ram().data() + score, 3);
     std::printf("played %s for %llu frames (%.1f s): game mode %u, AI mode %u, level %u, %u lines, score %u, "
                 "%llu pieces, %llu top-outs, %llu lag frames\n",
                 what.c_str(), static_cast<unsigned long long>(o.frames), static_cast<double>(o.frames) / 60.0988,

@@ -673,8 +673,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
     if (!loop) throw std::runtime_error("the AI game did not start (is this the patched Tetris (USA)?)");
     out.loop_fallbacks = loop->stats().fallback_plans;
     out.idle_mean = out.frames ? idle_sum / static_cast<double>(out.frames) : 0;
-    const GameState& last = loop->state();
-    out.lines = (last.lines[0] & 0xF) + 10u * (last.lines[0] >> 4) + 100u * ((last.lines[1] & 0xF) + 10u * (last.lines[1] >> 4));
+    out.lines = lines_count(loop->state());
     return out;
 }
 
