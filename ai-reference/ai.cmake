@@ -2,7 +2,7 @@
 #   nestris_ai_core: board, geometry, evaluation, search (no dependency on the game model, so the
 #                    build can generate the cartridge's tables from it before assembling asm/)
 #   nestris_ai:      the AI as a Player of the game model
-#   nestris-gen:     writes generated/ai_tables.inc for the cartridge
+#   nestris-gen:     writes generated/ai_tables.inc and ai_constants.inc for the cartridge
 set(NESTRIS_WEIGHTS_FILE ${CMAKE_CURRENT_LIST_DIR}/weights.txt)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${NESTRIS_WEIGHTS_FILE})
 file(READ ${NESTRIS_WEIGHTS_FILE} NESTRIS_WEIGHTS_TEXT)
@@ -24,9 +24,10 @@ set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 add_executable(nestris-gen ${CMAKE_CURRENT_LIST_DIR}/gen_asm_tables.cpp)
 target_link_libraries(nestris-gen PRIVATE nestris_ai_core nestris_warnings)
 set(NESTRIS_AI_TABLES_INC ${NESTRIS_GENERATED_DIR}/ai_tables.inc)
-add_custom_command(OUTPUT ${NESTRIS_AI_TABLES_INC}
-  COMMAND nestris-gen --asm-tables ${NESTRIS_AI_TABLES_INC}
+set(NESTRIS_AI_CONSTANTS_INC ${NESTRIS_GENERATED_DIR}/ai_constants.inc)
+add_custom_command(OUTPUT ${NESTRIS_AI_TABLES_INC} ${NESTRIS_AI_CONSTANTS_INC}
+  COMMAND nestris-gen --asm-tables ${NESTRIS_AI_TABLES_INC} --asm-constants ${NESTRIS_AI_CONSTANTS_INC}
   DEPENDS nestris-gen ${NESTRIS_WEIGHTS_FILE}
   COMMENT "Generating the cartridge's AI tables")
-add_custom_target(nestris_ai_tables DEPENDS ${NESTRIS_AI_TABLES_INC})
-set(NESTRIS_ASM_GENERATED_INCLUDES ${NESTRIS_AI_TABLES_INC} PARENT_SCOPE)
+add_custom_target(nestris_ai_tables DEPENDS ${NESTRIS_AI_TABLES_INC} ${NESTRIS_AI_CONSTANTS_INC})
+set(NESTRIS_ASM_GENERATED_INCLUDES ${NESTRIS_AI_TABLES_INC} ${NESTRIS_AI_CONSTANTS_INC} PARENT_SCOPE)

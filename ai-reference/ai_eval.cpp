@@ -21,7 +21,8 @@ EvalSet expand_set(const Weights& w) {
     for (int i = 0; i <= 20; ++i) {
         e.hole[i] = capped(i == 0 ? 0 : p("hole_first") + p("hole_each") * (i - 1), kCapHole);
         const int64_t over_stack = std::max<int64_t>(0, i - p("stack_free"));
-        e.stack[i] = capped(p("stack_sq") * over_stack * over_stack, kCapStack);
+        e.stack[i] = capped(p("stack_lin") * over_stack + p("stack_sq") * over_stack * over_stack, kCapStack);
+        e.gap[i] = capped(i < kGapMinDepth ? 0 : p("gap_first") + p("gap_each") * (i - kGapMinDepth), kCapGap);
         const int64_t over_spawn = std::max<int64_t>(0, i - p("spawn_free"));
         e.spawn[i] = capped(p("spawn_sq") * over_spawn * over_spawn, kCapSpawn);
         e.cover[i] = capped(i == 0 ? 0 : p("cover_first") + p("cover_each") * (i - 1), kCapWell);
@@ -30,6 +31,8 @@ EvalSet expand_set(const Weights& w) {
         e.ready[r] = capped(p("ready_each") * (4 - std::min(r, 4)) + p("ready_over") * std::max(0, r - 4), kCapWell);
     for (int n = 0; n <= 4; ++n) e.lines[n] = capped(p(("lines" + std::to_string(n)).c_str()), kCapLines);
     e.row_step = capped(p("row_each"), kCapRowStep);
+    e.keep = static_cast<uint8_t>(p("keep"));
+    e.keep_fast = static_cast<uint8_t>(p("keep_fast"));
     return e;
 }
 
@@ -39,7 +42,13 @@ const std::vector<std::string>& weight_names() {
     static const std::vector<std::string> names = {
         "hole_first", "hole_each",  "stack_free",  "stack_sq",   "spawn_free", "spawn_sq",
         "ready_each", "ready_over", "cover_first", "cover_each", "lines0",     "lines1",
-        "lines2",     "lines3",     "lines4",      "row_each"};
+        "lines2",     "lines3",     "lines4",      "row_each",   "stack_lin",  "gap_first",
+        "gap_each"};
+    return names;
+}
+
+const std::vector<std::string>& search_parameter_names() {
+    static const std::vector<std::string> names = {"keep", "keep_fast"};
     return names;
 }
 
@@ -70,21 +79,28 @@ Weights parse_weights(std::string_view text) {
         const std::string key(trim(line.substr(0, eq)));
         const std::string_view value = trim(line.substr(eq + 1));
         const auto& names = weight_names();
-        if (std::find(names.begin(), names.end(), key) == names.end()) fail("unknown weight '" + key + "'");
+        const auto& search = search_parameter_names();
+        const bool is_search = std::find(search.begin(), search.end(), key) != search.end();
+        if (!is_search && std::find(names.begin(), names.end(), key) == names.end())
+            fail("unknown weight '" + key + "'");
         if (w.values.count(key)) fail("'" + key + "' given twice");
         int v = 0;
         auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
         if (ec != std::errc{} || end != value.data() + value.size()) fail("'" + key + "' needs an integer");
         if (v < 0 || v > 65535) fail("'" + key + "' must be 0..65535");
+        if (is_search && (v < 1 || v > kMaxKeep))
+            fail("'" + key + "' must be 1.." + std::to_string(kMaxKeep));
         w.values[key] = v;
     }
     for (const std::string& name : weight_names()) (void)w.get(name);
+    for (const std::string& name : search_parameter_names()) (void)w.get(name);
     return w;
 }
 
 std::string format_weights(const Weights& w) {
     std::ostringstream out;
     for (const std::string& name : weight_names()) out << name << " = " << w.get(name) << "\n";
+    for (const std::string& name : search_parameter_names()) out << name << " = " << w.get(name) << "\n";
     return out.str();
 }
 
@@ -106,6 +122,12 @@ uint8_t row_class(uint16_t row) {
     return t == 0 ? 0 : static_cast<uint8_t>(t / 2 - 1);
 }
 
+uint8_t gap_depth(const Board& b, int c) {
+    const int left = c == 0 ? kRows : b.height[c - 1];
+    const int below = std::min<int>(left, b.height[c + 1]) - b.height[c];
+    return static_cast<uint8_t>(std::max(0, below));
+}
+
 uint16_t evaluate(const Board& b, const EvalSet& e) {
     // Exact sum: the caps of the tables keep it below kCostMax.
     uint16_t cost = 0;
@@ -123,6 +145,7 @@ uint16_t evaluate(const Board& b, const EvalSet& e) {
     unsigned classes = 0;
     for (int r = 0; r < kRows; ++r) classes += row_class(b.rows[r]);
     add(static_cast<uint16_t>(e.row_step * classes));
+    for (int c = 0; c < 9; ++c) add(e.gap[gap_depth(b, c)]);
     const uint8_t well = b.height[9];
     if (well <= lowest)
         add(e.ready[std::min(lowest - well, 6)]);

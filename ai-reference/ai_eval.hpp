@@ -22,11 +22,13 @@ inline constexpr uint16_t kCostMax = 0xFFFF;
 // costs) can reach kCostMax: sums are exact, so the cartridge may add the terms in any order
 // (incrementally) and still match the reference bit for bit.
 inline constexpr uint16_t kCapHole = 1200, kCapStack = 8000, kCapSpawn = 8000, kCapWell = 4000,
-                          kCapRowStep = 150, kCapLines = 3000;
+                          kCapRowStep = 150, kCapLines = 3000, kCapGap = 1500;
 // A row's class is at most 4 (10 transitions).
 inline constexpr int kMaxRowClass = 4;
 static_assert(10 * kCapHole + kCapStack + kCapSpawn + kCapWell + 20 * kMaxRowClass * kCapRowStep +
-                  2 * kCapLines < kCostMax);
+                  9 * kCapGap + 2 * kCapLines < kCostMax);
+// A gap narrower than this many rows can be filled by other pieces than the I.
+inline constexpr int kGapMinDepth = 3;
 
 inline uint16_t saturating_add(uint16_t a, uint16_t b) {
     const uint32_t s = uint32_t{a} + b;
@@ -43,6 +45,10 @@ struct EvalSet {
     uint16_t row_step = 0;             // per row and class (transitions - 2) / 2: linear, so a
                                        // placement changes the sum by row_step per class gained
     std::array<uint16_t, 5> lines{};   // by lines cleared by the placement
+    std::array<uint16_t, 21> gap{};    // a stack column (0-8) by how far it lies below the lower
+                                       // of its neighbours (the left wall counts as 20 high)
+    uint8_t keep = 3;                  // K: first-ply candidates the second ply searches
+    uint8_t keep_fast = 2;             // K at one row a frame (level 29 on)
     bool operator==(const EvalSet&) const = default;
 };
 
@@ -61,6 +67,9 @@ struct WeightsError : std::runtime_error {
 
 // The parameter names weights.txt must define, in the order the tuner varies them.
 const std::vector<std::string>& weight_names();
+// The search's parameters weights.txt also defines (the tuner leaves them alone).
+const std::vector<std::string>& search_parameter_names();
+inline constexpr int kMaxKeep = 8;
 
 Weights parse_weights(std::string_view text);  // throws WeightsError with the line number
 std::string format_weights(const Weights& w);
@@ -75,6 +84,9 @@ const EvalTables& default_tables();
 uint8_t row_transitions(uint16_t row);
 // The class of a row: (transitions - 2) / 2, and 0 for a full row.
 uint8_t row_class(uint16_t row);
+
+// How far stack column c (0-8) lies below the lower of its neighbours (0 if not below both).
+uint8_t gap_depth(const Board& board, int c);
 
 uint16_t evaluate(const Board& board, const EvalSet& set);
 

@@ -127,13 +127,13 @@ uint16_t placement_cost(const Placed& placed, const EvalSet& set) {
     return static_cast<uint16_t>(set.lines[placed.lines] + evaluate(placed.board, set));
 }
 
-uint8_t candidates_for(uint8_t fpd) { return fpd == 1 ? 2 : 3; }
+uint8_t candidates_for(uint8_t fpd, const EvalSet& set) { return fpd == 1 ? set.keep_fast : set.keep; }
 
 Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
     Precomputed out;
     const uint8_t g = frames_per_drop(in.level.level);
     const EvalSet& set = tables;
-    const uint8_t keep = candidates_for(g);
+    const uint8_t keep = candidates_for(g, set);
 
     // Ply 1: every reachable placement of the piece, the K cheapest kept in order.
     out.stats.positions_checked += positions_of(in.piece_type);

@@ -6,6 +6,7 @@
 #include "ai_board.hpp"
 #include "ai_eval.hpp"
 #include "ai_geometry.hpp"
+#include "pieces.hpp"
 
 #include <array>
 #include <cstdint>
@@ -13,8 +14,8 @@
 
 namespace nestris::ai {
 
-inline constexpr int kSpawnX = 5;
-inline constexpr int kMaxCandidates = 3;
+inline constexpr int kSpawnX = nestris::kSpawnX;  // the game model's, one source
+inline constexpr int kMaxCandidates = kMaxKeep;
 
 // Frames per drop at a level (1 from level 29 on, as the game's table lookup does).
 uint8_t frames_per_drop(uint8_t level);
@@ -122,7 +123,8 @@ struct SearchInput {
     bool first_piece = false;  // spawns into the hold at the start of a game
 };
 
-uint8_t candidates_for(uint8_t frames_per_drop);  // K: fewer at level 29, where a piece falls fastest
+// K: fewer at level 29, where a piece falls fastest.
+uint8_t candidates_for(uint8_t frames_per_drop, const EvalSet& set);
 
 Precomputed precompute(const SearchInput& input, const EvalTables& tables = default_tables());
 inline constexpr uint8_t kNoPreview = 0xFF;

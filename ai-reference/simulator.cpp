@@ -178,7 +178,8 @@ std::string json_escape(const std::string& s) {
 }  // namespace
 
 void write_summary_json(std::ostream& out, const SimulationSummary& s, const SimulationConfig& config,
-                        const std::string& player, double seconds) {
+                        const std::string& player, double seconds,
+                        const std::vector<std::pair<std::string, double>>& extra) {
     const auto flags = out.flags();
     out << std::setprecision(6);
     out << "{\n";
@@ -195,6 +196,7 @@ void write_summary_json(std::ostream& out, const SimulationSummary& s, const Sim
     out << "  \"total_lines\": " << s.total_lines << ",\n";
     out << "  \"total_pieces\": " << s.total_pieces << ",\n";
     out << "  \"total_frames\": " << s.total_frames << ",\n";
+    for (const auto& [key, value] : extra) out << "  \"" << json_escape(key) << "\": " << value << ",\n";
     out << "  \"stats\": {\n";
     json_distribution(out, "lines", s.lines);
     json_distribution(out, "score", s.score);

@@ -16,6 +16,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nestris {
@@ -77,7 +78,8 @@ struct SimulationSummary {
 SimulationSummary summarize(const std::vector<GameResult>& results);
 
 void write_summary_json(std::ostream& out, const SimulationSummary& summary,
-                        const SimulationConfig& config, const std::string& player, double seconds);
+                        const SimulationConfig& config, const std::string& player, double seconds,
+                        const std::vector<std::pair<std::string, double>>& extra = {});
 void write_results_csv(std::ostream& out, const std::vector<GameResult>& results);
 
 }  // namespace nestris

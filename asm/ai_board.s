@@ -3,10 +3,8 @@
 .include "ai.inc"
 .include "ai_gen.inc"
 
-.segment "AI_CODE"
-
-
 ; eb_h and eb_f from the rows of eb (rows top to bottom, columns 0-9).
+.segment "PACK_ai_recompute_columns"
 .proc ai_recompute_columns
     lda #0
     ldx #COLUMNS-1
@@ -65,6 +63,7 @@ same_step:
 ; eb_h from the rows of eb as they will be once its full rows (A of them) are cleared: top
 ; down from row Y (the rows above it are empty), skipping full rows, the columns first seen
 ; filled in a row get its height less the full rows below it.
+.segment "PACK_ai_heights_from_rows"
 .proc ai_heights_from_rows
     sta z_t3                ; full rows below the row at hand
     lda #0
@@ -146,8 +145,8 @@ done:
     rts
 .endproc
 
-
 ; The columns and caches of eb from its rows.
+.segment "PACK_ai_prepare_board"
 .proc ai_prepare_board
     jsr ai_recompute_columns
 .endproc
@@ -253,12 +252,35 @@ suf_keep:
     sta eb_base
     lda z_cost+1
     sta eb_base+1
+    jmp gap_prefix          ; (and a step ends)
+.endproc
+
+; The gap term's heights and the prefix sums of its costs (not in eb_base: a placement can fill
+; a gap, so they are no lower bound); the last part of ai_board_caches.
+.segment "PACK_gap_prefix"
+.proc gap_prefix
+    jsr ai_gaps_from_eb
+    lda #0
+    sta gp_lo
+    sta gp_hi
+    tax
+gaps:
+    jsr ai_gap_of
+    lda gen_gap_lo,y
+    clc
+    adc gp_lo,x
+    sta gp_lo+1,x
+    lda gen_gap_hi,y
+    adc gp_hi,x
+    sta gp_hi+1,x
+    inx
+    cpx #COLUMNS-1
+    bne gaps
     jmp ai_yield            ; (and a step ends)
 .endproc
 
-.segment "AI_CODE_MID"
-
 ; z_cost = sum of hole costs (columns 0-9) of eb_h/eb_f.
+.segment "PACK_ai_column_sum"
 .proc ai_column_sum
     lda #0
     sta z_cost
@@ -281,9 +303,8 @@ holes:
     rts
 .endproc
 
-.segment "AI_CODE_FF"
-
 ; z_t0 = highest of columns 0-8, z_t1 = lowest of 0-8, z_t2 = highest of 3-6 (eb_h).
+.segment "PACK_ai_find_extremes"
 .proc ai_find_extremes
     lda eb_h+8
     sta z_t0
@@ -315,6 +336,7 @@ keep:
 .endproc
 
 ; z_cost += stack, spawn and well costs of eb: ai_extremes_cost with eb's well column.
+.segment "PACK_ai_extremes_cost_eb"
 .proc ai_extremes_cost_eb
     lda eb_h+9
     sta z_t3
@@ -366,12 +388,9 @@ covered:
     rts
 .endproc
 
-.segment "AI_CODE_MID"
-
-.segment "AI_CODE_MID"
-
 ; Y = the first row that can hold a cell once the placement z_o at (z_x, z_y) is in eb's rows:
 ; its top row or the board's, the higher (the placement must not top out).
+.segment "PACK_ai_top_row"
 .proc ai_top_row
     lda eb_max08
     cmp eb_h+9
@@ -396,11 +415,42 @@ piece:
     rts
 .endproc
 
-.segment "AI_CODE_HI"
+; gh from eb_h: the left wall (as high as the board), then the columns.
+.segment "PACK_ai_gaps_from_eb"
+.proc ai_gaps_from_eb
+    lda #ROWS
+    sta gh
+    ldx #COLUMNS-1
+copy:
+    lda eb_h,x
+    sta gh+1,x
+    dex
+    bpl copy
+    rts
+.endproc
+
+; Y = the gap table's entry of column X (0-8) of gh: how far it lies below the lower of its
+; neighbours (0 when not below both). Keeps X.
+.segment "PACK_ai_gap_of"
+.proc ai_gap_of
+    lda gh,x                ; the left neighbour
+    cmp gh+2,x              ; the right one
+    bcc lower
+    lda gh+2,x
+lower:
+    sec
+    sbc gh+1,x
+    bcs below
+    lda #0
+below:
+    tay
+    rts
+.endproc
 
 ; X = transitions of the row A (low byte) / Y (high byte): the popcount of row ^ (row >> 1) over
 ; bits 0..10 (rows hold both walls: bit 0 the left one, bit c+1 column c, bit 11 the right one),
 ; by nibbles. The index into gen_row_lo/hi. Clobbers A, Y, z_s0.
+.segment "PACK_ai_row_index"
 .proc ai_row_index
     sta z_s0
     tya

@@ -21,49 +21,8 @@ drv_frame:  .res 1      ; frames since the piece appeared, minus its first input
 drv_held:   .res 1      ; the buttons the driver held last frame
 drv_pad:    .res 1      ; the controller's buttons last frame
 
-.segment "AI_CODE"
-
-.proc ai_poll
-    jsr playing_mode
-    beq human               ; a human plays: the game's own poll, nothing more
-    lda drv_pad             ; the game finds new presses against the controller's last buttons,
-    sta heldButtons_player1 ; not against the AI's
-    jsr game_pollController
-    lda heldButtons_player1
-    sta drv_pad
-    and #RESET_BUTTONS
-    cmp #RESET_BUTTONS
-    beq done                ; the reset combination works as always
-    lda newlyPressedButtons_player1
-    and #BUTTON_START
-    beq drive
-    lda ai_mode
-    cmp #AI_MODE_DEMO
-    bne done                ; an AI game: the player's Start goes through (pause)
-    lda #$DD                ; the demo: Start goes back to the title, as the original demo did
-    sta demoButtonsAddr+1
-    lda #0
-    sta frameCounter+1
-    lda #GAME_MODE_TITLE
-    sta gameMode
-done:
-    rts
-human:
-    jmp game_pollController
-drive:
-    jsr plan_buttons
-    tax
-    eor drv_held            ; new presses: held now, not held last frame, as the game has them
-    stx drv_held
-    and drv_held
-    sta newlyPressedButtons_player1
-    stx heldButtons_player1
-    rts
-.endproc
-
-.segment "AI_CODE_EC"
-
 ; A = the buttons of the plan this frame (0: no piece under control, no plan in time, paused).
+.segment "PACK_plan_buttons"
 .proc plan_buttons
     lda ram_ok              ; the game wiped the AI's RAM (a game started): a clean driver
     cmp #$5A
@@ -143,5 +102,44 @@ done:
     rts
 down:
     lda #BUTTON_DOWN
+    rts
+.endproc
+
+.segment "PACK_ai_poll"
+.proc ai_poll
+    jsr playing_mode
+    beq human               ; a human plays: the game's own poll, nothing more
+    lda drv_pad             ; the game finds new presses against the controller's last buttons,
+    sta heldButtons_player1 ; not against the AI's
+    jsr game_pollController
+    lda heldButtons_player1
+    sta drv_pad
+    and #RESET_BUTTONS
+    cmp #RESET_BUTTONS
+    beq done                ; the reset combination works as always
+    lda newlyPressedButtons_player1
+    and #BUTTON_START
+    beq drive
+    lda ai_mode
+    cmp #AI_MODE_DEMO
+    bne done                ; an AI game: the player's Start goes through (pause)
+    lda #$DD                ; the demo: Start goes back to the title, as the original demo did
+    sta demoButtonsAddr+1
+    lda #0
+    sta frameCounter+1
+    lda #GAME_MODE_TITLE
+    sta gameMode
+done:
+    rts
+human:
+    jmp game_pollController
+drive:
+    jsr plan_buttons
+    tax
+    eor drv_held            ; new presses: held now, not held last frame, as the game has them
+    stx drv_held
+    and drv_held
+    sta newlyPressedButtons_player1
+    stx heldButtons_player1
     rts
 .endproc

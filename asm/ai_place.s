@@ -11,67 +11,17 @@
 .include "ai.inc"
 .include "ai_gen.inc"
 
-
 .segment "AI_BSS"
 tg_o:      .res 1       ; the orientation ai_load_target unpacked (the sweep's target)
 tg_nslots: .res 1       ; its rows: how many, and per row its offset from the origin row and
 tg_roff:   .res 4       ; the entry of gen_halo for its run at column 0 (+ the column: at hand)
 tg_halo:   .res 4
 
-.segment "AI_CODE"
-
-; pm_lo/pm_hi = the cells of orientation z_o at column z_x in its rows y-2 .. y+1 (slots 0-3).
-.proc ai_piece_masks
-    lda #0
-    ldx #7
-clear:
-    sta pm_lo,x             ; pm_lo and pm_hi are adjacent
-    dex
-    bpl clear
-    lda z_o
-    asl
-    asl
-    sta z_t0
-    ldx #3
-slot:
-    txa
-    clc
-    adc z_t0
-    tay
-    lda gen_shape_runs,y
-    beq next
-    sta z_t2
-    lsr
-    lsr
-    lsr
-    lsr
-    clc
-    adc z_x
-    tay                     ; first column + 2, and +1 for the bit tables: index = column + 1
-    dey
-    lda z_t2
-    and #$0F
-    sta z_t3
-cell:
-    lda pm_lo,x
-    ora gen_bit_lo,y
-    sta pm_lo,x
-    lda pm_hi,x
-    ora gen_bit_hi,y
-    sta pm_hi,x
-    iny
-    dec z_t3
-    bne cell
-next:
-    dex
-    bpl slot
-    rts
-.endproc
-
 ; z_cost = cost of placing z_o at (z_x, z_y) on eb: lines cost + evaluation of the board it
 ; leaves, COST_MAX when a cell lands above the visible rows, and COST_MAX as well when it clears
 ; nothing and costs at least best_hi:best_lo (it could not be chosen: the search's bound).
 ; z_lines = lines it clears. eb is not changed.
+.segment "PACK_ai_eval_placement"
 .proc ai_eval_placement
     lda z_o
     cmp tg_o
@@ -228,6 +178,7 @@ column:
     eor #$FF
     sec
     adc z_t7                ; the new height
+    sta gh+1,y              ; (for the gap term; put back before the return)
     cpy #9
     bcs well
     cmp z_t0
@@ -256,10 +207,10 @@ next_column:
     lda z_cost+1
     cmp best_hi
     bcc holes_below
-    bne pruned
+    jne pruned_gh
     lda z_cost
     cmp best_lo
-    bcs pruned
+    jcs pruned_gh
 holes_below:
     ; the stack and spawn costs where the highest columns grew
     ldy z_t0
@@ -303,11 +254,87 @@ left_higher:
     bcs right_higher
     sta z_t1
 right_higher:
-    jmp ai_well_cost
+    jsr ai_well_cost
+    ; the gaps: columns a = max(c0 - 1, 0) .. b = min(c1, 8) see the new heights, the others
+    ; keep their costs: + gp(9) - gp(b + 1) + gp(a), a lower bound until the window is added
+    ldx z_t5
+    beq a_known
+    dex
+a_known:
+    ldy z_t6
+    iny
+    cpy #COLUMNS
+    bcc b_known
+    ldy #COLUMNS-1
+b_known:
+    sty z_t7                ; b + 1
+    lda z_cost
+    clc
+    adc gp_lo+COLUMNS-1
+    sta z_cost
+    lda z_cost+1
+    adc gp_hi+COLUMNS-1
+    sta z_cost+1
+    lda z_cost
+    sec
+    sbc gp_lo,y
+    sta z_cost
+    lda z_cost+1
+    sbc gp_hi,y
+    sta z_cost+1
+    lda z_cost
+    clc
+    adc gp_lo,x
+    sta z_cost
+    lda z_cost+1
+    adc gp_hi,x
+    sta z_cost+1
+    cmp best_hi
+    bcc window
+    bne pruned_gh
+    lda z_cost
+    cmp best_lo
+    bcs pruned_gh
+window:
+    lda gh,x                ; the lower neighbour (gh: the wall, then the columns) ...
+    cmp gh+2,x
+    bcc lower
+    lda gh+2,x
+lower:
+    sec
+    sbc gh+1,x              ; ... above the column
+    bcc no_gap
+    cmp #GAP_MIN_DEPTH
+    bcc no_gap
+    tay
+    lda gen_gap_lo,y
+    clc
+    adc z_cost
+    sta z_cost
+    lda gen_gap_hi,y
+    adc z_cost+1
+    sta z_cost+1
+no_gap:
+    inx
+    cpx z_t7
+    bne window
+    jmp restore_gh
+pruned_gh:
+    jsr restore_gh
 pruned:
     lda #$FF
     sta z_cost
     sta z_cost+1
+    rts
+; gh of the covered columns c0 .. c1 - 1 (z_t5, z_t6) back to eb_h's.
+restore_gh:
+    ldy z_t5
+restore:
+    lda eb_h,y
+    sta gh+1,y
+    iny
+    cpy z_t6
+    bne restore
     rts
 
 ; Lines cleared (rare: a few of the evaluations of a search): the placement is made in eb's rows
@@ -347,6 +374,18 @@ save:
     jsr add_ax
     jsr ai_find_extremes
     jsr ai_extremes_cost_eb
+    jsr ai_gaps_from_eb     ; + the gaps of the cleared board
+    ldx #0
+gaps:
+    jsr ai_gap_of
+    stx z_s1
+    lda gen_gap_lo,y
+    ldx gen_gap_hi,y
+    jsr add_ax
+    ldx z_s1
+    inx
+    cpx #COLUMNS-1
+    bne gaps
     jsr remove_piece
     ldx #0
 unsave:
@@ -357,30 +396,12 @@ unsave:
     inx
     cpx #COLUMNS
     bne unsave
-    rts
-.endproc
-
-
-
-
-.segment "AI_CODE_HI"
-
-; eb_f and eb_h after the placement z_o at (z_x, z_y) went into eb's rows and z_lines of them
-; are full (the evaluation's line-clear path: they stay in place, the heights skip them).
-.proc columns_after_clear
-    lda z_lines
-    eor #$FF
-    sec
-    adc #0                  ; every cleared row takes one cell of each column
-    clc                     ; the piece adds its cells
-    jsr adjust_filled
-    jsr ai_top_row
-    lda z_lines
-    jmp ai_heights_from_rows
+    jmp ai_gaps_from_eb     ; (gh back to eb's)
 .endproc
 
 ; eb_f of every column + A, then the piece z_o at (z_x, z_y) adds its cells to its columns
 ; (C = 0) or takes them away (C = 1).
+.segment "PACK_adjust_filled"
 .proc adjust_filled
     php
     sta z_s1
@@ -433,11 +454,10 @@ store:
     rts
 .endproc
 
-.segment "SPARE_8BF8"
-
 ; Makes the placement z_o at (z_x, z_y) part of eb: cells above the visible rows are dropped,
 ; full rows removed (remembered in ud_rows for the undo), columns and caches rebuilt.
 ; z_lines = lines cleared (0 when it tops out: nothing is cleared then, as in the reference).
+.segment "PACK_ai_apply_placement"
 .proc ai_apply_placement
     jsr apply_rows
     lda z_t6
@@ -456,9 +476,8 @@ recount:
     jmp ai_prepare_board
 .endproc
 
-.segment "AI_CODE"
-
 ; The rows of ai_apply_placement only (pm holds the piece's cells afterwards).
+.segment "PACK_apply_rows"
 .proc apply_rows
     jsr ai_piece_masks
     lda #0
@@ -506,45 +525,9 @@ rebuild:
     rts
 .endproc
 
-.segment "AI_CODE_HI"
-
-; The piece's cells (pm) into eb's rows; z_t6 = cells above the visible rows (dropped).
-.proc or_piece
-    lda #0
-    sta z_t6
-    ldx #3
-slot:
-    txa
-    clc
-    adc z_y
-    sec
-    sbc #2
-    bpl on_board
-    lda pm_lo,x             ; a cell above the visible rows
-    ora pm_hi,x
-    beq next
-    inc z_t6
-    bne next
-on_board:
-    tay
-    lda eb_lo,y
-    ora pm_lo,x
-    sta eb_lo,y
-    lda eb_hi,y
-    ora pm_hi,x
-    sta eb_hi,y
-next:
-    dex
-    bpl slot
-    rts
-.endproc
-
-.segment "AI_CODE"
-
-.segment "SPARE_E0C8"
-
 ; Takes the placement z_o at (z_x, z_y) out of eb again after ai_apply_placement: the cleared
 ; rows (they were full) go back in their places, then the piece's cells are removed.
+.segment "PACK_ai_undo_placement"
 .proc ai_undo_placement
     jsr ai_piece_masks
     jsr undo_rows
@@ -565,70 +548,8 @@ recount:
     jmp ai_prepare_board
 .endproc
 
-.segment "AI_CODE"
-
-; The rows of ai_undo_placement only (pm must hold the piece's cells).
-.proc undo_rows
-    lda ud_count
-    beq remove
-    sta z_t0                ; the next surviving row in the compacted board
-    ldx #0
-row:
-    ldy ud_count
-find:
-    dey
-    bmi survivor
-    txa
-    cmp ud_rows,y
-    bne find
-    lda #$FF                ; a cleared row
-    sta eb_lo,x
-    lda #$0F
-    sta eb_hi,x
-    jmp next
-survivor:
-    ldy z_t0
-    lda eb_lo,y
-    sta eb_lo,x
-    lda eb_hi,y
-    sta eb_hi,x
-    inc z_t0
-next:
-    inx
-    cpx #ROWS
-    bne row
-    jsr ai_yield            ; (the rows back: a step)
-remove:
-.endproc
-; fall through
-; The piece's cells (pm) out of eb's rows.
-.proc remove_piece
-    ldx #3
-slot:
-    txa
-    clc
-    adc z_y
-    sec
-    sbc #2
-    bmi next_slot
-    tay
-    lda pm_lo,x
-    eor #$FF
-    and eb_lo,y
-    sta eb_lo,y
-    lda pm_hi,x
-    eor #$FF
-    and eb_hi,y
-    sta eb_hi,y
-next_slot:
-    dex
-    bpl slot
-    rts
-.endproc
-
-.segment "AI_CODE_HI"
-
 ;The shape data of orientation z_o the evaluation uses, unpacked once per sweep.
+.segment "PACK_ai_load_target"
 .proc ai_load_target
     ldx z_o
     stx tg_o
@@ -672,4 +593,162 @@ empty:
     rts
 halo_base:
     .byte <-2, 10, 22, 34
+.endproc
+
+; The piece's cells (pm) into eb's rows; z_t6 = cells above the visible rows (dropped).
+.segment "PACK_or_piece"
+.proc or_piece
+    lda #0
+    sta z_t6
+    ldx #3
+slot:
+    txa
+    clc
+    adc z_y
+    sec
+    sbc #2
+    bpl on_board
+    lda pm_lo,x             ; a cell above the visible rows
+    ora pm_hi,x
+    beq next
+    inc z_t6
+    bne next
+on_board:
+    tay
+    lda eb_lo,y
+    ora pm_lo,x
+    sta eb_lo,y
+    lda eb_hi,y
+    ora pm_hi,x
+    sta eb_hi,y
+next:
+    dex
+    bpl slot
+    rts
+.endproc
+
+; eb_f and eb_h after the placement z_o at (z_x, z_y) went into eb's rows and z_lines of them
+; are full (the evaluation's line-clear path: they stay in place, the heights skip them).
+.segment "PACK_columns_after_clear"
+.proc columns_after_clear
+    lda z_lines
+    eor #$FF
+    sec
+    adc #0                  ; every cleared row takes one cell of each column
+    clc                     ; the piece adds its cells
+    jsr adjust_filled
+    jsr ai_top_row
+    lda z_lines
+    jmp ai_heights_from_rows
+.endproc
+
+; pm_lo/pm_hi = the cells of orientation z_o at column z_x in its rows y-2 .. y+1 (slots 0-3).
+.segment "PACK_ai_piece_masks"
+.proc ai_piece_masks
+    lda #0
+    ldx #7
+clear:
+    sta pm_lo,x             ; pm_lo and pm_hi are adjacent
+    dex
+    bpl clear
+    lda z_o
+    asl
+    asl
+    sta z_t0
+    ldx #3
+slot:
+    txa
+    clc
+    adc z_t0
+    tay
+    lda gen_shape_runs,y
+    beq next
+    sta z_t2
+    lsr
+    lsr
+    lsr
+    lsr
+    clc
+    adc z_x
+    tay                     ; first column + 2, and +1 for the bit tables: index = column + 1
+    dey
+    lda z_t2
+    and #$0F
+    sta z_t3
+cell:
+    lda pm_lo,x
+    ora gen_bit_lo,y
+    sta pm_lo,x
+    lda pm_hi,x
+    ora gen_bit_hi,y
+    sta pm_hi,x
+    iny
+    dec z_t3
+    bne cell
+next:
+    dex
+    bpl slot
+    rts
+.endproc
+
+; The rows of ai_undo_placement only (pm must hold the piece's cells).
+.segment "PACK_undo_rows"
+.proc undo_rows
+    lda ud_count
+    beq remove
+    sta z_t0                ; the next surviving row in the compacted board
+    ldx #0
+row:
+    ldy ud_count
+find:
+    dey
+    bmi survivor
+    txa
+    cmp ud_rows,y
+    bne find
+    lda #$FF                ; a cleared row
+    sta eb_lo,x
+    lda #$0F
+    sta eb_hi,x
+    jmp next
+survivor:
+    ldy z_t0
+    lda eb_lo,y
+    sta eb_lo,x
+    lda eb_hi,y
+    sta eb_hi,x
+    inc z_t0
+next:
+    inx
+    cpx #ROWS
+    bne row
+    jsr ai_yield            ; (the rows back: a step)
+remove:
+    jmp remove_piece
+.endproc
+
+; The piece's cells (pm) out of eb's rows.
+.segment "PACK_remove_piece"
+.proc remove_piece
+    ldx #3
+slot:
+    txa
+    clc
+    adc z_y
+    sec
+    sbc #2
+    bmi next_slot
+    tay
+    lda pm_lo,x
+    eor #$FF
+    and eb_lo,y
+    sta eb_lo,y
+    lda pm_hi,x
+    eor #$FF
+    and eb_hi,y
+    sta eb_hi,y
+next_slot:
+    dex
+    bpl slot
+    rts
 .endproc

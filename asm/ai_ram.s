@@ -1,6 +1,6 @@
 ; RAM of the cartridge AI. $0500-$05FF is the second player's playfield, unused in one-player
-; games (the game fills it with $EF when a game starts and ends); the zero-page bytes are ones the
-; game never reads or writes (checked by the ROM tests).
+; games (the game fills it with $EF when a game starts and ends); the zero-page bytes and
+; $0600-$067F are ones the game never reads or writes (checked by the ROM tests).
 .include "ai.inc"
 
 .segment "AI_ZEROPAGE"
@@ -51,6 +51,12 @@ s_lines_lo: .res 1
 s_lines_hi: .res 1
 s_btype:    .res 1
 s_hold:     .res 1
+
+.segment "AI_BSS6"      ; ($0600-$067F)
+gh:         .res COLUMNS+1 ; heights seen by the gap term: the left wall (20), then columns 0-9
+                        ; (eb_h's, but for the columns a placement covers while it is evaluated)
+gp_lo:      .res COLUMNS ; gap costs of columns 0 .. c-1, for c = 0..9
+gp_hi:      .res COLUMNS
 
 cand_count:    .res 1
 cand_rot:      .res K_MAX

@@ -32,14 +32,10 @@ sw_ot  = z_o
 sw_rot = z_rot
 sw_x   = z_x
 
-.segment "AI_CODE_HI"
-
-
-.segment "SPARE_E4FD"
-
 ; The shape at hand at column A: C = 0 outside the walls; else C = 1 and A = landing row + 2
 ; (the lowest row its lowest cells can sit on, + 2): 23 - the highest (height + lowest cell + 2)
 ; of its columns. Clobbers X, Y, z_s0, z_s1.
+.segment "PACK_landing_at"
 .proc landing_at
     clc
     adc sh_mindx
@@ -81,11 +77,10 @@ outside:
     rts
 .endproc
 
-.segment "SPARE_EBE3"
-
 ; C = 1 when the piece after min(A, presses) presses, at sw_x, is above the surface at row
 ; row_after(Y). The target orientation's landing row is known (sw_l2); another orientation's is
 ; computed, leaving its shape at hand (sw_dirty set).
+.segment "PACK_check"
 .proc check
     pha
     tya                     ; row + 2 of the piece Y frames after spawn (row 0 in the hold)
@@ -119,14 +114,11 @@ no:
     rts
 .endproc
 
-.segment "AI_CODE_HI"
-
-
-
 .export ai_set_gravity_rows
 
 ; Every reachable placement of piece type z_type on eb, in the canonical order: each is passed
 ; to ai_on_target in z_o, z_x, z_y, z_rot. The gravity must be set (ai_set_gravity_rows).
+.segment "PACK_ai_sweep_type"
 .proc ai_sweep_type
     ldx z_type
     lda gen_rot_count,x
@@ -177,6 +169,7 @@ slot_presses:
 
 ; One sweep from shifts A outward (sw_left: leftward). A step of the task of its own: near the
 ; top, many sweeps reach nothing (no evaluation, no step's end).
+.segment "PACK_sweep"
 .proc sweep
     sta sw_s
     jsr ai_yield
@@ -337,9 +330,8 @@ emit:
     jmp ai_on_target
 .endproc
 
-.segment "SPARE_E09E"
-
 ; The shape of orientation X for landing_at. Keeps X.
+.segment "PACK_set_shape"
 .proc set_shape
     lda gen_shape_min_dx,x
     sta sh_mindx
@@ -352,9 +344,8 @@ emit:
     rts
 .endproc
 
-.segment "SPARE_E0C8"
-
 ; The gravity of the search: A = frames per drop, C = hold (the first piece of a game).
+.segment "PACK_ai_set_gravity_rows"
 .proc ai_set_gravity_rows
     bcs hold
     cmp #12

@@ -6,13 +6,10 @@
 .include "ai.inc"
 .include "ai_gen.inc"
 
-
-.segment "AI_CODE_EC"
-
-
 ; s_level / s_lines_lo / s_lines_hi advanced by A cleared lines with the game's rule (per line:
 ; BCD count, and a level-up when the units reach 0 and the level is below the BCD tens, compared
 ; signed). B-Type: no change.
+.segment "PACK_ai_after_lines"
 .proc ai_after_lines
     ldx s_btype
     bne done
@@ -62,10 +59,9 @@ done:
     rts
 .endproc
 
-.segment "AI_CODE_HI"
-
 ; A reachable placement (z_o, z_x, z_y, z_rot): first ply, keep it among the K best; second
 ; ply, keep the best cost. Yields to the game afterwards.
+.segment "PACK_ai_on_target"
 .proc ai_on_target
     jsr ai_eval_placement
     lda s_ply
@@ -159,6 +155,7 @@ bound_known:
 .endproc
 
 ; z_o, z_x, z_y of candidate X (the piece s_type).
+.segment "PACK_ai_candidate_placement"
 .proc ai_candidate_placement
     lda cand_x,x
     sta z_x
@@ -187,6 +184,7 @@ done:
 .endproc
 
 ; X:A (lo in z_t0, hi in z_t1) = the lines cost of candidate X: COST_MAX when it tops out.
+.segment "PACK_candidate_lines_cost"
 .proc candidate_lines_cost
     lda #$FF
     sta z_t0
@@ -205,6 +203,7 @@ done:
 .endproc
 
 ; The search for s_type on eb (see the top of this file).
+.segment "PACK_ai_precompute"
 .proc ai_precompute
     jsr ai_prepare_board
 .endproc
@@ -215,10 +214,10 @@ done:
     sta cand_count
     lda s_level
     jsr frames_per_drop
-    ldx #K_MAX              ; K: 2 at level 29 and beyond, else 3
+    ldx #KEEP               ; K: KEEP_FAST at level 29 and beyond (one row a frame)
     cmp #1
     bne keep
-    dex
+    ldx #KEEP_FAST
 keep:
     stx s_keep
     ldx s_hold
@@ -337,6 +336,7 @@ skip:
 
 ; A = preview type (NO_PREVIEW when the preview is off) -> X = chosen candidate, C = 1; C = 0
 ; when there is no candidate.
+.segment "PACK_ai_finalize"
 .proc ai_finalize
     ldx cand_count
     beq none
@@ -353,9 +353,8 @@ none:
     rts
 .endproc
 
-.segment "SPARE_8BF8"
-
 ; Frames per drop at level A -> A.
+.segment "PACK_frames_per_drop"
 .proc frames_per_drop
     cmp #29
     bcc table

@@ -58,10 +58,9 @@ late_plans: .res 1      ; pieces given the best placement of an unfinished searc
 in_search:  .res 1      ; nonzero while the search for the preview piece runs (search_ahead)
 pred_sum:   .res 2      ; eb_checksum of the board that search assumes
 
-.segment "SPARE_ABCE"
-
 ; JSR'd from the game's wait for the vertical blank: returns once the NMI has set
 ; verticalBlankingInterval. While the AI plays, its task runs meanwhile.
+.segment "PACK_ai_idle"
 .proc ai_idle
     jsr playing_mode
     tax
@@ -90,6 +89,7 @@ done:
 
 ; A = ai_mode while the game is in a game or the demo, else 0 (AI_MODE_HUMAN): after a reset
 ; in an AI game, ai_mode stays until the title screen clears it.
+.segment "PACK_playing_mode"
 .proc playing_mode
     lda gameMode
     cmp #GAME_MODE_PLAY
@@ -100,9 +100,8 @@ done:
     rts
 .endproc
 
-.segment "SPARE_8B8C"
-
 ; The task starts over at ai_task_main; the input driver forgets its plan.
+.segment "PACK_reset_task"
 .proc reset_task
     lda #<(ai_task_main-1)
     sta co_buf
@@ -122,7 +121,7 @@ done:
 ; Back into the task where it yielded (once per frame: the frame's idle time begins). When the
 ; piece the task searches ahead for has spawned, the task starts over at late_spawn instead (its
 ; stack frames dropped: the search is abandoned).
-.segment "SPARE_E4FD"
+.segment "PACK_resume"
 .proc resume
     inc idle_count
     lda in_search
@@ -157,10 +156,9 @@ copy:
     rts                     ; into the task
 .endproc
 
-.segment "AI_CODE_FF"
-
 ; Called by the task between steps: returns at once while the frame has idle time left; once the
 ; NMI has come, the task's stack goes to co_buf and the CPU back to the game (ai_idle).
+.segment "PACK_ai_yield"
 .proc ai_yield
     lda verticalBlankingInterval
     bne switch
@@ -185,12 +183,11 @@ save:
     rts                     ; into ai_idle
 .endproc
 
-.segment "AI_CODE_EC"
-
 ; Yields until the next frame's idle time (the game's main loop has run: the frame counter
 ; alone would tell of an NMI that came in the middle of this frame's step, before the game
 ; moved on), then C = 1 when a piece is under control (playState 1, renderMode 3: not paused, a
 ; piece).
+.segment "PACK_next_frame"
 .proc next_frame
     lda idle_count
     sta z_t0
@@ -213,9 +210,8 @@ no:
     rts
 .endproc
 
-.segment "AI_CODE"
-
 ; The task. Never returns.
+.segment "PACK_ai_task_main"
 .proc ai_task_main
 new_game:
     jsr next_frame
@@ -289,10 +285,9 @@ lost:
     jmp lost
 .endproc
 
-.segment "SPARE_8DE5"
-
 ; ai_precompute_prepared for the preview piece, which resume may abandon at its spawn (then
 ; late_spawn goes on from what it found). pred_sum: the board it assumes.
+.segment "PACK_search_ahead"
 .proc search_ahead
     jsr eb_checksum
     sta pred_sum
@@ -309,6 +304,7 @@ lost:
 ; far: with the preview's best reply when the second ply has looked at two candidates or more,
 ; else the first candidate (the best of the first ply so far). Else the search is redone (and the
 ; piece falls as it is).
+.segment "PACK_late_spawn"
 .proc late_spawn
     lda spawnCount
     sta cur_id
@@ -344,10 +340,9 @@ redo:
     jmp ai_task_main::redo
 .endproc
 
-.segment "SPARE_E5FA"
-
 ; A, X: two running sums (Fletcher's) over eb's rows: whether the game shows the board a search
 ; assumed, when eb itself has been worked on since.
+.segment "PACK_eb_checksum"
 .proc eb_checksum
     lda #0
     sta z_t0
@@ -373,10 +368,9 @@ add:
     rts
 .endproc
 
-.segment "AI_CODE_FF"
-
 ; z_o, z_x, z_y: the piece s_type as it spawned on eb (its spawn orientation, column 5), dropped
 ; straight down: where a piece without input lands.
+.segment "PACK_straight_drop"
 .proc straight_drop
     ldx s_type
     lda gen_spawn_orientation,x
@@ -392,10 +386,9 @@ add:
     rts
 .endproc
 
-.segment "AI_CODE"
-
 ; The plan of candidate X for the input driver: the odd frames up to which the shift and the
 ; rotation are pressed, and the frame from which Down is held.
+.segment "PACK_publish"
 .proc publish
     lda #0
     sta plan_ok             ; the driver never sees half a plan (it runs in the NMI)
@@ -448,11 +441,10 @@ slot_buttons:
     .byte 0, BUTTON_A, BUTTON_A, BUTTON_B
 .endproc
 
-.segment "AI_CODE_EC"
-
 ; A = 0: the search inputs from the game (the board into eb, the piece, level, lines, B-Type,
 ; the hold). A = 1: C = 1 when the game shows what the search assumed (board, piece, level, lines).
 ; A = 2: C = 1 when the piece, level and lines are as assumed; the board into eb.
+.segment "PACK_read_or_check"
 .proc read_or_check
     sta z_t4
     ldx currentPiece
@@ -497,6 +489,7 @@ differ:
 ; below the empty tile, as the game's collision test has it): A = 0 stores them in eb's rows;
 ; A = 1 compares them and returns C = 1 when they all equal eb's. A step of the background task
 ; every 4 rows.
+.segment "PACK_scan_playfield"
 .proc scan_playfield
     sta z_t3
     lda #ROWS*COLUMNS-1

@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <map>
 #include <fstream>
 #include <ostream>
 #include <regex>
@@ -48,7 +49,73 @@ std::string explain_link_failure(const std::string& output, const std::vector<Me
            "Move code to a region with room (asm/nestris.cfg) or make it smaller.";
 }
 
+// Sizes of the segments in an object file (od65 --dump-segsize), added to `sizes`.
+void add_segment_sizes(const AssembleOptions& options, const std::string& object,
+                       std::map<std::string, uint32_t>& sizes) {
+    const fs::path od65 = options.od65.empty() ? options.ld65.parent_path() / "od65" : options.od65;
+    const ProcessResult r = run_process({od65.string(), "--dump-segsize", object});
+    if (r.exit_code == -1)
+        throw AssembleError("cannot run od65 (" + od65.string() + "): install the Debian package 'cc65'");
+    if (r.exit_code != 0) throw AssembleError("od65 failed on " + object + ":\n" + r.output);
+    static const std::regex line(R"(^\s+([A-Za-z_][A-Za-z0-9_]*):\s+(\d+)\s*$)");
+    std::istringstream in(r.output);
+    for (std::string l; std::getline(in, l);) {
+        std::smatch m;
+        if (std::regex_match(l, m, line)) sizes[m[1]] += static_cast<uint32_t>(std::stoul(m[2]));
+    }
+}
+
+// The config's SEGMENTS block: segment name -> the memory area it loads into.
+std::map<std::string, std::string> config_segments(const std::string& config_text) {
+    std::map<std::string, std::string> loads;
+    static const std::regex entry(R"(([A-Za-z_][A-Za-z0-9_]*)\s*:\s*load\s*=\s*([A-Za-z_][A-Za-z0-9_]*))");
+    const size_t key = config_text.find("SEGMENTS");
+    if (key == std::string::npos) return loads;
+    const std::string body = config_text.substr(key);
+    for (std::sregex_iterator it(body.begin(), body.end(), entry), end; it != end; ++it) loads[(*it)[1]] = (*it)[2];
+    return loads;
+}
+
+// The config with the packed segments added to its SEGMENTS block.
+std::string config_with(const std::string& config_text,
+                        const std::vector<std::pair<std::string, std::string>>& placed) {
+    const size_t key = config_text.find("SEGMENTS");
+    const size_t close = key == std::string::npos ? std::string::npos : config_text.find("\n}", key);
+    if (close == std::string::npos) throw AssembleError("ld65 config: no SEGMENTS block closed by a '}' line");
+    std::string lines = "\n    # Packed by nestris-asm (PACK_* segments, biggest first, into the fullest region that holds each):";
+    for (const auto& [segment, region] : placed) lines += "\n    " + segment + ": load = " + region + ", type = ro;";
+    return config_text.substr(0, close) + lines + config_text.substr(close);
+}
+
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> pack_segments(
+    const std::vector<std::pair<std::string, uint32_t>>& segments, std::vector<PackRoom> rooms) {
+    std::vector<std::pair<std::string, uint32_t>> order = segments;
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    std::vector<std::pair<std::string, std::string>> placed;
+    for (const auto& [name, size] : order) {
+        PackRoom* best = nullptr;
+        for (PackRoom& r : rooms)
+            if (r.free >= size && (!best || r.free < best->free)) best = &r;
+        if (!best) {
+            uint32_t most = 0, total = 0;
+            for (const PackRoom& r : rooms) {
+                most = std::max(most, r.free);
+                total += r.free;
+            }
+            throw AssembleError("the cartridge code does not fit its free space: segment " + name + " (" +
+                                std::to_string(size) + " bytes) fits no free region (the largest has " +
+                                std::to_string(most) + " bytes left, all of them " + std::to_string(total) +
+                                ").\nMake it smaller or split it (a PACK_ segment per routine).");
+        }
+        best->free -= size;
+        placed.emplace_back(name, best->region);
+    }
+    return placed;
+}
 
 CartImage assemble_cart(const AssembleOptions& options) {
     std::error_code ec;
@@ -78,8 +145,32 @@ CartImage assemble_cart(const AssembleOptions& options) {
     }
 
     const fs::path work = fs::absolute(options.work_dir);
-    for (const char* stale : {"cart.bin", "cart.dbg", "cart.lbl", "cart.map"}) fs::remove(work / stale, ec);
-    std::vector<std::string> argv = {options.ld65.string(), "-C", fs::absolute(options.config).string(),
+    for (const char* stale : {"cart.bin", "cart.dbg", "cart.lbl", "cart.map", "cart.cfg"}) fs::remove(work / stale, ec);
+
+    // Pack the PACK_* segments into what the config's own segments leave of the free regions.
+    std::map<std::string, uint32_t> sizes;
+    for (const std::string& object : objects) add_segment_sizes(options, object, sizes);
+    const std::map<std::string, std::string> fixed = config_segments(config_text);
+    std::vector<PackRoom> rooms;
+    for (const MemoryArea& a : areas) {
+        if (a.is_ram || CartRegion{a.name, 0, 0, 0, false}.is_hook_site()) continue;
+        uint32_t used = 0;
+        for (const auto& [segment, region] : fixed)
+            if (region == a.name && sizes.count(segment)) used += sizes[segment];
+        rooms.push_back({a.name, a.size > used ? a.size - used : 0});
+    }
+    std::vector<std::pair<std::string, uint32_t>> packed;
+    for (const auto& [segment, size] : sizes)
+        if (segment.rfind("PACK_", 0) == 0 && size > 0) {
+            if (fixed.count(segment)) throw AssembleError("segment " + segment + " is packed: the config must not place it");
+            packed.emplace_back(segment, size);
+        }
+    {
+        std::ofstream cfg(work / "cart.cfg", std::ios::binary);
+        cfg << config_with(config_text, pack_segments(packed, rooms));
+        if (!cfg) throw AssembleError("cannot write " + (work / "cart.cfg").string());
+    }
+    std::vector<std::string> argv = {options.ld65.string(), "-C", (work / "cart.cfg").string(),
                                      "-o", "cart.bin", "-Ln", "cart.lbl", "--dbgfile", "cart.dbg",
                                      "-m", "cart.map"};
     argv.insert(argv.end(), objects.begin(), objects.end());

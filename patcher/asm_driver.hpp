@@ -19,6 +19,7 @@ struct AssembleError : std::runtime_error {
 struct AssembleOptions {
     std::filesystem::path ca65 = "ca65";
     std::filesystem::path ld65 = "ld65";
+    std::filesystem::path od65;                       // segment sizes; default: beside ld65
     std::filesystem::path config;                     // ld65 config: the free-space map
     std::vector<std::filesystem::path> sources;       // .s files, one object each
     std::vector<std::filesystem::path> include_dirs;  // for .include
@@ -28,7 +29,22 @@ struct AssembleOptions {
 // Assembles and links; throws AssembleError with a message a person can act on (which tool,
 // which file, which region overflowed by how much). Leaves cart.lbl, cart.dbg and cart.map in
 // work_dir for debuggers and emulators.
+//
+// Segments named PACK_* are not placed by the config: they are packed into the free ROM regions
+// (every read-only memory area but the hook sites), biggest first, each into the region with the
+// least room that holds it, after the config's own segments; the config ld65 links with is
+// written to work_dir/cart.cfg.
 CartImage assemble_cart(const AssembleOptions& options);
+
+// The packing of assemble_cart, exposed for tests: segment sizes by name, the regions' room
+// (read-only areas that are not hook sites, less what the config's segments put there) -> the
+// region of each packed segment. Throws AssembleError when one fits nowhere.
+struct PackRoom {
+    std::string region;
+    uint32_t free = 0;
+};
+std::vector<std::pair<std::string, std::string>> pack_segments(
+    const std::vector<std::pair<std::string, uint32_t>>& segments, std::vector<PackRoom> rooms);
 
 // The build id stamped into the signature: CRC32 of every ROM byte of the patch except the id.
 uint32_t compute_build_id(const CartImage& cart);

@@ -4,6 +4,7 @@
 #include "game_model.hpp"
 #include "power_on.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -15,9 +16,16 @@ GameResult play_protocol(uint32_t seed, const ProtocolSpec& spec, const ai::Eval
     GameState s = seeded_game(seed, spec.start_level);
     ai::AiPlayer player(tables);
     uint8_t last_state = s.playState;
+    static constexpr uint32_t kLinePoints[5] = {0, 40, 100, 300, 1200};
+    uint32_t lines_before = lines_count(s);
     while (s.status == GameStatus::Playing && !is_topped_out(s) && r.frames < spec.frame_limit) {
         step(s, player.buttons(view_of(s)));
         ++r.frames;
+        // The game scores a clear at the level it reaches with those lines.
+        if (const uint32_t lines = lines_count(s); lines != lines_before) {
+            r.line_score += kLinePoints[std::min<uint32_t>(lines - lines_before, 4)] * (s.levelNumber + 1u);
+            lines_before = lines;
+        }
         if (last_state != play_state::Spawn && s.playState == play_state::Spawn) ++r.pieces;
         last_state = s.playState;
         if (s.levelNumber >= 29 && r.level_29_lines == 0) r.level_29_lines = lines_count(s);

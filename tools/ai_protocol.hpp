@@ -20,7 +20,8 @@ struct ProtocolSpec {
 struct GameResult {
     uint32_t seed = 0;
     uint32_t lines = 0;
-    uint32_t score = 0;
+    uint32_t score = 0;             // the game's: soft-drop points included, capped at 999 999
+    uint32_t line_score = 0;        // seed 004's count: line clears only, no cap
     uint8_t level = 0;
     uint32_t pieces = 0;
     uint32_t tetrises = 0;

@@ -74,13 +74,14 @@ int main(int argc, char** argv) {
         const auto t0 = std::chrono::steady_clock::now();
         const auto results = tools::play_many(seeds(n), spec, tables, threads);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::vector<double> lines, score;
+        std::vector<double> lines, score, line_score;
         int reached = 0, maxed = 0, topped = 0, topped_before_29 = 0;
         uint64_t pieces = 0, evals = 0, tetris_lines = 0, all_lines = 0, frames = 0;
         uint32_t max_evals = 0;
         for (const auto& r : results) {
             lines.push_back(r.lines);
             score.push_back(r.score);
+            line_score.push_back(r.line_score);
             reached += r.reached_target;
             maxed += r.score >= 999999;
             topped += r.topped_out;
@@ -101,6 +102,12 @@ int main(int argc, char** argv) {
                     percentile(lines, 0.1), percentile(lines, 0.9));
         std::printf("  score: mean %.0f, median %.0f; max-outs (999999): %.1f %%\n", mean(score),
                     percentile(score, 0.5), 100.0 * maxed / n);
+        std::vector<double> sorted = line_score;
+        std::sort(sorted.begin(), sorted.end(), std::greater<>());
+        sorted.resize((sorted.size() + 2) / 3);
+        std::printf("  score as seed 004 counts it (line clears only, no cap): mean %.0f, median %.0f, mean of "
+                    "the best third %.0f\n",
+                    mean(line_score), percentile(line_score, 0.5), mean(sorted));
         std::printf("  tetris share of lines: %.1f %%\n", all_lines ? 100.0 * tetris_lines / all_lines : 0.0);
         std::printf("  cost: %.1f evaluations per decision (max %u); %.1f frames per piece\n",
                     pieces ? double(evals) / pieces : 0.0, max_evals, pieces ? double(frames) / pieces : 0.0);

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <chrono>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <cstdio>
 #include <random>
@@ -48,6 +49,48 @@ struct Tally {
     }
 };
 
+// Cycles per routine of the cartridge AI (the top-level label at or before each instruction).
+struct Profile {
+    std::vector<std::pair<uint16_t, std::string>> routines;  // by address
+    std::vector<uint64_t> cycles, entries;
+    std::map<uint16_t, std::pair<std::string, uint64_t>> inner;  // local labels: times reached
+    uint64_t total = 0, searches = 0;
+    Profile() {
+        for (const CartSymbol& sym : shipped_cart().symbols)
+            if (sym.is_label && sym.name.find("::") == std::string::npos) routines.emplace_back(sym.value, sym.name);
+            else if (sym.is_label) inner[sym.value] = {sym.name, 0};
+        std::sort(routines.begin(), routines.end());
+        cycles.assign(routines.size() + 1, 0);
+        entries.assign(routines.size() + 1, 0);
+    }
+    void add(uint16_t pc, uint32_t c) {
+        auto it = std::upper_bound(routines.begin(), routines.end(), std::make_pair(pc, std::string{}),
+                                   [](const auto& a, const auto& b) { return a.first < b.first; });
+        const size_t i = it == routines.begin() ? routines.size() : size_t(it - routines.begin() - 1);
+        cycles[i] += c;
+        entries[i] += i < routines.size() && routines[i].first == pc;
+        if (auto in = inner.find(pc); in != inner.end()) ++in->second.second;
+        total += c;
+    }
+    void print() const {
+        std::vector<size_t> order(cycles.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cycles[a] > cycles[b]; });
+        std::printf("profile: %llu searches, %.0f cycles per search\n", static_cast<unsigned long long>(searches),
+                    searches ? double(total) / double(searches) : 0.0);
+        for (size_t i : order) {
+            if (cycles[i] == 0) continue;
+            const char* name = i < routines.size() ? routines[i].second.c_str() : "(outside the AI)";
+            std::printf("  %-28s %5.1f %%  %9.0f cycles/search  %8.1f entries/search\n", name,
+                        100.0 * double(cycles[i]) / double(total), double(cycles[i]) / double(searches),
+                        double(entries[i]) / double(searches));
+        }
+        std::printf("local labels reached (times per search):\n");
+        for (const auto& [pc, label] : inner)
+            if (label.second) std::printf("  %-40s %9.1f\n", label.first.c_str(), double(label.second) / double(searches));
+    }
+};
+
 bool same(const ai::Precomputed& ref, const tools::CartSearchResult& got) {
     if (ref.count != got.count) return false;
     for (uint8_t k = 0; k < ref.count; ++k) {
@@ -61,9 +104,14 @@ bool same(const ai::Precomputed& ref, const tools::CartSearchResult& got) {
     return ref.count == 0 || (c.best_k == got.best_k && c.best_total == got.best_total);
 }
 
-uint64_t check(tools::CartAi& cart, const ai::SearchInput& in, Tally& t) {
+uint64_t check(tools::CartAi& cart, const ai::SearchInput& in, Tally& t, Profile* profile = nullptr) {
     const ai::Precomputed ref = ai::precompute(in);
-    const tools::CartSearchResult got = cart.precompute(in);
+    tools::CartAi::StepObserver observe;
+    if (profile) {
+        observe = [profile](uint16_t pc, uint32_t c) { profile->add(pc, c); };
+        ++profile->searches;
+    }
+    const tools::CartSearchResult got = cart.precompute(in, 50'000'000, observe);
     ++t.searches;
     t.mismatches += !same(ref, got);
     t.cycles += got.cycles;
@@ -77,7 +125,7 @@ uint64_t check(tools::CartAi& cart, const ai::SearchInput& in, Tally& t) {
 // The decisions of one game played by the reference AI. The cartridge searches for a piece
 // while the previous one plays out: from the previous spawn to this one, at idle_per_frame cycles
 // a frame (the first piece: within its hold, up to the first input frame).
-void game(uint32_t seed, uint8_t level, uint32_t frames, uint32_t idle_per_frame, Tally& t) {
+void game(uint32_t seed, uint8_t level, uint32_t frames, uint32_t idle_per_frame, Tally& t, Profile* profile) {
     tools::CartAi cart;
     GameState s = seeded_game(seed, level);
     ai::AiPlayer player;
@@ -92,7 +140,7 @@ void game(uint32_t seed, uint8_t level, uint32_t frames, uint32_t idle_per_frame
             in.piece_type = ai::type_of_orientation(v.currentPiece);
             in.level = ai::LevelState{v.levelNumber, v.lines_bcd[0], v.lines_bcd[1], false};
             in.first_piece = (v.autorepeatY & 0x80) != 0;
-            const uint64_t needed = check(cart, in, t);
+            const uint64_t needed = check(cart, in, t, profile);
             const uint64_t available =
                 uint64_t{idle_per_frame} * (first ? ai::kFirstPieceStartFrame : f - last_spawn);
             ++t.timed;
@@ -141,14 +189,11 @@ void loop_game(uint32_t seed, uint8_t level, uint32_t max_lines, uint32_t frames
     ai::AiPlayer ai;
     tools::CartridgeInTheLoop cart(reference, options);
     bool same = true;
-    int since_spawn = -1;  // frames since the piece at hand spawned; -1: its first input came
-    bool first_piece = true;
     uint32_t f = 0;
     for (; f < frames && reference.status == GameStatus::Playing && reference.playState != play_state::Curtain &&
            lines_count(reference) < max_lines;
          ++f) {
         const uint8_t want = ai.buttons(view_of(reference));
-        const uint8_t spawns_before = reference.spawnCount;
         step(reference, want);
         const uint8_t got = cart.frame();
         if (same && (got != want || !(cart.state() == reference))) {
@@ -158,24 +203,6 @@ void loop_game(uint32_t seed, uint8_t level, uint32_t max_lines, uint32_t frames
                           f, got, want);
             t.divergences.push_back(line);
         }
-        if (since_spawn >= 0) {
-            ++since_spawn;
-            if (got) {
-                if (first_piece) {
-                    t.first_piece_input_max = std::max<uint64_t>(t.first_piece_input_max, uint64_t(since_spawn));
-                } else {
-                    t.first_input_max = std::max<uint64_t>(t.first_input_max, uint64_t(since_spawn));
-                    t.first_input_sum += uint64_t(since_spawn);
-                    ++t.first_input_n;
-                }
-                since_spawn = -1;
-                first_piece = false;
-            }
-        }
-        if (reference.spawnCount != spawns_before || (f == 0 && first_piece)) {
-            if (f > 0) first_piece = false;
-            since_spawn = 0;
-        }
         if (!same) break;
     }
     ++t.games;
@@ -183,6 +210,10 @@ void loop_game(uint32_t seed, uint8_t level, uint32_t max_lines, uint32_t frames
     t.frames += f;
     t.pieces += reference.spawnCount;  // (wraps at 256: a count for the record only)
     const tools::CartLoopStats& s = cart.stats();
+    t.first_input_max = std::max<uint64_t>(t.first_input_max, s.first_input_max);
+    t.first_input_sum += s.first_input_sum;
+    t.first_input_n += s.first_input_pieces;
+    t.first_piece_input_max = std::max<uint64_t>(t.first_piece_input_max, s.first_piece_input_max);
     t.late += s.late_pieces;
     t.fallback += s.fallback_plans;
     t.redone += s.redone_searches;
@@ -241,7 +272,11 @@ int main(int argc, char** argv) {
     app.add_option("--loop-lines", loop_lines, "end a loop game at this many lines");
     app.add_flag("--time-steps", time_steps, "time every step of the task in the loop games (slower)");
     app.add_option("--game-work", game_work, "the game's own work in its busiest frame, cycles (measure-idle)");
+    bool profile = false;
+    app.add_flag("--profile", profile, "--games: cycles per routine of the searches (one thread, slower)");
     CLI11_PARSE(app, argc, argv);
+    if (profile) threads = 1;
+    Profile routine_profile;
 
     if (loop_games > 0) {
         const auto l0 = std::chrono::steady_clock::now();
@@ -283,7 +318,8 @@ int main(int argc, char** argv) {
     for (unsigned w = 0; w < threads; ++w) {
         pool.emplace_back([&, w] {
             for (int g = static_cast<int>(w); g < games; g += static_cast<int>(threads))
-                game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), frames, idle, per_thread[w]);
+                game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), frames, idle, per_thread[w],
+                     profile ? &routine_profile : nullptr);
             tools::CartAi cart;
             std::mt19937 rng(first_seed * 7919u + w);
             for (int p = static_cast<int>(w); p < positions; p += static_cast<int>(threads)) {
@@ -341,5 +377,6 @@ int main(int argc, char** argv) {
                     "(%.1f %%), worst needs %.2f x the time\n",
                     idle, static_cast<unsigned long long>(all.late), static_cast<unsigned long long>(all.timed),
                     100.0 * double(all.late) / double(all.timed), all.worst_ratio);
+    if (profile) routine_profile.print();
     return all.mismatches == 0 ? 0 : 1;
 }

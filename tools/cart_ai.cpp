@@ -29,7 +29,7 @@ void CartAi::write_board(const ai::Board& b) {
     }
 }
 
-CartSearchResult CartAi::precompute(const ai::SearchInput& in, uint64_t max_cycles) {
+CartSearchResult CartAi::precompute(const ai::SearchInput& in, uint64_t max_cycles, const StepObserver& on_step) {
     write_board(in.board);
     machine_.write(symbol("s_type"), in.piece_type);
     machine_.write(symbol("s_level"), in.level.level);
@@ -39,7 +39,26 @@ CartSearchResult CartAi::precompute(const ai::SearchInput& in, uint64_t max_cycl
     machine_.write(symbol("s_hold"), in.first_piece ? 1 : 0);
     machine_.write(symbol("verticalBlankingInterval"), 0);  // never yield to the game
     machine_.cpu().set_s(0xFD);
-    const emu::CallResult call = machine_.call(symbol("ai_precompute"), max_cycles);
+    emu::CallResult call;
+    if (on_step) {
+        // The same call, one instruction at a time: a return to the sentinel ends it.
+        const uint8_t s_level = machine_.cpu().s();
+        const uint64_t start = machine_.cycles();
+        machine_.call(symbol("ai_precompute"), 0);  // pushes the return and sets PC, runs nothing
+        while (!(machine_.cpu().pc() == machine_.sentinel() && machine_.cpu().s() == s_level)) {
+            if (machine_.cycles() - start > max_cycles) {
+                call.status = emu::RunStatus::CycleLimit;
+                break;
+            }
+            const uint16_t pc = machine_.cpu().pc();
+            const uint64_t before = machine_.cycles();
+            machine_.step();
+            on_step(pc, static_cast<uint32_t>(machine_.cycles() - before));
+        }
+        call.cycles = machine_.cycles() - start + 6;
+    } else {
+        call = machine_.call(symbol("ai_precompute"), max_cycles);
+    }
     if (!call.ok())
         throw std::runtime_error(std::string("ai_precompute did not return: ") + emu::to_string(call.status));
     CartSearchResult r;

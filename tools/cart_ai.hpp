@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 
 namespace nestris::tools {
 
@@ -35,7 +36,11 @@ ReferenceChoice reference_choice(const ai::Precomputed& pre);
 class CartAi {
 public:
     explicit CartAi(const CartImage& cart = shipped_cart());
-    CartSearchResult precompute(const ai::SearchInput& input, uint64_t max_cycles = 50'000'000);
+    // on_step, when given, is called after every instruction with its address and cycles (a
+    // profiler's view; the run is slower).
+    using StepObserver = std::function<void(uint16_t pc, uint32_t cycles)>;
+    CartSearchResult precompute(const ai::SearchInput& input, uint64_t max_cycles = 50'000'000,
+                                const StepObserver& on_step = {});
     emu::FlatMachine& machine() { return machine_; }
     uint16_t symbol(std::string_view name) const { return cart_.require(name); }
 

@@ -67,9 +67,11 @@ uint8_t CartridgeInTheLoop::frame() {
     // (A piece with no reachable placement, the last of a lost game, is not late.)
     if (active == 2 && last_drv_active_ != 2 && machine_.read(plan_ok_) != plan_lost_) ++stats_.late_pieces;
     last_drv_active_ = active;
+    const uint8_t spawns_before = state_.spawnCount;
     step(state_, buttons);
     mirror();
     ++stats_.frames;
+    count_first_input(buttons, state_.spawnCount != spawns_before);
 
     // Its wait for the vertical blank: the AI's task runs until the next NMI interrupts it; the
     // NMI polls (the driver) and flags the blank, and the task gives the CPU back at its next
@@ -85,6 +87,29 @@ uint8_t CartridgeInTheLoop::frame() {
     stats_.fallback_plans += static_cast<uint8_t>(late_plans - last_late_plans_);
     last_late_plans_ = late_plans;
     return buttons;
+}
+
+void CartridgeInTheLoop::count_first_input(uint8_t buttons, bool spawned) {
+    if (since_spawn_ >= 0) {
+        ++since_spawn_;
+        if (buttons) {
+            const auto frames = static_cast<uint32_t>(since_spawn_);
+            if (first_piece_) {
+                stats_.first_piece_input_max = std::max(stats_.first_piece_input_max, frames);
+            } else {
+                ++stats_.first_input_pieces;
+                stats_.first_input_sum += frames;
+                stats_.first_input_max = std::max(stats_.first_input_max, frames);
+            }
+            since_spawn_ = -1;
+            first_piece_ = false;
+        }
+    }
+    // The game's first piece is there from the first frame (in its hold).
+    if (spawned || (stats_.frames == 1 && first_piece_)) {
+        if (stats_.frames > 1) first_piece_ = false;
+        since_spawn_ = 0;
+    }
 }
 
 void CartridgeInTheLoop::idle() {

@@ -43,6 +43,12 @@ struct CartLoopStats {
                                   // best placement it had found (on time, but not the reference's)
     uint32_t redone_searches = 0; // searches redone at a spawn (the game differed from the plan)
     uint32_t max_stack = 0;       // the task's stack bytes at a yield, most seen
+    // Frames from a spawn to the AI's first input (1: the first frame the game reads input for
+    // the piece), over the pieces after a game's first; the first piece waits in its hold.
+    uint32_t first_input_pieces = 0;
+    uint64_t first_input_sum = 0;
+    uint32_t first_input_max = 0;
+    uint32_t first_piece_input_max = 0;
     // With measure_steps: the longest run of the task between two yields (or from ai_idle's
     // entry to the first), and where it began and ended (the callers of ai_yield; 0: ai_idle).
     uint64_t max_step = 0;
@@ -67,6 +73,8 @@ private:
     emu::FlatMachine machine_;
     uint16_t ai_poll_, ai_idle_, ai_yield_, vblank_, held_, drv_active_, task_late_, co_len_, late_plans_, plan_ok_;
     uint8_t last_drv_active_ = 0;
+    int since_spawn_ = -1;  // frames since the piece at hand spawned; -1: its first input came
+    bool first_piece_ = true;
     uint8_t last_late_plans_ = 0;
     uint8_t plan_lost_ = 0;
     uint16_t last_yield_ = 0;
@@ -75,6 +83,7 @@ private:
     uint64_t nmi_at_ = 0;
     void mirror();
     void idle();
+    void count_first_input(uint8_t buttons, bool spawned);
 };
 
 // The cartridge as a simulator player: it keeps its own copy of the game (the same start, the

@@ -3,9 +3,12 @@
 // fixed list of seeded games (the game's own piece sequences). Resumable: the swarm is saved
 // after every iteration and picked up again by the same command.
 //
-// Fitness, --protocol 19 (default): the level-19 protocol (to 230 lines or top-out); mean of
-//   min(score, 999999) + 600000 * lines / 230
-// so that surviving the run comes first and a higher score second.
+// Fitness, --protocol 19 (default): the level-19 protocol (to 230 lines or top-out); with
+//   --fitness capped (default): the mean of min(score, 999999), the score as the game caps it, so
+//     that a max-out is the best a game can do and an early top-out costs what it scores less;
+//   --fitness survival: the mean of min(score, 999999) + 600000 * lines / 230 (survival first);
+//   --fitness best-third: seed 004's, the mean of the best third of the scores counted from line
+//     clears alone (no cap, no soft-drop points), which selects for aggression.
 // Fitness, --protocol 29: the level-29 protocol; mean lines (to 300 lines or top-out).
 #include "ai_eval.hpp"
 #include "ai_protocol.hpp"
@@ -34,6 +37,7 @@ Bounds bounds_of(const std::string& name) {
     if (name == "stack_free" || name == "spawn_free") return {0, 20};
     if (name.starts_with("lines")) return {0, 3000};
     if (name.starts_with("row")) return {0, 600};
+    if (name.starts_with("gap")) return {0, 1500};
     return {0, 3000};
 }
 
@@ -134,6 +138,7 @@ int main(int argc, char** argv) {
     int games = 64, particles = 16, iterations = 50;
     unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     uint32_t first_seed = 1000;
+    std::string fitness_kind = "capped";
     app.add_option("--weights", weights_path, "starting weights")->check(CLI::ExistingFile);
     app.add_option("--protocol", protocol, "19: level-19 start to 230 lines; 29: level-29 start")
         ->check(CLI::IsMember({19, 29}));
@@ -144,7 +149,14 @@ int main(int argc, char** argv) {
     app.add_option("--iterations", iterations, "iterations to run in this invocation")->check(CLI::Range(0, 100000));
     app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 256));
     app.add_option("--first-seed", first_seed, "seed of the first game (games use consecutive seeds)");
+    app.add_option("--fitness", fitness_kind,
+                   "protocol 19: capped = mean of the score capped at 999999 (the max-out); "
+                   "survival = mean of min(score, 999999) + 600000 * lines / 230; best-third = seed 004's, "
+                   "the mean of the best third of the scores counted without cap or soft drops")
+        ->check(CLI::IsMember({"capped", "survival", "best-third"}));
     CLI11_PARSE(app, argc, argv);
+    std::string command_line = "nestris-tune";
+    for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
 
     try {
         const ai::Weights start = ai::parse_weights(read_file(weights_path));
@@ -160,10 +172,21 @@ int main(int argc, char** argv) {
 
         auto fitness = [&](const std::vector<double>& x) {
             const auto results = tools::play_many(seeds, spec, ai::expand_tables(with_values(start, x)), threads);
+            if (protocol == 19 && fitness_kind == "best-third") {
+                std::vector<double> scores;
+                for (const auto& r : results) scores.push_back(r.line_score);
+                std::sort(scores.begin(), scores.end(), std::greater<>());
+                scores.resize((scores.size() + 2) / 3);
+                double sum = 0;
+                for (double v : scores) sum += v;
+                return sum / static_cast<double>(scores.size());
+            }
             double f = 0;
             for (const auto& r : results)
-                f += protocol == 19 ? std::min<double>(r.score, 999999) + 600000.0 * std::min<uint32_t>(r.lines, 230) / 230
-                                     : r.lines;
+                f += protocol == 29            ? r.lines
+                     : fitness_kind == "capped" ? std::min<double>(r.score, 999999)
+                                                : std::min<double>(r.score, 999999) +
+                                                      600000.0 * std::min<uint32_t>(r.lines, 230) / 230;
             return f / static_cast<double>(results.size());
         };
 
@@ -210,7 +233,12 @@ int main(int argc, char** argv) {
                     swarm.best_f = f;
                     swarm.best_x = p.x;
                     write_atomically(out_path, "# tuned by nestris-tune, protocol " + std::to_string(protocol) +
-                                                   ", fitness " + std::to_string(static_cast<long>(f)) + "\n" +
+                                                   ", fitness (" + fitness_kind + ") " +
+                                                   std::to_string(static_cast<long>(f)) + " at iteration " +
+                                                   std::to_string(swarm.iteration + 1) + "\n# training seeds " +
+                                                   std::to_string(first_seed) + ".." +
+                                                   std::to_string(first_seed + static_cast<uint32_t>(games) - 1) +
+                                                   "\n# command: " + command_line + "\n" +
                                                    ai::format_weights(with_values(start, swarm.best_x)));
                 }
             }

@@ -124,3 +124,23 @@ TEST_CASE("row transitions count filled/empty changes with the walls as filled")
     b.recompute_columns();
     CHECK(evaluate(b, e) == 7 * (4 + 1));
 }
+
+TEST_CASE("evaluation: a stack column below both neighbours costs by its depth") {
+    EvalSet e;
+    for (int d = kGapMinDepth; d <= 20; ++d) e.gap[d] = static_cast<uint16_t>(100 * d);
+    // Heights 4 0 4 2 2 ... : column 1 lies 4 below both neighbours (gap 4); column 0 is not
+    // below column 1; column 3 lies 2 below column 2 but not below column 4.
+    const Board b = board_from({"#.#.......", "#.#.......", "#.####....", "#.####...."});
+    CHECK(gap_depth(b, 1) == 4);
+    CHECK(gap_depth(b, 0) == 0);
+    CHECK(gap_depth(b, 3) == 0);
+    // The left wall is as high as the board: an empty column 0 beside a tall column 1 is a gap.
+    const Board w = board_from({".###......", ".###......", ".###......"});
+    CHECK(gap_depth(w, 0) == 3);
+    // Column 8's right neighbour is the well column 9.
+    const Board r = board_from({"########.#", "########.#", "########.#"});
+    CHECK(gap_depth(r, 8) == 3);
+    CHECK(evaluate(b, e) == 400);
+    CHECK(evaluate(w, e) == 300);
+    CHECK(evaluate(r, e) == 300);
+}

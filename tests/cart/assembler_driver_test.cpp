@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <map>
 #include <random>
 
 namespace fs = std::filesystem;
@@ -116,4 +117,32 @@ TEST_CASE("the build id changes with the code and ignores its own bytes") {
     CartImage c = a;
     c.segments[0].bytes[1] = 77;  // inside the id: does not count
     CHECK(compute_build_id(a) == compute_build_id(c));
+}
+
+TEST_CASE("PACK_ segments go biggest first into the fullest region that holds them") {
+    const auto placed = pack_segments({{"PACK_a", 10}, {"PACK_b", 30}, {"PACK_c", 25}, {"PACK_d", 5}},
+                                      {{"R1", 40}, {"R2", 28}, {"R3", 6}});
+    // b (30) -> R1 (the only one that holds it), c (25) -> R2, a (10) -> R1 (10 left), d (5) -> R3.
+    REQUIRE(placed.size() == 4);
+    CHECK(placed[0] == std::pair<std::string, std::string>{"PACK_b", "R1"});
+    CHECK(placed[1] == std::pair<std::string, std::string>{"PACK_c", "R2"});
+    CHECK(placed[2] == std::pair<std::string, std::string>{"PACK_a", "R1"});
+    CHECK(placed[3] == std::pair<std::string, std::string>{"PACK_d", "R3"});
+    CHECK_THROWS_WITH(pack_segments({{"PACK_big", 50}}, {{"R1", 40}, {"R2", 28}}),
+                      Catch::Contains("PACK_big (50 bytes) fits no free region") &&
+                          Catch::Contains("the largest has 40"));
+}
+
+TEST_CASE("the driver packs PACK_ segments into the room the config's segments leave") {
+    const CartImage cart = assemble_cart(fixture("packed.s"));
+    // SMALL ($D6C9, 16 bytes) holds the config's CODE (12 bytes) and OTHER ($F9EB, 8 bytes)
+    // nothing: the 3-byte routine goes to SMALL's 4 bytes left, the fullest region that holds it,
+    // then the 2-byte table to OTHER.
+    std::map<std::string, std::string> region;
+    for (const CartSegment& seg : cart.segments) region[seg.name] = seg.region;
+    CHECK(region["CODE"] == "SMALL");
+    CHECK(region["PACK_routine"] == "SMALL");
+    CHECK(region["PACK_table"] == "OTHER");
+    CHECK(cart.require("routine") == 0xD6C9 + 12);
+    CHECK(cart.require("table") == 0xF9EB);
 }

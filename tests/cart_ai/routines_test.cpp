@@ -64,8 +64,9 @@ TEST_CASE("routine: column heights and filled counts from the rows") {
 }
 
 TEST_CASE("routine: the board's caches hold its evaluation") {
-    // eb_base is the board's evaluation but for the well, plus the lines cost of no line; the
-    // lowest of columns 0-8 (pre_min[9]) and the well column's height give the well's cost.
+    // eb_base is the board's evaluation but for the well and the gaps, plus the lines cost of no
+    // line; the lowest of columns 0-8 (pre_min[9]) and the well column's height give the well's
+    // cost, and the last gap prefix sum (gp[9]) the gaps'.
     Rig rig;
     std::mt19937 rng(2);
     for (int i = 0; i < 300; ++i) {
@@ -77,6 +78,9 @@ TEST_CASE("routine: the board's caches hold its evaluation") {
         rig.m.write(rig.sym("z_t1"), rig.m.read(static_cast<uint16_t>(rig.sym("pre_min") + 9)));
         rig.m.write(rig.sym("z_t3"), b.height[9]);
         rig.call("ai_well_cost");
+        const uint16_t gaps = static_cast<uint16_t>(rig.m.read(static_cast<uint16_t>(rig.sym("gp_lo") + 9)) |
+                                                    rig.m.read(static_cast<uint16_t>(rig.sym("gp_hi") + 9)) << 8);
+        rig.m.write16(rig.sym("z_cost"), static_cast<uint16_t>(rig.cost() + gaps));
         INFO("board " << i);
         REQUIRE(rig.cost() == ai::evaluate(b, ai::default_tables()) + ai::default_tables().lines[0]);
     }

@@ -56,7 +56,6 @@ TraceRun trace_original(const game::GameRoms& roms, uint64_t seed, uint64_t fram
 
 void check_trace(const TraceRun& run) {
     const DemoCode d = demo_code();
-    const uint16_t ai_zp = cart_region("AI_ZP").start, ai_zp_last = region_last(cart_region("AI_ZP"));
     for (const game::AccessSite& s : run.sites) {
         INFO(s.describe());
         if (s.range.rfind("FREE_", 0) == 0) {
@@ -70,11 +69,12 @@ void check_trace(const TraceRun& run) {
                 CHECK(s.kind == game::kRead);
                 CHECK(s.game_mode == game::kModeDemo);
             }
-        } else if (s.range == "AI_ZP") {
-            // Only the power-on clear of $0000-$06FF writes it, once.
+        } else if (s.range == "AI_ZP" || s.range == "AI_RAM6") {
+            // Only the power-on clear of $0000-$06FF writes them, once.
+            const CartRegion& r = cart_region(s.range);
             CHECK(s.kind == game::kWrite);
             CHECK(s.first_frame < 3);
-            CHECK(s.count == ai_zp_last - ai_zp + 1u);
+            CHECK(s.count == region_last(r) - r.start + 1u);
         } else if (s.range == "AI_RAM") {
             // Never read. Written by the power-on clear and fill, and in a game only while it
             // starts (B-Type: a copy of the garbage, gameModeState 1) or ends (the $EF fill of
