@@ -22,6 +22,8 @@ EvalSet expand_set(const Weights& w) {
         e.hole[i] = capped(i == 0 ? 0 : p("hole_first") + p("hole_each") * (i - 1), kCapHole);
         const int64_t over_stack = std::max<int64_t>(0, i - p("stack_free"));
         e.stack[i] = capped(p("stack_lin") * over_stack + p("stack_sq") * over_stack * over_stack, kCapStack);
+        const int64_t over_fast = std::max<int64_t>(0, i - p("stack_fast_free"));
+        e.stack_fast[i] = capped(p("stack_fast_lin") * over_fast + p("stack_fast_sq") * over_fast * over_fast, kCapStack);
         e.gap[i] = capped(i < kGapMinDepth ? 0 : p("gap_first") + p("gap_each") * (i - kGapMinDepth), kCapGap);
         const int64_t over_spawn = std::max<int64_t>(0, i - p("spawn_free"));
         e.spawn[i] = capped(p("spawn_sq") * over_spawn * over_spawn, kCapSpawn);
@@ -43,7 +45,7 @@ const std::vector<std::string>& weight_names() {
         "hole_first", "hole_each",  "stack_free",  "stack_sq",   "spawn_free", "spawn_sq",
         "ready_each", "ready_over", "cover_first", "cover_each", "lines0",     "lines1",
         "lines2",     "lines3",     "lines4",      "row_each",   "stack_lin",  "gap_first",
-        "gap_each"};
+        "gap_each",   "stack_fast_free", "stack_fast_lin", "stack_fast_sq"};
     return names;
 }
 
@@ -128,7 +130,7 @@ uint8_t gap_depth(const Board& b, int c) {
     return static_cast<uint8_t>(std::max(0, below));
 }
 
-uint16_t evaluate(const Board& b, const EvalSet& e) {
+uint16_t evaluate(const Board& b, const EvalSet& e, bool fast) {
     // Exact sum: the caps of the tables keep it below kCostMax.
     uint16_t cost = 0;
     auto add = [&cost](uint16_t term) { cost = static_cast<uint16_t>(cost + term); };
@@ -138,7 +140,7 @@ uint16_t evaluate(const Board& b, const EvalSet& e) {
         highest = std::max(highest, b.height[c]);
         lowest = std::min(lowest, b.height[c]);
     }
-    add(e.stack[highest]);
+    add((fast ? e.stack_fast : e.stack)[highest]);
     uint8_t spawn_high = 0;
     for (int c = 3; c <= 6; ++c) spawn_high = std::max(spawn_high, b.height[c]);
     add(e.spawn[spawn_high]);

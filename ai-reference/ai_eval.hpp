@@ -39,6 +39,8 @@ inline uint16_t saturating_add(uint16_t a, uint16_t b) {
 struct EvalSet {
     std::array<uint16_t, 21> hole{};   // by holes in one column
     std::array<uint16_t, 21> stack{};  // by the highest of columns 0..8
+    std::array<uint16_t, 21> stack_fast{};  // the same at one row a frame (level 29 on): its own
+                                            // danger height
     std::array<uint16_t, 21> spawn{};  // by the highest of columns 3..6
     std::array<uint16_t, 7> ready{};   // well column at or below the rest: by rows ready (cap 6)
     std::array<uint16_t, 21> cover{};  // well column above the lowest other column: by how much
@@ -88,6 +90,7 @@ uint8_t row_class(uint16_t row);
 // How far stack column c (0-8) lies below the lower of its neighbours (0 if not below both).
 uint8_t gap_depth(const Board& board, int c);
 
-uint16_t evaluate(const Board& board, const EvalSet& set);
+// fast: the board is played at one row a frame (its stack term from stack_fast).
+uint16_t evaluate(const Board& board, const EvalSet& set, bool fast = false);
 
 }  // namespace nestris::ai

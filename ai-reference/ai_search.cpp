@@ -122,9 +122,9 @@ Placed place(const Board& board, const Target& target) {
     return p;
 }
 
-uint16_t placement_cost(const Placed& placed, const EvalSet& set) {
+uint16_t placement_cost(const Placed& placed, const EvalSet& set, bool fast) {
     if (placed.topped_out) return kCostMax;
-    return static_cast<uint16_t>(set.lines[placed.lines] + evaluate(placed.board, set));
+    return static_cast<uint16_t>(set.lines[placed.lines] + evaluate(placed.board, set, fast));
 }
 
 uint8_t candidates_for(uint8_t fpd, const EvalSet& set) { return fpd == 1 ? set.keep_fast : set.keep; }
@@ -141,7 +141,7 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
         const Placed p = place(in.board, t);
         ++out.stats.evaluations;
         if (p.lines) ++out.stats.line_clears;
-        Candidate c{t, placement_cost(p, set), p.topped_out ? kCostMax : set.lines[p.lines], p.lines};
+        Candidate c{t, placement_cost(p, set, g == 1), p.topped_out ? kCostMax : set.lines[p.lines], p.lines};
         uint8_t at = out.count;
         while (at > 0 && c.cost < out.candidates[at - 1].cost) --at;  // ties: the earlier stays first
         if (at >= keep) return;
@@ -162,7 +162,7 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
                 const Placed pq = place(p.board, q);
                 ++out.stats.evaluations;
                 if (pq.lines) ++out.stats.line_clears;
-                best = std::min(best, placement_cost(pq, set));
+                best = std::min(best, placement_cost(pq, set, g == 1));
             });
             out.best2[k][type] = best;
         }

@@ -82,8 +82,9 @@ void for_each_reachable(const Board& board, uint8_t piece_type, Gravity gravity,
     }
 }
 
-// Cost of the board a placement leaves: lines table + evaluation (kCostMax when it tops out).
-uint16_t placement_cost(const Placed& placed, const EvalSet& set);
+// Cost of the board a placement leaves: lines table + evaluation (kCostMax when it tops out);
+// fast: it is played at one row a frame.
+uint16_t placement_cost(const Placed& placed, const EvalSet& set, bool fast = false);
 
 struct SearchStats {
     uint32_t positions_checked = 0;  // reachability checks

@@ -178,7 +178,14 @@ std::string generate(const EvalTables& tables) {
     // Evaluation tables, 16-bit values as _lo/_hi.
     o << "\n; ---- evaluation tables ----\n";
     table16(o, "gen_hole", tables.hole);
-    table16(o, "gen_stack", tables.stack);
+    // The stack term's two tables, one after the other: the cartridge adds STACK_FAST_OFFSET to
+    // the index at one row a frame (s_stack_off).
+    std::array<uint16_t, 42> stacks{};
+    for (size_t i = 0; i < 21; ++i) {
+        stacks[i] = tables.stack[i];
+        stacks[21 + i] = tables.stack_fast[i];
+    }
+    table16(o, "gen_stack", stacks);
     table16(o, "gen_spawn", tables.spawn);
     table16(o, "gen_ready", tables.ready);
     table16(o, "gen_cover", tables.cover);
@@ -206,6 +213,7 @@ std::string generate_constants(const EvalTables& tables) {
     o << "K_MAX       = " << std::max(int(tables.keep), int(tables.keep_fast)) << "     ; room for the candidates\n";
     o << "SPAWN_X     = " << ai::kSpawnX << "     ; the spawn column\n";
     o << "GAP_MIN_DEPTH = " << kGapMinDepth << "   ; a gap shallower than this costs nothing\n";
+    o << "STACK_FAST_OFFSET = 21 ; gen_stack's second table (one row a frame)\n";
     return o.str();
 }
 

@@ -237,7 +237,10 @@ suf_keep:
     lda eb_rowsum+1
     adc hp_hi+COLUMNS
     sta z_cost+1
-    ldy eb_max08
+    lda eb_max08
+    clc
+    adc s_stack_off
+    tay
     lda gen_stack_lo,y
     ldx gen_stack_hi,y
     jsr add_ax
@@ -259,6 +262,8 @@ suf_keep:
 ; a gap, so they are no lower bound); the last part of ai_board_caches.
 .segment "PACK_gap_prefix"
 .proc gap_prefix
+    lda #ROWS
+    sta eb_hwall
     jsr ai_gaps_from_eb
     lda #0
     sta gp_lo
@@ -345,7 +350,10 @@ keep:
 ; z_cost += stack, spawn and well costs, from z_t0 (highest of 0-8), z_t1 (lowest of 0-8),
 ; z_t2 (highest of 3-6) and z_t3 (the well column's height).
 .proc ai_extremes_cost
-    ldy z_t0
+    lda z_t0
+    clc
+    adc s_stack_off
+    tay
     lda gen_stack_lo,y
     ldx gen_stack_hi,y
     jsr add_ax

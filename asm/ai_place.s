@@ -11,9 +11,10 @@
 .include "ai.inc"
 .include "ai_gen.inc"
 
-.segment "AI_BSS"
+.segment "AI_ZEROPAGE35": zeropage
 tg_o:      .res 1       ; the orientation ai_load_target unpacked (the sweep's target)
 tg_nslots: .res 1       ; its rows: how many, and per row its offset from the origin row and
+.segment "AI_BSS"
 tg_roff:   .res 4       ; the entry of gen_halo for its run at column 0 (+ the column: at hand)
 tg_halo:   .res 4
 
@@ -213,10 +214,15 @@ next_column:
     jcs pruned_gh
 holes_below:
     ; the stack and spawn costs where the highest columns grew
-    ldy z_t0
-    ldx eb_max08
-    cpy eb_max08
+    lda z_t0
+    cmp eb_max08
     beq stack_same
+    clc
+    adc s_stack_off
+    tay
+    lda eb_max08
+    adc s_stack_off         ; (C = 0: indices < 42)
+    tax
     lda gen_stack_lo,y
     sec
     sbc gen_stack_lo,x
@@ -374,15 +380,25 @@ save:
     jsr add_ax
     jsr ai_find_extremes
     jsr ai_extremes_cost_eb
-    jsr ai_gaps_from_eb     ; + the gaps of the cleared board
-    ldx #0
+    ldx #0                  ; + the gaps of the cleared board (eb_h, the wall left of it)
 gaps:
-    jsr ai_gap_of
-    stx z_s1
+    lda eb_h-1,x
+    cmp eb_h+1,x
+    bcc lower_side
+    lda eb_h+1,x
+lower_side:
+    sec
+    sbc eb_h,x
+    bcc no_gap_here
+    tay
     lda gen_gap_lo,y
-    ldx gen_gap_hi,y
-    jsr add_ax
-    ldx z_s1
+    clc
+    adc z_cost
+    sta z_cost
+    lda gen_gap_hi,y
+    adc z_cost+1
+    sta z_cost+1
+no_gap_here:
     inx
     cpx #COLUMNS-1
     bne gaps
@@ -396,7 +412,7 @@ unsave:
     inx
     cpx #COLUMNS
     bne unsave
-    jmp ai_gaps_from_eb     ; (gh back to eb's)
+    rts
 .endproc
 
 ; eb_f of every column + A, then the piece z_o at (z_x, z_y) adds its cells to its columns
@@ -637,9 +653,116 @@ next:
     adc #0                  ; every cleared row takes one cell of each column
     clc                     ; the piece adds its cells
     jsr adjust_filled
-    jsr ai_top_row
+    jmp heights_after_clear
+.endproc
+
+; eb_h after the placement z_o at (z_x, z_y), whose cells are in eb's rows, clears its z_lines
+; full rows (still in place). The first full row r0 holds a cell of every column, so a column's
+; top lies either above r0 (it sinks by z_lines) or in r0 (its new top is the first cell below r0
+; in a row that stays, lowered by the full rows under it).
+.segment "PACK_heights_after_clear"
+.proc heights_after_clear
+    ldx z_o                 ; the piece's columns: their tops are the piece's
+    lda z_x
+    clc
+    adc gen_shape_min_dx,x
+    tay                     ; c0
+    lda gen_shape_width,x
+    sta z_t2
+    txa
+    asl
+    asl
+    tax                     ; shape entry o*4
+    lda #22
+    sec
+    sbc z_y
+    sta z_t3                ; 22 - y: a cell's height is this - (its row offset + 2)
+cover:
+    lda gen_shape_column,x
+    lsr
+    lsr                     ; highest cell + 2
+    eor #$FF
+    sec
+    adc z_t3
+    sta eb_h,y
+    inx
+    iny
+    dec z_t2
+    bne cover
+    ; r0 = the first full row among y-2 .. y+1 (a full row holds a piece cell: row >= 0)
+    lda z_y
+    sec
+    sbc #2
+    bpl first_row
+    lda #0                  ; (rows above the board)
+first_row:
+    tay
+find:
+    lda eb_lo,y
+    cmp #$FF
+    bne not_full
+    lda eb_hi,y
+    cmp #$0F
+    beq found
+not_full:
+    iny
+    bne find                ; (always)
+found:
+    sty z_t3                ; r0
+    tya
+    eor #$FF
+    sec
+    adc #ROWS
+    sta z_t6                ; 20 - r0: the height of a top in r0
+    ldx #COLUMNS-1
+column:
+    lda eb_h,x
+    cmp z_t6
+    beq scan                ; its top is in r0
+    sec
+    sbc z_lines
+    sta eb_h,x
+    dex
+    bpl column
+    rts
+scan:
+    ldy z_t3                ; rows below r0: full ones are skipped, each leaves one less below
     lda z_lines
-    jmp ai_heights_from_rows
+    sta z_t2                ; full rows at or below the row at hand, r0 counted
+below:
+    iny
+    cpy #ROWS
+    bcs bottom
+    lda eb_lo,y
+    cmp #$FF
+    bne stays
+    lda eb_hi,y
+    cmp #$0F
+    bne stays
+    dec z_t2                ; a full row
+    jmp below
+stays:
+    lda eb_lo,y
+    and gen_bit_lo+1,x
+    bne cell
+    lda eb_hi,y
+    and gen_bit_hi+1,x
+    beq below
+cell:
+    dec z_t2                ; (r0 is above)
+    tya
+    clc
+    adc z_t2                ; row + full rows below it
+    eor #$FF
+    sec
+    adc #ROWS               ; 20 - that
+    .byte $2C               ; (BIT abs: skips the LDA #0)
+bottom:
+    lda #0
+    sta eb_h,x
+    dex
+    bpl column
+    rts
 .endproc
 
 ; pm_lo/pm_hi = the cells of orientation z_o at column z_x in its rows y-2 .. y+1 (slots 0-3).

@@ -29,17 +29,15 @@ ply2_k:  .res 1     ; the candidate whose replies are searched
 .segment "AI_BSS"
 eb_lo:      .res ROWS   ; the evaluation board: rows (bit c = column c), row 0 at the top
 eb_hi:      .res ROWS
+eb_hwall:   .res 1      ; ROWS: the left wall as a column left of eb_h (the gap term reads it)
 eb_h:       .res COLUMNS ; column heights (0-20)
 eb_f:       .res COLUMNS ; filled cells per column
 eb_tr:      .res ROWS   ; transitions of each row (the row cost index)
 eb_rowsum:  .res 2      ; sum of the row costs
-eb_base:    .res 2      ; row sum + hole sum + lines cost of no line: the start of every cost
 hp_lo:      .res COLUMNS+1 ; hole costs of columns 0 .. c-1, for c = 0..10
 hp_hi:      .res COLUMNS+1
 pre_min:    .res COLUMNS ; lowest of columns 0 .. c-1 (of 0-8; $FF: none), for c = 0..9
 suf_min:    .res COLUMNS ; lowest of columns c .. 8 ($FF: none), for c = 1..10 at c-1
-eb_max08:   .res 1      ; highest of columns 0-8
-eb_max36:   .res 1      ; highest of columns 3-6
 pm_lo:      .res 4      ; a piece's cells in its rows y-2 .. y+1 (ai_piece_masks)
 pm_hi:      .res 4
 ud_rows:    .res 4      ; rows the applied candidate cleared (for the undo)
@@ -52,11 +50,20 @@ s_lines_hi: .res 1
 s_btype:    .res 1
 s_hold:     .res 1
 
+.segment "AI_ZEROPAGE35": zeropage
+eb_base:    .res 2      ; row sum + hole sum + stack, spawn and lines cost of no line: the start
+                        ; of every cost
+eb_max08:   .res 1      ; highest of columns 0-8
+eb_max36:   .res 1      ; highest of columns 3-6
+best_lo:    .res 1      ; the cost to beat (second ply: the best reply so far)
+best_hi:    .res 1
+
 .segment "AI_BSS6"      ; ($0600-$067F)
 gh:         .res COLUMNS+1 ; heights seen by the gap term: the left wall (20), then columns 0-9
                         ; (eb_h's, but for the columns a placement covers while it is evaluated)
 gp_lo:      .res COLUMNS ; gap costs of columns 0 .. c-1, for c = 0..9
 gp_hi:      .res COLUMNS
+s_stack_off: .res 1     ; the stack term's table: 0, or STACK_FAST_OFFSET at one row a frame
 
 cand_count:    .res 1
 cand_rot:      .res K_MAX
@@ -65,8 +72,6 @@ cand_y:        .res K_MAX
 cand_lines:    .res K_MAX
 cand_cost_lo:  .res K_MAX
 cand_cost_hi:  .res K_MAX
-best_lo:       .res 1   ; second ply: the best reply so far
-best_hi:       .res 1
 best_total_lo: .res 7   ; per preview type: the best total and the candidate it belongs to
 best_total_hi: .res 7
 best_k:        .res 7

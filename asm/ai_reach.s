@@ -10,14 +10,12 @@
 
 .import ai_on_target
 
-.segment "AI_BSS"
-sw_o:     .res 3    ; orientation after 0, 1, 2 rotation presses
+.segment "AI_ZEROPAGE07": zeropage
 sw_p:     .res 1    ; its rotation presses
 sw_left:  .res 1    ; sweeping left?
 sw_s:     .res 1    ; shifts to the column at hand
 sw_n:     .res 1    ; input frames of the target: max(shifts, presses)
 sw_i:     .res 1
-sw_count: .res 1
 sw_need:  .res 1
 sw_rbase: .res 1    ; the search's gravity: its block of gen_rows2
 sw_dirty: .res 1    ; the shape at hand is not the target orientation's
@@ -25,6 +23,20 @@ sw_l2:    .res 1    ; landing row + 2 of the target orientation at the column at
 sh_mindx: .res 1    ; the shape at hand (set_shape): leftmost column, width, table entry o*4
 sh_w:     .res 1
 sh_base:  .res 1
+sw_ci:    .res 1    ; (check: the entry of land_cache at hand)
+
+.segment "AI_ZEROPAGE35": zeropage
+sw_all:   .res 1    ; every placement of the type is reachable (no checks but the walls)
+
+.segment "AI_BSS6"
+land_cache: .res 10 ; landing row + 2 of the orientations of slots none and A at columns 3-7
+                    ; (LANDING_OUTSIDE: outside the walls; LANDING_UNKNOWN: not yet computed)
+LANDING_UNKNOWN = $FF
+LANDING_OUTSIDE = $FE
+
+.segment "AI_BSS"
+sw_o:     .res 3    ; orientation after 0, 1, 2 rotation presses
+sw_count: .res 1
 
 ; The sweep keeps the target orientation, its rotation slot and the column at hand where
 ; ai_on_target takes them.
@@ -94,24 +106,47 @@ outside:
     bcc presses
     lda sw_p
 presses:
-    tax
+    tax                     ; k presses
     lda sw_o,x
-    tax
-    cpx sw_ot
+    cmp sw_ot
     bne other
     lda sw_l2
     cmp sw_need
     rts
 other:
+    ; an orientation before the last press (k = 0, or 1 of A+A: the orientations of slots none
+    ; and A) at a column 3-7: its landing row, kept for the rest of the type's sweep
+    tay
+    lda sw_x
+    clc
+    adc cache_base,x
+    tax
+    lda land_cache,x
+    cmp #LANDING_UNKNOWN
+    bne known
+    stx sw_ci
+    tya
+    tax
     jsr set_shape
     lda #1
     sta sw_dirty
     lda sw_x
     jsr landing_at
-    bcc no
+    bcs inside
+    lda #LANDING_OUTSIDE
+inside:
+    ldx sw_ci
+    sta land_cache,x
+known:
+    cmp #LANDING_OUTSIDE
+    beq no
     cmp sw_need             ; C = landing + 2 >= row + 2
-no:
     rts
+no:
+    clc
+    rts
+cache_base:
+    .byte <-3, 5-3          ; land_cache: k * 5 + column - 3
 .endproc
 
 .export ai_set_gravity_rows
@@ -120,6 +155,28 @@ no:
 ; to ai_on_target in z_o, z_x, z_y, z_rot. The gravity must be set (ai_set_gravity_rows).
 .segment "PACK_ai_sweep_type"
 .proc ai_sweep_type
+    lda #LANDING_UNKNOWN
+    ldx #9
+forget:
+    sta land_cache,x
+    dex
+    bpl forget
+    ; Every placement is reachable when the piece stays above every column during the longest
+    ; schedule (5 input frames: rows up to R(9), cells down to row + 1): the highest column at
+    ; most 18 - R(9). Then the sweep needs no check but the walls.
+    lda eb_max08
+    cmp eb_h+9
+    bcs highest
+    lda eb_h+9
+highest:
+    ldy sw_rbase
+    clc
+    adc gen_rows2+9,y       ; highest + R(9) + 2
+    cmp #18+2+1
+    lda #0
+    rol
+    eor #1
+    sta sw_all              ; 1: highest + R(9) <= 18
     ldx z_type
     lda gen_rot_count,x
     sta sw_count
@@ -195,6 +252,11 @@ target:
     jsr landing_at
     jcc done
     sta sw_l2
+    lda sw_all
+    beq checks
+    jsr emit                ; (every placement is reachable)
+    jmp next
+checks:
     lda sw_s
     cmp sw_p
     beq rotations

@@ -214,12 +214,15 @@ done:
     sta cand_count
     lda s_level
     jsr frames_per_drop
-    ldx #KEEP               ; K: KEEP_FAST at level 29 and beyond (one row a frame)
+    ldx #KEEP               ; K, and the stack term's table: KEEP_FAST and the second table at
+    ldy #0                  ; level 29 and beyond (one row a frame), for both plies
     cmp #1
     bne keep
     ldx #KEEP_FAST
+    ldy #STACK_FAST_OFFSET
 keep:
     stx s_keep
+    jsr stack_mode
     ldx s_hold
     cpx #1                  ; C = hold
     jsr ai_set_gravity_rows
@@ -362,5 +365,41 @@ none:
 table:
     tax
     lda gen_frames_per_drop,x
+    rts
+.endproc
+
+.segment "PACK_stack_mode"
+
+; The stack term from the table at offset Y of gen_stack (s_stack_off): eb_base, which holds the
+; term, changes with it. Keeps A.
+.proc stack_mode
+    cpy s_stack_off
+    beq same
+    pha
+    lda eb_max08
+    clc
+    adc s_stack_off
+    tax                     ; the old entry
+    sty s_stack_off
+    tya
+    clc
+    adc eb_max08
+    tay                     ; the new one
+    lda eb_base
+    sec
+    sbc gen_stack_lo,x
+    sta eb_base
+    lda eb_base+1
+    sbc gen_stack_hi,x
+    sta eb_base+1
+    lda eb_base
+    clc
+    adc gen_stack_lo,y
+    sta eb_base
+    lda eb_base+1
+    adc gen_stack_hi,y
+    sta eb_base+1
+    pla
+same:
     rts
 .endproc

@@ -55,9 +55,11 @@ struct Profile {
     std::vector<uint64_t> cycles, entries;
     std::map<uint16_t, std::pair<std::string, uint64_t>> inner;  // local labels: times reached
     uint64_t total = 0, searches = 0;
-    Profile() {
+    // local: cycles go to the nearest label, local ones included (where in a routine the time goes)
+    explicit Profile(bool local = false) {
         for (const CartSymbol& sym : shipped_cart().symbols)
-            if (sym.is_label && sym.name.find("::") == std::string::npos) routines.emplace_back(sym.value, sym.name);
+            if (sym.is_label && (local || sym.name.find("::") == std::string::npos))
+                routines.emplace_back(sym.value, sym.name);
             else if (sym.is_label) inner[sym.value] = {sym.name, 0};
         std::sort(routines.begin(), routines.end());
         cycles.assign(routines.size() + 1, 0);
@@ -272,11 +274,13 @@ int main(int argc, char** argv) {
     app.add_option("--loop-lines", loop_lines, "end a loop game at this many lines");
     app.add_flag("--time-steps", time_steps, "time every step of the task in the loop games (slower)");
     app.add_option("--game-work", game_work, "the game's own work in its busiest frame, cycles (measure-idle)");
-    bool profile = false;
+    bool profile = false, profile_labels = false;
     app.add_flag("--profile", profile, "--games: cycles per routine of the searches (one thread, slower)");
+    app.add_flag("--profile-labels", profile_labels, "--profile by every label, local ones too");
     CLI11_PARSE(app, argc, argv);
+    if (profile_labels) profile = true;
     if (profile) threads = 1;
-    Profile routine_profile;
+    Profile routine_profile(profile_labels);
 
     if (loop_games > 0) {
         const auto l0 = std::chrono::steady_clock::now();

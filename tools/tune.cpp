@@ -34,7 +34,7 @@ struct Bounds {
     double lo, hi;
 };
 Bounds bounds_of(const std::string& name) {
-    if (name == "stack_free" || name == "spawn_free") return {0, 20};
+    if (name == "stack_free" || name == "spawn_free" || name == "stack_fast_free") return {0, 20};
     if (name.starts_with("lines")) return {0, 3000};
     if (name.starts_with("row")) return {0, 600};
     if (name.starts_with("gap")) return {0, 1500};
@@ -120,8 +120,7 @@ Swarm load(const std::string& text) {
     return s;
 }
 
-ai::Weights with_values(ai::Weights w, const std::vector<double>& x) {
-    const auto& names = ai::weight_names();
+ai::Weights with_values(ai::Weights w, const std::vector<double>& x, const std::vector<std::string>& names) {
     for (size_t i = 0; i < names.size(); ++i)
         w.values[names[i]] = static_cast<int>(std::lround(std::clamp(x[i], bounds_of(names[i]).lo, bounds_of(names[i]).hi)));
     return w;
@@ -139,6 +138,7 @@ int main(int argc, char** argv) {
     unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     uint32_t first_seed = 1000;
     std::string fitness_kind = "capped";
+    std::string vary;
     app.add_option("--weights", weights_path, "starting weights")->check(CLI::ExistingFile);
     app.add_option("--protocol", protocol, "19: level-19 start to 230 lines; 29: level-29 start")
         ->check(CLI::IsMember({19, 29}));
@@ -154,13 +154,23 @@ int main(int argc, char** argv) {
                    "survival = mean of min(score, 999999) + 600000 * lines / 230; best-third = seed 004's, "
                    "the mean of the best third of the scores counted without cap or soft drops")
         ->check(CLI::IsMember({"capped", "survival", "best-third"}));
+    app.add_option("--vary", vary, "the weights to tune, comma-separated (default: all of them)");
     CLI11_PARSE(app, argc, argv);
     std::string command_line = "nestris-tune";
     for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
 
     try {
         const ai::Weights start = ai::parse_weights(read_file(weights_path));
-        const auto& names = ai::weight_names();
+        std::vector<std::string> names;
+        for (size_t at = 0; at < vary.size();) {
+            const size_t comma = std::min(vary.find(',', at), vary.size());
+            names.push_back(vary.substr(at, comma - at));
+            at = comma + 1;
+        }
+        for (const std::string& n : names)
+            if (std::find(ai::weight_names().begin(), ai::weight_names().end(), n) == ai::weight_names().end())
+                throw std::runtime_error("--vary: no weight '" + n + "'");
+        if (names.empty()) names = ai::weight_names();
         const size_t dim = names.size();
         tools::ProtocolSpec spec;
         if (protocol == 29) {
@@ -171,7 +181,7 @@ int main(int argc, char** argv) {
         for (int i = 0; i < games; ++i) seeds.push_back(first_seed + static_cast<uint32_t>(i));
 
         auto fitness = [&](const std::vector<double>& x) {
-            const auto results = tools::play_many(seeds, spec, ai::expand_tables(with_values(start, x)), threads);
+            const auto results = tools::play_many(seeds, spec, ai::expand_tables(with_values(start, x, names)), threads);
             if (protocol == 19 && fitness_kind == "best-third") {
                 std::vector<double> scores;
                 for (const auto& r : results) scores.push_back(r.line_score);
@@ -193,6 +203,9 @@ int main(int argc, char** argv) {
         Swarm swarm;
         if (fs::exists(state_path)) {
             swarm = load(read_file(state_path));
+            if (swarm.best_x.size() != dim)
+                throw std::runtime_error("the state file tunes " + std::to_string(swarm.best_x.size()) +
+                                         " weights, this command " + std::to_string(dim) + " (--vary)");
             std::printf("resuming at iteration %d, best fitness %.0f\n", swarm.iteration, swarm.best_f);
         } else {
             std::mt19937_64 init(42);
@@ -239,7 +252,7 @@ int main(int argc, char** argv) {
                                                    std::to_string(first_seed) + ".." +
                                                    std::to_string(first_seed + static_cast<uint32_t>(games) - 1) +
                                                    "\n# command: " + command_line + "\n" +
-                                                   ai::format_weights(with_values(start, swarm.best_x)));
+                                                   ai::format_weights(with_values(start, swarm.best_x, names)));
                 }
             }
             ++swarm.iteration;

@@ -69,7 +69,7 @@ void check_trace(const TraceRun& run) {
                 CHECK(s.kind == game::kRead);
                 CHECK(s.game_mode == game::kModeDemo);
             }
-        } else if (s.range == "AI_ZP" || s.range == "AI_RAM6") {
+        } else if (s.range.rfind("AI_ZP", 0) == 0 || s.range == "AI_RAM6") {
             // Only the power-on clear of $0000-$06FF writes them, once.
             const CartRegion& r = cart_region(s.range);
             CHECK(s.kind == game::kWrite);
