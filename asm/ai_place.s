@@ -13,9 +13,10 @@
 
 .segment "AI_ZEROPAGE35": zeropage
 tg_o:      .res 1       ; the orientation ai_load_target unpacked (the sweep's target)
-tg_nslots: .res 1       ; its rows: how many, and per row its offset from the origin row and
-.segment "AI_BSS"
-tg_roff:   .res 4       ; the entry of gen_halo for its run at column 0 (+ the column: at hand)
+tg_nslots: .res 1       ; its rows: how many, the entry of the evaluation's row blocks for them,
+tg_entry:  .res 2       ; the top row's offset from the origin row, and per row (aligned with
+.segment "AI_BSS"       ; the last block) the entry of gen_halo + 2 for its run at column 0
+tg_row0:   .res 1
 tg_halo:   .res 4
 
 ; z_cost = cost of placing z_o at (z_x, z_y) on eb: lines cost + evaluation of the board it
@@ -42,52 +43,38 @@ loaded:
     sta z_cost+1
     rts
 on_board:
-    ; Rows the piece covers: class +1 (both neighbours of its run empty), 0 or -1 (both
-    ; filled; the row fills up when it had 2 transitions).
+    ; Rows the piece covers, top down (one block each, entered at the first of its rows): class
+    ; +1 (both neighbours of its run empty), 0 or -1 (both filled; the row fills up when it had
+    ; 2 transitions).
     lda #4
     sta z_t4                ; class changes + 4
-    ldx tg_nslots
-    dex
-slot:
-    stx z_t1
-    lda tg_roff,x
+    lda z_y
     clc
-    adc z_y
-    tay                     ; the row
-    lda tg_halo,x
+    adc tg_row0
+    tay                     ; the top row
     clc
+    jmp (tg_entry)
+.repeat 4, J
+.ident(.sprintf("filled%d", J)):
+    jsr neighbour_filled
+    jmp .ident(.sprintf("next%d", J))
+.endrepeat
+.repeat 4, J
+.ident(.sprintf("row%d", J)):
+    lda tg_halo+J           ; (C = 0, and it stays: the sum is below 256)
     adc z_x
-    tax                     ; the run's two neighbours (gen_halo)
-    lda gen_halo_lo,x
+    tax                     ; the run's two neighbours (gen_halo entry + 2)
+    lda gen_halo_lo-2,x
     and eb_lo,y
     sta z_s0
-    lda gen_halo_hi,x
+    lda gen_halo_hi-2,x
     and eb_hi,y
     ora z_s0
-    bne filled
+    bne .ident(.sprintf("filled%d", J))
     inc z_t4                ; both empty
-    bne next_slot           ; (always)
-filled:
-    lda gen_halo_lo,x
-    and eb_lo,y
-    cmp gen_halo_lo,x
-    bne next_slot           ; one of them: the class stays
-    lda gen_halo_hi,x
-    and eb_hi,y
-    cmp gen_halo_hi,x
-    bne next_slot
-both:
-    lda eb_tr,y
-    cmp #2
-    bne fewer
-    inc z_lines             ; the row is full
-    bne next_slot           ; (always)
-fewer:
-    dec z_t4
-next_slot:
-    ldx z_t1
-    dex
-    bpl slot
+.ident(.sprintf("next%d", J)):
+    iny
+.endrepeat
     lda z_lines
     jne with_clear
 
@@ -332,6 +319,31 @@ pruned:
     sta z_cost
     sta z_cost+1
     rts
+; A run whose neighbours (gen_halo entry X - 2) in row Y are not both empty: both filled, its row
+; loses a class, or fills up when it had 2 transitions. Returns C = 0.
+neighbour_filled:
+    lda gen_halo_lo-2,x
+    and eb_lo,y
+    cmp gen_halo_lo-2,x
+    bne one
+    lda gen_halo_hi-2,x
+    and eb_hi,y
+    cmp gen_halo_hi-2,x
+    bne one
+    lda eb_tr,y
+    cmp #2
+    bne fewer
+    inc z_lines             ; the row is full
+    clc
+    rts
+fewer:
+    dec z_t4
+one:
+    clc
+    rts
+; entries of the row blocks by the piece's rows: 4 rows start at row0, 1 at row3
+row_entries:
+    .addr row3, row2, row1, row0
 ; gh of the covered columns c0 .. c1 - 1 (z_t5, z_t6) back to eb_h's.
 restore_gh:
     ldy z_t5
@@ -572,19 +584,22 @@ recount:
     txa
     asl
     asl
-    tay                     ; o*4: its rows' runs
-    ldx #0
+    tay                     ; o*4: its rows' runs, top down
+    ldx #0                  ; rows so far
     lda #0
-    sta z_s1                ; slot
+    sta z_s1                ; row offset + 2
 row:
     lda gen_shape_runs,y    ; (first column + 2) << 4 | cells
     beq empty
     sty z_s0
     pha
+    cpx #0
+    bne seen
     lda z_s1
     sec
     sbc #2
-    sta tg_roff,x
+    sta tg_row0             ; the top row's offset
+seen:
     pla
     pha
     and #$0F
@@ -595,8 +610,8 @@ row:
     lsr
     lsr
     clc
-    adc halo_base-1,y       ; + (cells - 1) * 12 - 2: the left neighbour's cell is column + this
-    sta tg_halo,x
+    adc halo_base-1,y       ; + (cells - 1) * 12: the left neighbour's cell is column + this - 2
+    sta tg_halo,x           ; (left-aligned for now)
     ldy z_s0
     inx
 empty:
@@ -606,9 +621,26 @@ empty:
     cmp #4
     bne row
     stx tg_nslots
+    ; right-align the rows' entries (the blocks end with the last one) and pick the entry
+    txa
+    asl
+    tay
+    lda ai_eval_placement::row_entries-2,y
+    sta tg_entry
+    lda ai_eval_placement::row_entries-1,y
+    sta tg_entry+1
+    ldy #3
+align:
+    dex
+    bmi aligned
+    lda tg_halo,x
+    sta tg_halo,y
+    dey
+    bpl align               ; (always)
+aligned:
     rts
 halo_base:
-    .byte <-2, 10, 22, 34
+    .byte 0, 12, 24, 36
 .endproc
 
 ; The piece's cells (pm) into eb's rows; z_t6 = cells above the visible rows (dropped).

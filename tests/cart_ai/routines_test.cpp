@@ -249,3 +249,34 @@ TEST_CASE("table: gen_halo holds the two neighbours of every run that fits in a 
         }
     CHECK(checked == 34);
 }
+
+TEST_CASE("routine: a placement's cost does not depend on the placements evaluated before it") {
+    // Placements of every type, in a shuffled order, so the orientation the evaluation has
+    // unpacked changes between any two of them (a run's neighbour index must not carry into
+    // the next row's: caught here first).
+    Rig rig;
+    std::mt19937 rng(44);
+    for (int i = 0; i < 100; ++i) {
+        const ai::Board b = test::random_board(rng);
+        std::vector<ai::Target> targets;
+        for (uint8_t type = 0; type < ai::kPieceTypes; ++type)
+            ai::for_each_reachable(b, type, ai::Gravity{2, false}, [&](const ai::Target& t) { targets.push_back(t); });
+        std::shuffle(targets.begin(), targets.end(), rng);
+        rig.put_eb(b);
+        rig.call("ai_board_caches");
+        rig.m.write(rig.sym("best_lo"), 0xFF);
+        rig.m.write(rig.sym("best_hi"), 0xFF);
+        ai::Target previous{};
+        for (const ai::Target& t : targets) {
+            INFO("after o " << int(previous.orientation) << " x " << int(previous.x) << " y " << int(previous.landing_y));
+            previous = t;
+            rig.m.write(rig.sym("z_o"), t.orientation);
+            rig.m.write(rig.sym("z_x"), t.x);
+            rig.m.write(rig.sym("z_y"), static_cast<uint8_t>(t.landing_y));
+            rig.call("ai_eval_placement");
+            INFO("board " << i << " o " << int(t.orientation) << " x " << int(t.x) << " y " << int(t.landing_y));
+            REQUIRE(rig.cost() == ai::placement_cost(ai::place(b, t), ai::default_tables()));
+        }
+    }
+}
+
