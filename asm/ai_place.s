@@ -12,11 +12,10 @@
 .include "ai_gen.inc"
 
 .segment "AI_ZEROPAGE35": zeropage
-tg_o:      .res 1       ; the orientation ai_load_target unpacked (the sweep's target)
-tg_nslots: .res 1       ; its rows: how many, the entry of the evaluation's row blocks for them,
-tg_entry:  .res 2       ; the top row's offset from the origin row, and per row (aligned with
-.segment "AI_BSS"       ; the last block) the entry of gen_halo + 2 for its run at column 0
-tg_row0:   .res 1
+tg_o:      .res 1       ; the orientation ai_load_target unpacked (the sweep's target): the entry
+tg_entry:  .res 2       ; of the evaluation's row blocks for its rows, the top row's offset from
+.segment "AI_BSS"       ; the origin row, and per row (aligned with the last block) gen_halo's
+tg_row0:   .res 1       ; entry + 2 for its run at column 0 (gen_row_top, gen_row_halo)
 tg_halo:   .res 4
 
 ; z_cost = cost of placing z_o at (z_x, z_y) on eb: lines cost + evaluation of the board it
@@ -576,71 +575,33 @@ recount:
     jmp ai_prepare_board
 .endproc
 
-;The shape data of orientation z_o the evaluation uses, unpacked once per sweep.
+; The row data of orientation z_o the evaluation uses (generated tables), at hand once per sweep.
 .segment "PACK_ai_load_target"
 .proc ai_load_target
     ldx z_o
     stx tg_o
-    txa
-    asl
-    asl
-    tay                     ; o*4: its rows' runs, top down
-    ldx #0                  ; rows so far
-    lda #0
-    sta z_s1                ; row offset + 2
-row:
-    lda gen_shape_runs,y    ; (first column + 2) << 4 | cells
-    beq empty
-    sty z_s0
-    pha
-    cpx #0
-    bne seen
-    lda z_s1
-    sec
-    sbc #2
-    sta tg_row0             ; the top row's offset
-seen:
-    pla
-    pha
-    and #$0F
-    tay
-    pla
-    lsr
-    lsr
-    lsr
-    lsr
-    clc
-    adc halo_base-1,y       ; + (cells - 1) * 12: the left neighbour's cell is column + this - 2
-    sta tg_halo,x           ; (left-aligned for now)
-    ldy z_s0
-    inx
-empty:
-    iny
-    inc z_s1
-    lda z_s1
-    cmp #4
-    bne row
-    stx tg_nslots
-    ; right-align the rows' entries (the blocks end with the last one) and pick the entry
-    txa
+    lda gen_row_top,x
+    sta tg_row0
+    lda gen_row_count,x
     asl
     tay
     lda ai_eval_placement::row_entries-2,y
     sta tg_entry
     lda ai_eval_placement::row_entries-1,y
     sta tg_entry+1
-    ldy #3
-align:
-    dex
-    bmi aligned
-    lda tg_halo,x
-    sta tg_halo,y
-    dey
-    bpl align               ; (always)
-aligned:
+    txa
+    asl
+    asl
+    tax
+    lda gen_row_halo,x
+    sta tg_halo
+    lda gen_row_halo+1,x
+    sta tg_halo+1
+    lda gen_row_halo+2,x
+    sta tg_halo+2
+    lda gen_row_halo+3,x
+    sta tg_halo+3
     rts
-halo_base:
-    .byte 0, 12, 24, 36
 .endproc
 
 ; The piece's cells (pm) into eb's rows; z_t6 = cells above the visible rows (dropped).
