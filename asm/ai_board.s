@@ -284,30 +284,6 @@ gaps:
     jmp ai_yield            ; (and a step ends)
 .endproc
 
-; z_cost = sum of hole costs (columns 0-9) of eb_h/eb_f.
-.segment "PACK_ai_column_sum"
-.proc ai_column_sum
-    lda #0
-    sta z_cost
-    sta z_cost+1
-    ldx #COLUMNS-1
-holes:
-    lda eb_h,x
-    sec
-    sbc eb_f,x
-    tay
-    lda gen_hole_lo,y
-    clc
-    adc z_cost
-    sta z_cost
-    lda gen_hole_hi,y
-    adc z_cost+1
-    sta z_cost+1
-    dex
-    bpl holes
-    rts
-.endproc
-
 ; z_t0 = highest of columns 0-8, z_t1 = lowest of 0-8, z_t2 = highest of 3-6 (eb_h).
 .segment "PACK_ai_find_extremes"
 .proc ai_find_extremes
@@ -340,15 +316,9 @@ keep:
     rts
 .endproc
 
-; z_cost += stack, spawn and well costs of eb: ai_extremes_cost with eb's well column.
-.segment "PACK_ai_extremes_cost_eb"
-.proc ai_extremes_cost_eb
-    lda eb_h+9
-    sta z_t3
-.endproc
-; fall through
 ; z_cost += stack, spawn and well costs, from z_t0 (highest of 0-8), z_t1 (lowest of 0-8),
 ; z_t2 (highest of 3-6) and z_t3 (the well column's height).
+.segment "PACK_ai_extremes_cost"
 .proc ai_extremes_cost
     lda z_t0
     clc

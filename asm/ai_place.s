@@ -368,56 +368,30 @@ with_clear:
 save:
     lda eb_h,x
     pha
-    lda eb_f,x
-    pha
     dex
     bpl save
     jsr ai_piece_masks
     jsr or_piece            ; the full rows stay where they are
-    jsr columns_after_clear
-    jsr ai_column_sum       ; z_cost = holes of the cleared board
-    lda eb_rowsum           ; + rows: eb's sum and the changes
+    clc
+    jsr piece_cells         ; eb_f: + the piece's cells (the cleared rows' are taken below)
+    jsr heights_after_clear
+    lda eb_rowsum           ; z_cost = rows (eb's sum and the changes) + lines
     clc
     adc z_delta
-    tay
+    sta z_cost
     lda eb_rowsum+1
     adc z_delta+1
-    tax
-    tya
-    jsr add_ax
+    sta z_cost+1
     ldy z_lines
     lda gen_lines_lo,y
     ldx gen_lines_hi,y
     jsr add_ax
-    jsr ai_find_extremes
-    jsr ai_extremes_cost_eb
-    ldx #0                  ; + the gaps of the cleared board (eb_h, the wall left of it)
-gaps:
-    lda eb_h-1,x
-    cmp eb_h+1,x
-    bcc lower_side
-    lda eb_h+1,x
-lower_side:
-    sec
-    sbc eb_h,x
-    bcc no_gap_here
-    tay
-    lda gen_gap_lo,y
-    clc
-    adc z_cost
-    sta z_cost
-    lda gen_gap_hi,y
-    adc z_cost+1
-    sta z_cost+1
-no_gap_here:
-    inx
-    cpx #COLUMNS-1
-    bne gaps
+    jsr cleared_columns_cost
     jsr remove_piece
+    sec
+    jsr piece_cells         ; eb_f back
     ldx #0
 unsave:
-    pla
-    sta eb_f,x
     pla
     sta eb_h,x
     inx
@@ -440,6 +414,13 @@ all:
     sta eb_f,x
     dex
     bpl all
+    plp
+.endproc
+; fall through
+; The piece z_o at (z_x, z_y) adds its cells to its columns' eb_f (C = 0) or takes them away
+; (C = 1).
+.proc piece_cells
+    php
     ldx z_o
     lda gen_shape_width,x
     sta z_t5                ; columns to go
@@ -638,16 +619,6 @@ next:
 
 ; eb_f and eb_h after the placement z_o at (z_x, z_y) went into eb's rows and z_lines of them
 ; are full (the evaluation's line-clear path: they stay in place, the heights skip them).
-.segment "PACK_columns_after_clear"
-.proc columns_after_clear
-    lda z_lines
-    eor #$FF
-    sec
-    adc #0                  ; every cleared row takes one cell of each column
-    clc                     ; the piece adds its cells
-    jsr adjust_filled
-    jmp heights_after_clear
-.endproc
 
 ; eb_h after the placement z_o at (z_x, z_y), whose cells are in eb's rows, clears its z_lines
 ; full rows (still in place). The first full row r0 holds a cell of every column, so a column's
@@ -867,4 +838,73 @@ next_slot:
     dex
     bpl slot
     rts
+.endproc
+
+; z_cost += the holes, stack, spawn, well and gap costs of eb after a placement that cleared
+; z_lines rows: eb_h as they are then, eb_f with the piece's cells but not yet less the cleared
+; rows' (each took one cell of every column). One pass over the columns.
+.segment "PACK_cleared_columns_cost"
+.proc cleared_columns_cost
+    lda #0
+    sta z_t0                ; highest of 0-8
+    sta z_t2                ; highest of 3-6
+    lda #$FF
+    sta z_t1                ; lowest of 0-8
+    ldx #0
+column:
+    lda eb_h,x              ; holes: height - (filled - lines)
+    clc
+    adc z_lines
+    sec
+    sbc eb_f,x
+    tay
+    lda gen_hole_lo,y
+    clc
+    adc z_cost
+    sta z_cost
+    lda gen_hole_hi,y
+    adc z_cost+1
+    sta z_cost+1
+    cpx #COLUMNS-1
+    beq well
+    lda eb_h,x
+    cmp z_t0
+    bcc not_highest
+    sta z_t0
+not_highest:
+    cmp z_t1
+    bcs not_lowest
+    sta z_t1
+not_lowest:
+    cpx #3
+    bcc gap
+    cpx #7
+    bcs gap
+    cmp z_t2
+    bcc gap
+    sta z_t2
+gap:
+    lda eb_h-1,x            ; the lower neighbour (the wall left of column 0) ...
+    cmp eb_h+1,x
+    bcc lower
+    lda eb_h+1,x
+lower:
+    sec
+    sbc eb_h,x              ; ... above the column
+    bcc next
+    tay
+    lda gen_gap_lo,y
+    clc
+    adc z_cost
+    sta z_cost
+    lda gen_gap_hi,y
+    adc z_cost+1
+    sta z_cost+1
+next:
+    inx
+    bne column              ; (always)
+well:
+    lda eb_h+COLUMNS-1
+    sta z_t3
+    jmp ai_extremes_cost
 .endproc
