@@ -264,13 +264,14 @@ int main(int argc, char** argv) {
     app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 256));
     app.add_option("--idle", idle, "idle CPU cycles per frame the game leaves the AI (measured: about 20000)");
     int loop_games = 0;
-    uint32_t loop_idle = 29000, loop_lines = 230, game_work = 15900;
+    uint32_t loop_idle = 60000, loop_lines = 230, game_work = 15900;
     bool time_steps = false;
     app.add_option("--loop-games", loop_games, "whole games of the cartridge in the loop, beside the reference's")
         ->check(CLI::Range(0, 1000000));
     app.add_option("--loop-idle", loop_idle,
-                   "idle cycles per frame in the loop games (identical games need every search done in time)")
-        ->check(CLI::Range(2000, 29700));
+                   "idle cycles per frame in the loop games (identical games need every search done in time: "
+                   "more than the real game's frame holds, 29 780 cycles, is a model's time)")
+        ->check(CLI::Range(2000, 200000));
     app.add_option("--loop-lines", loop_lines, "end a loop game at this many lines");
     app.add_flag("--time-steps", time_steps, "time every step of the task in the loop games (slower)");
     app.add_option("--game-work", game_work, "the game's own work in its busiest frame, cycles (measure-idle)");
