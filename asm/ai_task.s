@@ -79,10 +79,27 @@ wait:
     bne done
     txa
     beq wait                ; nobody to think for: the original spin
+    ; The next frame ends a line clear's animation and scores it, which takes the game up to
+    ; 22 000 cycles at level 150 (more with each level): a step of the task carried into it would
+    ; make it lag. That frame's NMI steps the animation (rowY 4 -> 5) when the frame counter is
+    ; a multiple of 4.
+    lda playState
+    cmp #PLAY_STATE_LINE_CLEAR
+    bne think
+    lda rowY
+    cmp #4
+    bne think
+    lda frameCounter
+    and #3
+    beq spin
+think:
     jsr resume
     jsr playing_mode
     tax
     jmp wait
+spin:
+    lda verticalBlankingInterval
+    beq spin
 done:
     rts
 .endproc
