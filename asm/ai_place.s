@@ -299,13 +299,7 @@ lower:
     cmp #GAP_MIN_DEPTH
     bcc no_gap
     tay
-    lda gen_gap_lo,y
-    clc
-    adc z_cost
-    sta z_cost
-    lda gen_gap_hi,y
-    adc z_cost+1
-    sta z_cost+1
+    add_cost gen_gap
 no_gap:
     inx
     cpx z_t7
@@ -858,13 +852,7 @@ column:
     sec
     sbc eb_f,x
     tay
-    lda gen_hole_lo,y
-    clc
-    adc z_cost
-    sta z_cost
-    lda gen_hole_hi,y
-    adc z_cost+1
-    sta z_cost+1
+    add_cost gen_hole
     cpx #COLUMNS-1
     beq well
     lda eb_h,x
@@ -893,13 +881,7 @@ lower:
     sbc eb_h,x              ; ... above the column
     bcc next
     tay
-    lda gen_gap_lo,y
-    clc
-    adc z_cost
-    sta z_cost
-    lda gen_gap_hi,y
-    adc z_cost+1
-    sta z_cost+1
+    add_cost gen_gap
 next:
     inx
     bne column              ; (always)
