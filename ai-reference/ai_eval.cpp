@@ -29,7 +29,7 @@ EvalSet expand_set(const Weights& w) {
         e.spawn[i] = capped(p("spawn_sq") * over_spawn * over_spawn, kCapSpawn);
         e.cover[i] = capped(i == 0 ? 0 : p("cover_first") + p("cover_each") * (i - 1), kCapWell);
     }
-    for (int r = 0; r <= 6; ++r)
+    for (int r = 0; r <= kReadyCap; ++r)
         e.ready[r] = capped(p("ready_each") * (4 - std::min(r, 4)) + p("ready_over") * std::max(0, r - 4), kCapWell);
     for (int n = 0; n <= 4; ++n) e.lines[n] = capped(p(("lines" + std::to_string(n)).c_str()), kCapLines);
     e.row_step = capped(p("row_each"), kCapRowStep);
@@ -150,7 +150,7 @@ uint16_t evaluate(const Board& b, const EvalSet& e, bool fast) {
     for (int c = 0; c < 9; ++c) add(e.gap[gap_depth(b, c)]);
     const uint8_t well = b.height[9];
     if (well <= lowest)
-        add(e.ready[std::min(lowest - well, 6)]);
+        add(e.ready[std::min(lowest - well, kReadyCap)]);
     else
         add(e.cover[well - lowest]);
     return cost;

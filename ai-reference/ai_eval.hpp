@@ -23,6 +23,8 @@ inline constexpr uint16_t kCostMax = 0xFFFF;
 // (incrementally) and still match the reference bit for bit.
 inline constexpr uint16_t kCapHole = 1200, kCapStack = 8000, kCapSpawn = 8000, kCapWell = 4000,
                           kCapRowStep = 150, kCapLines = 3000, kCapGap = 1500;
+// The well's depth the ready table tells apart (deeper wells cost as this one).
+inline constexpr int kReadyCap = 6;
 // A row's class is at most 4 (10 transitions).
 inline constexpr int kMaxRowClass = 4;
 static_assert(10 * kCapHole + kCapStack + kCapSpawn + kCapWell + 20 * kMaxRowClass * kCapRowStep +
@@ -42,7 +44,8 @@ struct EvalSet {
     std::array<uint16_t, 21> stack_fast{};  // the same at one row a frame (level 29 on): its own
                                             // danger height
     std::array<uint16_t, 21> spawn{};  // by the highest of columns 3..6
-    std::array<uint16_t, 7> ready{};   // well column at or below the rest: by rows ready (cap 6)
+    std::array<uint16_t, kReadyCap + 1> ready{};  // well column at or below the rest: by rows
+                                                  // ready (deeper as kReadyCap)
     std::array<uint16_t, 21> cover{};  // well column above the lowest other column: by how much
     uint16_t row_step = 0;             // per row and class (transitions - 2) / 2: linear, so a
                                        // placement changes the sum by row_step per class gained

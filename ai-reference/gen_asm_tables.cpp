@@ -6,12 +6,14 @@
 #include "ai_search.hpp"
 #include "pieces.hpp"
 
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace nestris;
@@ -202,10 +204,11 @@ std::string generate(const EvalTables& tables) {
     table16(o, "gen_hole", tables.hole);
     // The stack term's two tables, one after the other: the cartridge adds STACK_FAST_OFFSET to
     // the index at one row a frame (s_stack_off).
-    std::array<uint16_t, 42> stacks{};
-    for (size_t i = 0; i < 21; ++i) {
+    constexpr size_t kStackEntries = std::tuple_size_v<decltype(tables.stack)>;
+    std::array<uint16_t, 2 * kStackEntries> stacks{};
+    for (size_t i = 0; i < kStackEntries; ++i) {
         stacks[i] = tables.stack[i];
-        stacks[21 + i] = tables.stack_fast[i];
+        stacks[kStackEntries + i] = tables.stack_fast[i];
     }
     table16(o, "gen_stack", stacks);
     table16(o, "gen_spawn", tables.spawn);
@@ -235,7 +238,10 @@ std::string generate_constants(const EvalTables& tables) {
     o << "K_MAX       = " << std::max(int(tables.keep), int(tables.keep_fast)) << "     ; room for the candidates\n";
     o << "SPAWN_X     = " << ai::kSpawnX << "     ; the spawn column\n";
     o << "GAP_MIN_DEPTH = " << kGapMinDepth << "   ; a gap shallower than this costs nothing\n";
-    o << "STACK_FAST_OFFSET = 21 ; gen_stack's second table (one row a frame)\n";
+    o << "STACK_FAST_OFFSET = " << std::tuple_size_v<decltype(tables.stack)>
+      << " ; gen_stack's second table (one row a frame)\n";
+    o << "READY_CAP   = " << kReadyCap << "     ; the well depth gen_ready tells apart\n";
+    o << "PIECE_TYPES = " << kPieceTypes << "     ; the types the preview may show\n";
     return o.str();
 }
 

@@ -339,9 +339,9 @@ keep:
     sec
     sbc z_t3
     bcc covered             ; the well column above the lowest other column
-    cmp #7
+    cmp #READY_CAP+1
     bcc ready_ok
-    lda #6
+    lda #READY_CAP
 ready_ok:
     tay
     lda gen_ready_lo,y

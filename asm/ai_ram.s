@@ -72,6 +72,6 @@ cand_y:        .res K_MAX
 cand_lines:    .res K_MAX
 cand_cost_lo:  .res K_MAX
 cand_cost_hi:  .res K_MAX
-best_total_lo: .res 7   ; per preview type: the best total and the candidate it belongs to
-best_total_hi: .res 7
-best_k:        .res 7
+best_total_lo: .res PIECE_TYPES   ; per preview type: the best total and the candidate it belongs to
+best_total_hi: .res PIECE_TYPES
+best_k:        .res PIECE_TYPES

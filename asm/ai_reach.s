@@ -23,16 +23,10 @@ sw_l2:    .res 1    ; landing row + 2 of the target orientation at the column at
 sh_mindx: .res 1    ; the shape at hand (set_shape): leftmost column, width, table entry o*4
 sh_w:     .res 1
 sh_base:  .res 1
-sw_ci:    .res 1    ; (check: the entry of land_cache at hand)
 
 .segment "AI_ZEROPAGE35": zeropage
 sw_all:   .res 1    ; every placement of the type is reachable (no checks but the walls)
 
-.segment "AI_BSS6"
-land_cache: .res 10 ; landing row + 2 of the orientations of slots none and A at columns 3-7
-                    ; (LANDING_OUTSIDE: outside the walls; LANDING_UNKNOWN: not yet computed)
-LANDING_UNKNOWN = $FF
-LANDING_OUTSIDE = $FE
 
 .segment "AI_BSS"
 sw_o:     .res 3    ; orientation after 0, 1, 2 rotation presses
@@ -114,39 +108,16 @@ presses:
     cmp sw_need
     rts
 other:
-    ; an orientation before the last press (k = 0, or 1 of A+A: the orientations of slots none
-    ; and A) at a column 3-7: its landing row, kept for the rest of the type's sweep
-    tay
-    lda sw_x
-    clc
-    adc cache_base,x
-    tax
-    lda land_cache,x
-    cmp #LANDING_UNKNOWN
-    bne known
-    stx sw_ci
-    tya
     tax
     jsr set_shape
     lda #1
     sta sw_dirty
     lda sw_x
     jsr landing_at
-    bcs inside
-    lda #LANDING_OUTSIDE
-inside:
-    ldx sw_ci
-    sta land_cache,x
-known:
-    cmp #LANDING_OUTSIDE
-    beq no
+    bcc no
     cmp sw_need             ; C = landing + 2 >= row + 2
-    rts
 no:
-    clc
     rts
-cache_base:
-    .byte <-3, 5-3          ; land_cache: k * 5 + column - 3
 .endproc
 
 .export ai_set_gravity_rows
@@ -155,12 +126,6 @@ cache_base:
 ; to ai_on_target in z_o, z_x, z_y, z_rot. The gravity must be set (ai_set_gravity_rows).
 .segment "PACK_ai_sweep_type"
 .proc ai_sweep_type
-    lda #LANDING_UNKNOWN
-    ldx #9
-forget:
-    sta land_cache,x
-    dex
-    bpl forget
     ; Every placement is reachable when the piece stays above every column during the longest
     ; schedule (5 input frames: rows up to R(9), cells down to row + 1): the highest column at
     ; most 18 - R(9). Then the sweep needs no check but the walls.

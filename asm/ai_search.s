@@ -328,7 +328,7 @@ take:
 skip:
     inc z_type
     lda z_type
-    cmp #7
+    cmp #PIECE_TYPES
     bne reply_type
     ldx ply2_k              ; eb back to the board the piece spawns into
     jsr ai_candidate_placement
@@ -344,7 +344,7 @@ skip:
     ldx cand_count
     beq none
     ldx #0
-    cmp #7
+    cmp #PIECE_TYPES
     bcs chosen
     tay
     ldx best_k,y

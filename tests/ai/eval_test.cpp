@@ -29,7 +29,7 @@ EvalSet unit_set() {
         e.spawn[i] = 0;
         e.cover[i] = static_cast<uint16_t>(20000 + i);
     }
-    for (int r = 0; r <= 6; ++r) e.ready[r] = static_cast<uint16_t>(30000 + r);
+    for (int r = 0; r <= kReadyCap; ++r) e.ready[r] = static_cast<uint16_t>(30000 + r);
     return e;
 }
 
