@@ -37,10 +37,15 @@ if [ -n "$replay" ]; then
       timeout 1800 xvfb-run -a "$fceux" --loadlua "$here/fceux_check.lua" "$out/$which/game.nes" \
       >"$out/$which/fceux.out" 2>&1 || true
   done
-  python3 - "$out" "$ai_mode" <<'PY'
-import sys
+  python3 - "$out" "$ai_mode" "$build/cart/usage.txt" <<'PY'
+import re, sys
 out, ai = sys.argv[1], int(sys.argv[2], 16)
-skip = set(range(0x1B, 0x33)) | set(range(0x500, 0x600)) | set(range(0x100, 0x200))
+# the AI's RAM (the build's RAM areas, from its usage report) and the stack page
+skip = set(range(0x100, 0x200))
+for line in open(sys.argv[3]):
+    m = re.match(r"\S+\s+\$([0-9A-F]{4})-\$([0-9A-F]{4}).*\(RAM\)", line)
+    if m:
+        skip |= set(range(int(m.group(1), 16), int(m.group(2), 16) + 1))
 frames = compared = 0
 first = None
 with open(out + "/original/ram.txt") as a, open(out + "/patched/ram.txt") as b:
