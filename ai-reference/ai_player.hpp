@@ -10,11 +10,6 @@
 
 namespace nestris::ai {
 
-// A game's first piece hangs at the spawn point for 96 frames (the hold) and nothing can be
-// computed for it before it appears, so its inputs start on this frame of the hold instead of
-// frame 1. The cartridge must finish the first decision within it.
-inline constexpr int kFirstPieceStartFrame = 80;
-
 // The buttons of a plan on frame k after the piece appeared (k = 1 is the first input frame).
 uint8_t plan_buttons(const Target& target, int k);
 

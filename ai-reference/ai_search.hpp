@@ -17,6 +17,12 @@ namespace nestris::ai {
 inline constexpr int kSpawnX = nestris::kSpawnX;  // the game model's, one source
 inline constexpr int kMaxCandidates = kMaxKeep;
 
+// A game's first piece hangs at the spawn point for 96 frames (the hold) and nothing can be
+// computed for it before it appears, so its inputs start on this frame of the hold instead of
+// frame 1. The cartridge must finish the first decision within it.
+// (asm: FIRST_PIECE_START_FRAME, generated)
+inline constexpr int kFirstPieceStartFrame = 80;
+
 // Frames per drop at a level (1 from level 29 on, as the game's table lookup does).
 uint8_t frames_per_drop(uint8_t level);
 

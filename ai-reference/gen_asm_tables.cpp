@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -242,6 +243,17 @@ std::string generate_constants(const EvalTables& tables) {
       << " ; gen_stack's second table (one row a frame)\n";
     o << "READY_CAP   = " << kReadyCap << "     ; the well depth gen_ready tells apart\n";
     o << "PIECE_TYPES = " << kPieceTypes << "     ; the types the preview may show\n";
+    o << "FIRST_PIECE_START_FRAME = " << ai::kFirstPieceStartFrame << " ; a game's first piece: its first input frame\n";
+    // The tables ai_tables.inc defines, declared for every file (ai_tables.s exports them).
+    o << "\n.global ";
+    const std::regex label(R"(^(gen_\w+):$)", std::regex::multiline);
+    const std::string text = generate(tables);
+    const char* comma = "";
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), label); it != std::sregex_iterator(); ++it) {
+        o << comma << (*it)[1];
+        comma = ", ";
+    }
+    o << "\n";
     return o.str();
 }
 

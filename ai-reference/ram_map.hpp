@@ -1,5 +1,5 @@
 // Between a model state and the game's 2 KiB of CPU RAM. Every address comes from asm/tetris.inc
-// through the shipped cartridge's symbols (the one source of the game's addresses).
+// (the one source of the game's addresses) through its generated copy, tetris_map.hpp.
 //
 // from_ram reads RAM taken at the model's frame boundary (the main loop waiting for vblank in
 // play, see game_model.hpp): the player block from its player-1 copy ($60-$7F, which the NMI
@@ -10,6 +10,7 @@
 #pragma once
 
 #include "game_model.hpp"
+#include "tetris_map.hpp"
 
 #include <cstdint>
 #include <span>
@@ -18,19 +19,8 @@ namespace nestris {
 
 inline constexpr std::size_t kCpuRamSize = 0x800;
 
-// Game addresses resolved once from the cartridge symbols.
-struct RamMap {
-    // The player block: active copy ($40-$5F) and player 1's copy (mirror = active + offset).
-    uint16_t tetriminoX, tetriminoY, currentPiece, levelNumber, fallTimer, autorepeatX,
-        startLevel, playState, vramRow, completedRow, autorepeatY, holdDownPoints, lines, rowY,
-        score, completedLines, lineIndex, curtainRow, startHeight, garbageHole;
-    uint16_t player1_offset;  // player1_state - tetriminoX
-    uint16_t rngSeed, spawnID, spawnCount, frameCounter, nextPiece, gameMode, gameType,
-        gameModeState, renderMode, numberOfPlayers, displayNextPiece, newlyPressedButtons,
-        heldButtons, newlyPressedButtons_player1, heldButtons_player1, statsByType,
-        lineClearStatsByType, playfield;
-};
-const RamMap& ram_map();
+// In one-player games the player block at $40-$5F has its player-1 copy this far on.
+inline constexpr uint16_t kPlayer1Offset = tetris::player1_state - tetris::tetriminoX;
 
 // Throws std::runtime_error when the RAM is not a 1-player game in play at a frame boundary
 // (gameMode 4, one player, gameModeState 2 or 7, renderMode 3 or 0), or when the state it holds

@@ -1,7 +1,6 @@
 ; Board routines of the cartridge AI: the evaluation board (eb), its column summaries and the
 ; caches the incremental evaluation starts from.
 .include "ai.inc"
-.include "ai_gen.inc"
 
 ; eb_h and eb_f from the rows of eb (rows top to bottom, columns 0-9).
 .segment "PACK_ai_recompute_columns"

@@ -10,7 +10,6 @@
 .import playing_mode
 .export ai_poll, drv_active, drv_id, drv_held
 
-PLAN_OK = $A5
 RESET_BUTTONS = BUTTON_A | BUTTON_B | BUTTON_SELECT | BUTTON_START
 
 .segment "AI_BSS"

@@ -9,7 +9,6 @@
 ; Columns: the covered columns' old hole costs leave through the prefix sums, their new ones are
 ; looked up; the lowest of columns 0-8 outside the piece comes from prefix and suffix minima.
 .include "ai.inc"
-.include "ai_gen.inc"
 
 .segment "AI_ZEROPAGE35": zeropage
 tg_o:      .res 1       ; the orientation ai_load_target unpacked (the sweep's target): the entry

@@ -6,7 +6,6 @@
 ; are done (shifts s > presses p) every check of a target is a comparison with its landing row:
 ; the target needs R(2s-1) <= landing, the columns beyond it need R(2s) <= landing.
 .include "ai.inc"
-.include "ai_gen.inc"
 
 .import ai_on_target
 

@@ -4,7 +4,6 @@
 ; type the preview may show, best_k (the candidate to play) and best_total. eb is left as given
 ; (with its columns and caches).
 .include "ai.inc"
-.include "ai_gen.inc"
 
 ; s_level / s_lines_lo / s_lines_hi advanced by A cleared lines with the game's rule (per line:
 ; BCD count, and a level-up when the units reach 0 and the level is below the BCD tens, compared

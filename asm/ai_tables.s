@@ -2,7 +2,6 @@
 ; gravity, row transitions, evaluation tables from weights.txt), plus the bit masks of cells
 ; and of a run's two neighbours (written here: they follow from the row layout alone).
 .include "ai.inc"
-.include "ai_gen.inc"
 
 .include "ai_tables.inc"
 

@@ -17,7 +17,6 @@
 ; ai_idle; resume copies them back below the current stack pointer and returns into the task.
 .include "ai.inc"
 .include "hooks.inc"
-.include "ai_gen.inc"
 
 .import drv_active, drv_id
 .export ai_idle, playing_mode, co_len, ram_ok, plan_ok, plan_id, plan_shift, plan_shift_last, plan_rot
@@ -27,8 +26,6 @@
 CO_BUF_SIZE = 12
 RAM_OK      = $5A       ; ram_ok holds this while the AI's RAM is valid (the game fills the page
                         ; with $EF when a game starts and ends)
-PLAN_OK     = $A5
-PLAN_LOST   = $4C       ; plan_ok when the piece has no reachable placement (not a plan)
 
 .segment "AI_ZEROPAGE"
 ai_mode:    .res 1      ; AI_MODE_HUMAN, AI_MODE_DEMO or AI_MODE_GAME (set by the hooks)

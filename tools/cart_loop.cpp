@@ -23,8 +23,8 @@ CartridgeInTheLoop::CartridgeInTheLoop(const GameState& start, CartLoopOptions o
     ai_poll_ = cart.require("ai_poll");
     ai_idle_ = cart.require("ai_idle");
     ai_yield_ = cart.require("ai_yield");
-    vblank_ = cart.require("verticalBlankingInterval");
-    held_ = cart.require("heldButtons_player1");
+    vblank_ = tetris::verticalBlankingInterval;
+    held_ = tetris::heldButtons_player1;
     drv_active_ = cart.require("drv_active");
     task_late_ = cart.require("task_late");
     co_len_ = cart.require("co_len");
@@ -32,13 +32,13 @@ CartridgeInTheLoop::CartridgeInTheLoop(const GameState& start, CartLoopOptions o
     plan_ok_ = cart.require("plan_ok");
     plan_lost_ = static_cast<uint8_t>(cart.require("PLAN_LOST"));  // plan_ok's value: no placement
     // The game's controller read: nobody at the controller (newly pressed and held: nothing).
-    const uint16_t poll = cart.require("game_pollController");
-    const uint16_t newly = cart.require("newlyPressedButtons_player1");
+    const uint16_t poll = tetris::game_pollController;
+    const uint16_t newly = tetris::newlyPressedButtons_player1;
     const uint8_t read_stub[] = {0xA9, 0x00, 0x85, static_cast<uint8_t>(newly), 0x85, static_cast<uint8_t>(held_), 0x60};
     machine_.load(poll, read_stub);
     // The NMI as the game's handler does what the AI depends on: registers saved, the frame
     // counter stepped, the vertical blank flagged, the controller polled (the AI's driver).
-    const uint16_t counter = cart.require("frameCounter");
+    const uint16_t counter = tetris::frameCounter;
     const uint8_t nmi_stub[] = {
         0x48, 0x8A, 0x48, 0x98, 0x48,                                      // pha txa pha tya pha
         0xE6, static_cast<uint8_t>(counter), 0xD0, 0x02,                   // inc frameCounter, bne +2

@@ -34,7 +34,7 @@ struct Harness {
     uint64_t nmis = 0;
 
     explicit Harness(std::span<const uint8_t> rom)
-        : nes(rom), nmi_address(shipped_cart().require("game_nmi")) {
+        : nes(rom), nmi_address(tetris::game_nmi) {
         nes.power_on();
     }
     // Runs to the next NMI entry, where the handler has not yet polled the pad.
@@ -86,8 +86,7 @@ void build_stack(GameState& s, uint8_t top, uint64_t seed) {
 }
 
 void write_lines(emu::Nes& nes, uint16_t bcd) {
-    const RamMap& m = ram_map();
-    for (uint16_t address : {m.lines, static_cast<uint16_t>(m.lines + m.player1_offset)}) {
+    for (uint16_t address : {tetris::lines, static_cast<uint16_t>(tetris::lines + kPlayer1Offset)}) {
         nes.write_ram(address, static_cast<uint8_t>(bcd & 0xFF));
         nes.write_ram(static_cast<uint16_t>(address + 1), static_cast<uint8_t>(bcd >> 8));
     }
@@ -115,7 +114,6 @@ FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGam
         const GameState expected_start = power_on_game(p);  // also checks the path
 
         Harness h(rom);
-        const RamMap& m = ram_map();
         // NMI numbers of the presses (see power_on.hpp for where they come from).
         const uint64_t legal = kNmisToLegalStartCheck + p.legal_frames;
         const uint64_t title = kNmisToTitleFrameCounterReset + 1 + p.legal_frames + p.title_frames;
@@ -133,13 +131,13 @@ FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGam
             if (p.game_type == 1 && n == type_first) b = button::Right;
             if (n == level_first + 1) {
                 // Inside the level menu, after it has brought player1_startLevel into 0-9.
-                h.nes.write_ram(static_cast<uint16_t>(m.startLevel + m.player1_offset), p.start_level);
-                h.nes.write_ram(static_cast<uint16_t>(m.startHeight + m.player1_offset), p.start_height);
+                h.nes.write_ram(static_cast<uint16_t>(tetris::startLevel + kPlayer1Offset), p.start_level);
+                h.nes.write_ram(static_cast<uint16_t>(tetris::startHeight + kPlayer1Offset), p.start_height);
             }
             h.nes.set_buttons(to_pad(b));
             const auto ram = h.nes.ram();
-            if (n > level_start && ram[m.gameMode] == 4 && ram[m.gameModeState] == 2 &&
-                ram[m.renderMode] == 3)
+            if (n > level_start && ram[tetris::gameMode] == tetris::GAME_MODE_PLAY && ram[tetris::gameModeState] == 2 &&
+                ram[tetris::renderMode] == 3)
                 break;
             if (n > give_up) throw std::runtime_error("the game did not start (menu path lost)");
         }

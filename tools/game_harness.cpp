@@ -18,34 +18,9 @@
 namespace nestris::game {
 namespace button = emu::button;
 
-const GameAddresses& addresses() {
-    static const GameAddresses a = [] {
-        const CartImage& c = shipped_cart();
-        GameAddresses g{};
-        g.gameMode = c.require("gameMode");
-        g.gameModeState = c.require("gameModeState");
-        g.playState = c.require("playState");
-        g.renderMode = c.require("renderMode");
-        g.levelNumber = c.require("levelNumber");
-        g.lines = c.require("lines");
-        g.score = c.require("score");
-        g.frameCounter = c.require("frameCounter");
-        g.curtainRow = c.require("curtainRow");
-        g.player1_playState = c.require("player1_playState");
-        g.player1_curtainRow = c.require("player1_curtainRow");
-        g.newlyPressedButtons_player1 = c.require("newlyPressedButtons_player1");
-        g.heldButtons_player1 = c.require("heldButtons_player1");
-        g.gameType = c.require("gameType");
-        g.rngSeed = c.require("rngSeed");
-        g.spawnCount = c.require("spawnCount");
-        g.nextPiece = c.require("nextPiece");
-        g.currentPiece = c.require("currentPiece");
-        g.ai_mode = c.require("ai_mode");
-        g.main_loop_wait = c.require("game_waitForVblank_loop");
-        g.nmi = c.require("game_nmi");
-        return g;
-    }();
-    return a;
+uint16_t ai_mode_address() {
+    static const uint16_t address = shipped_cart().require("ai_mode");
+    return address;
 }
 
 std::vector<uint8_t> read_binary_file(const std::string& path) {
@@ -77,8 +52,7 @@ GameDriver& GameDriver::operator=(GameDriver&&) noexcept = default;
 uint32_t GameDriver::roll(uint32_t n) { return static_cast<uint32_t>(rng_() % n); }
 
 uint8_t GameDriver::next(const emu::Nes& nes) {
-    const GameAddresses& a = addresses();
-    const uint8_t mode = nes.read_ram(a.gameMode);
+    const uint8_t mode = nes.read_ram(tetris::gameMode);
     if (mode != last_mode_) {
         last_mode_ = mode;
         in_mode_ = 0;
@@ -92,7 +66,7 @@ uint8_t GameDriver::next(const emu::Nes& nes) {
         b = script_.front();
         script_.pop_front();
     } else {
-        b = mode == kModePlay ? play(nes) : menu(mode, nes);
+        b = mode == tetris::GAME_MODE_PLAY ? play(nes) : menu(mode, nes);
     }
     return b;
 }
@@ -107,22 +81,21 @@ void GameDriver::press(uint8_t b, uint8_t held) {
 }
 
 uint8_t GameDriver::menu(uint8_t mode, const emu::Nes& nes) {
-    const GameAddresses& a = addresses();
     if (in_mode_ == 0) {
         wait_for_demo_ = false;
         switch (mode) {
-        case kModeLegal: plan_frame_ = roll(2) ? 1 + roll(320) : 1000; break;
-        case kModeTitle:
+        case tetris::GAME_MODE_LEGAL: plan_frame_ = roll(2) ? 1 + roll(320) : 1000; break;
+        case tetris::GAME_MODE_TITLE:
             // The first title always waits for the demo, so every run covers it at least once.
             wait_for_demo_ = options_.watch_demo && (stats_.demos == 0 || roll(4) == 0);
             plan_frame_ = 5 + roll(400);
             break;
-        case kModeDemo:
+        case tetris::GAME_MODE_DEMO:
             ++stats_.demos;
             plan_frame_ = roll(2) ? 60 + roll(4000) : ~uint64_t{0};
             break;
-        case kModeGameType:
-        case kModeLevelMenu:
+        case tetris::GAME_MODE_GAME_TYPE:
+        case tetris::GAME_MODE_LEVEL_MENU:
             menu_moves_ = static_cast<int>(roll(7));
             plan_frame_ = 4 + roll(30);
             break;
@@ -131,24 +104,24 @@ uint8_t GameDriver::menu(uint8_t mode, const emu::Nes& nes) {
     }
     if (in_mode_ < plan_frame_) return 0;
     switch (mode) {
-    case kModeLegal:
-    case kModeTitle:
+    case tetris::GAME_MODE_LEGAL:
+    case tetris::GAME_MODE_TITLE:
         if (wait_for_demo_) return 0;
         press(button::Start);
         plan_frame_ = in_mode_ + 20 + roll(80);  // if it did not take, again later
         return 0;
-    case kModeDemo:
+    case tetris::GAME_MODE_DEMO:
         press(button::Start);
         plan_frame_ = ~uint64_t{0};
         return 0;
-    case kModeGameType:
-    case kModeLevelMenu: {
-        const bool level_menu = mode == kModeLevelMenu;
+    case tetris::GAME_MODE_GAME_TYPE:
+    case tetris::GAME_MODE_LEVEL_MENU: {
+        const bool level_menu = mode == tetris::GAME_MODE_LEVEL_MENU;
         if (menu_moves_ > 0) {
             --menu_moves_;
             static constexpr uint8_t kMoves[] = {button::Left, button::Right, button::Up, button::Down, button::A};
             // A toggles level/height on the B-Type level menu; elsewhere it does nothing.
-            press(kMoves[roll(level_menu && nes.read_ram(a.gameType) ? 5 : 4)]);
+            press(kMoves[roll(level_menu && nes.read_ram(tetris::gameType) ? 5 : 4)]);
             plan_frame_ = in_mode_ + 3 + roll(25);
             return 0;
         }
@@ -174,14 +147,13 @@ uint8_t GameDriver::menu(uint8_t mode, const emu::Nes& nes) {
 }
 
 uint8_t GameDriver::play(const emu::Nes& nes) {
-    const GameAddresses& a = addresses();
-    const uint8_t render = nes.read_ram(a.renderMode);
-    const uint8_t state = nes.read_ram(a.player1_playState);
-    const uint8_t mode_state = nes.read_ram(a.gameModeState);
+    const uint8_t render = nes.read_ram(tetris::renderMode);
+    const uint8_t state = nes.read_ram(tetris::player1_playState);
+    const uint8_t mode_state = nes.read_ram(tetris::gameModeState);
     if (in_mode_ == 0) {  // a new game
         ++stats_.games;
-        if (nes.read_ram(a.gameType)) ++stats_.b_type_games;
-        ai_ = std::make_unique<ai::AiPlayer>(ai::default_tables(), nes.read_ram(a.gameType) != 0);
+        if (nes.read_ram(tetris::gameType)) ++stats_.b_type_games;
+        ai_ = std::make_unique<ai::AiPlayer>(ai::default_tables(), nes.read_ram(tetris::gameType) != 0);
         pieces_ = 0;
         // Most games end soon; one in four goes on long enough for high scores and endings.
         give_up_at_ = options_.give_up_min +
@@ -190,9 +162,9 @@ uint8_t GameDriver::play(const emu::Nes& nes) {
         last_render_mode_ = render;
         wait_ = 0;
     }
-    stats_.max_level = std::max<uint64_t>(stats_.max_level, nes.read_ram(a.levelNumber));
-    const uint64_t lines = (nes.read_ram(a.lines) & 0x0F) + 10 * (nes.read_ram(a.lines) >> 4) +
-                           100 * static_cast<uint64_t>(nes.read_ram(a.lines + 1) & 0x0F);
+    stats_.max_level = std::max<uint64_t>(stats_.max_level, nes.read_ram(tetris::levelNumber));
+    const uint64_t lines = (nes.read_ram(tetris::lines) & 0x0F) + 10 * (nes.read_ram(tetris::lines) >> 4) +
+                           100 * static_cast<uint64_t>(nes.read_ram(tetris::lines + 1) & 0x0F);
     stats_.max_lines = std::max(stats_.max_lines, lines);
     const bool render_changed = render != last_render_mode_;
     last_render_mode_ = render;
@@ -234,8 +206,8 @@ uint8_t GameDriver::play(const emu::Nes& nes) {
     }
     if (render != 3) return 0;
 
-    if (state == kPlayStateCurtain) {
-        if (nes.read_ram(a.player1_curtainRow) != 0x14) return 0;
+    if (state == tetris::PLAY_STATE_CURTAIN) {
+        if (nes.read_ram(tetris::player1_curtainRow) != tetris::CURTAIN_DOWN) return 0;
         if (wait_ == 0) {
             ++stats_.curtains;
             wait_ = 1 + roll(150);
@@ -332,9 +304,8 @@ void AccessTrace::touch(const emu::Nes& nes, uint16_t addr, uint8_t kind) {
     const uint8_t r = range_of_[addr];
     if (!r) return;
     touched_[addr] |= kind;
-    const GameAddresses& a = addresses();
-    const uint8_t mode = nes.read_ram(a.gameMode), mode_state = nes.read_ram(a.gameModeState),
-                  play_state = nes.read_ram(a.playState);
+    const uint8_t mode = nes.read_ram(tetris::gameMode), mode_state = nes.read_ram(tetris::gameModeState),
+                  play_state = nes.read_ram(tetris::playState);
     const uint16_t pc = nes.cpu().pc();
     AccessSite& s = sites_[{r, pc, kind, mode, mode_state, play_state}];
     if (s.count == 0) {
@@ -514,14 +485,13 @@ std::optional<std::string> compare_frame(const emu::Nes& original, const emu::Ne
 
 IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const DriverOptions& options,
                             uint64_t frames, std::vector<uint8_t>* buttons_out) {
-    const GameAddresses& a = addresses();
     const RamExclusions exclusions = ai_owned_ram(cart);
     emu::Nes x(roms.original), y(roms.patched);
     x.log_ppu_writes(true);
     y.log_ppu_writes(true);
     GameDriver driver(options);
     IdentityResult r;
-    const uint16_t vbi = cart.require("verticalBlankingInterval");
+    const uint16_t vbi = tetris::verticalBlankingInterval;
     for (uint64_t f = 0; f < frames; ++f) {
         const uint8_t b = driver.next(x);
         if (buttons_out) buttons_out->push_back(b);
@@ -530,8 +500,8 @@ IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const D
         x.run_frame();
         y.run_frame();
         ++r.frames;
-        ++r.frames_per_mode[x.read_ram(a.gameMode)];
-        if (y.read_ram(a.ai_mode) != 0) {
+        ++r.frames_per_mode[x.read_ram(tetris::gameMode)];
+        if (y.read_ram(ai_mode_address()) != 0) {
             r.mismatch = "frame " + std::to_string(f) + ": the patched game switched the AI on";
             break;
         }
@@ -543,8 +513,8 @@ IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const D
         if (auto m = compare_frame(x, y, exclusions, x.ppu_writes(), y.ppu_writes(), cart)) {
             char where[120];
             std::snprintf(where, sizeof where, "frame %llu (gameMode %u, gameModeState %u, playState %u): ",
-                          static_cast<unsigned long long>(f), x.read_ram(a.gameMode),
-                          x.read_ram(a.gameModeState), x.read_ram(a.playState));
+                          static_cast<unsigned long long>(f), x.read_ram(tetris::gameMode),
+                          x.read_ram(tetris::gameModeState), x.read_ram(tetris::playState));
             r.mismatch = where + *m;
             break;
         }

@@ -8,6 +8,7 @@
 
 #include "cart_image.hpp"
 #include "nes.hpp"
+#include "tetris_map.hpp"
 
 #include <cstdint>
 #include <deque>
@@ -26,21 +27,10 @@ class AiPlayer;
 
 namespace nestris::game {
 
-// The game's RAM addresses the harness reads (from asm/tetris.inc through the shipped cart).
-struct GameAddresses {
-    uint16_t gameMode, gameModeState, playState, renderMode, levelNumber, lines, score,
-        frameCounter, curtainRow, player1_playState, player1_curtainRow, newlyPressedButtons_player1,
-        heldButtons_player1, gameType, rngSeed, spawnCount, nextPiece, currentPiece;
-    uint16_t ai_mode;          // the AI's mode byte (0 human, 1 demo, 2 AI game)
-    uint16_t main_loop_wait;   // game_waitForVblank_loop: where the main loop waits for the NMI
-    uint16_t nmi;              // game_nmi
-};
-const GameAddresses& addresses();
-
-// Game modes and play states of the game (see asm/tetris.inc).
-inline constexpr uint8_t kModeLegal = 0, kModeTitle = 1, kModeGameType = 2, kModeLevelMenu = 3,
-                         kModePlay = 4, kModeDemo = 5, kModeStartDemo = 6;
-inline constexpr uint8_t kPlayStateCurtain = 0x0A;
+// The game's addresses and modes are tetris:: (tetris_map.hpp, generated from asm/tetris.inc);
+// this is the one address of the cartridge's own the harness reads: its mode byte (0 human,
+// 1 demo, 2 AI game), from the shipped cartridge's labels.
+uint16_t ai_mode_address();
 
 // The user's original ROM and the same ROM patched with this build's cartridge.
 struct GameRoms {

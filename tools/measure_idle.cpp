@@ -132,10 +132,8 @@ int main(int argc, char** argv) {
         while (std::getline(ss, item, ',')) levels.push_back(std::stoi(item));
     }
     const game::GameRoms roms = game::make_game_roms(game::read_binary_file(rom_path), shipped_cart());
-    const CartImage& cart = shipped_cart();
-    const game::GameAddresses& a = game::addresses();
-    const uint16_t p1_level = cart.require("player1_levelNumber"), p1_start = static_cast<uint16_t>(cart.require("startLevel") + 0x20);
-    const uint16_t vram_row = static_cast<uint16_t>(cart.require("vramRow") + 0x20);  // player 1's copy
+    const uint16_t p1_level = tetris::player1_levelNumber, p1_start = static_cast<uint16_t>(tetris::startLevel + kPlayer1Offset);
+    const uint16_t vram_row = static_cast<uint16_t>(tetris::vramRow + kPlayer1Offset);
 
     std::printf("CPU cycles per frame (NTSC frame = 29 780.5 cycles). idle: wait entry -> NMI; nmi: the handler;\n"
                 "work: main loop from the NMI's return to the wait. Original game, the reference AI playing.\n");
@@ -155,18 +153,18 @@ int main(int argc, char** argv) {
             if (level >= 20) nes.write_ram(p1_start, static_cast<uint8_t>(level));
             nes.run_input(level >= 10 && level < 20 ? "A*3 A+S" : "S");
             Meter m;
-            m.wait_pc = a.main_loop_wait;
-            m.nmi_pc = a.nmi;
-            m.rti_pc = cart.require("game_nmiReturn");
-            m.play_state = a.player1_playState;
+            m.wait_pc = tetris::game_waitForVblank_loop;
+            m.nmi_pc = tetris::game_nmi;
+            m.rti_pc = tetris::game_nmiReturn;
+            m.play_state = tetris::player1_playState;
             m.vram_row = vram_row;
             m.level = p1_level;
-            m.score = a.score;
+            m.score = tetris::score;
             nes.set_instruction_hook([&m](const emu::Nes& n) { m.on(n); });
             ai::AiPlayer ai;
             ++games;
             bool first = true;
-            while (measured < frames && nes.read_ram(a.gameMode) == game::kModePlay) {
+            while (measured < frames && nes.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY) {
                 uint8_t b = 0;
                 try {
                     const std::span<const uint8_t, kCpuRamSize> ram(nes.ram().data(), kCpuRamSize);
@@ -176,8 +174,8 @@ int main(int argc, char** argv) {
                 nes.set_buttons(b);
                 m.done.clear();
                 nes.run_frame();
-                if (nes.read_ram(a.player1_playState) == game::kPlayStateCurtain) break;  // topped out
-                if (nes.read_ram(a.renderMode) != 3) continue;                           // paused
+                if (nes.read_ram(tetris::player1_playState) == tetris::PLAY_STATE_CURTAIN) break;  // topped out
+                if (nes.read_ram(tetris::renderMode) != 3) continue;                           // paused
                 for (const Period& f : m.done) {
                     if (f.state == 0) continue;  // the game's own setup, before its first piece
                     std::vector<std::string> kinds = {"all frames"};
@@ -205,7 +203,7 @@ int main(int argc, char** argv) {
                     ++measured;
                 }
                 max_level = std::max<int>(max_level, nes.read_ram(p1_level));
-                max_lines = std::max<uint64_t>(max_lines, bcd(nes.read_ram(a.lines), nes.read_ram(static_cast<uint16_t>(a.lines + 1))));
+                max_lines = std::max<uint64_t>(max_lines, bcd(nes.read_ram(tetris::lines), nes.read_ram(static_cast<uint16_t>(tetris::lines + 1))));
             }
         }
         std::printf("\nstart level %d: %llu frames of play in %llu games (up to level %d, %llu lines), %llu lag frames\n",

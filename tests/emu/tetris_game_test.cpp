@@ -3,6 +3,7 @@
 // mode $C0, play state $48, piece x/y $40/$41, level $44.
 #include "nes.hpp"
 #include "support/rom.hpp"
+#include "tetris_map.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,9 +15,7 @@ using namespace nestris::emu;
 
 namespace {
 
-constexpr uint16_t kNmi = 0x8005, kMainLoop = 0x8138;
-constexpr uint16_t kGameMode = 0xC0, kPlayState = 0x48, kPieceX = 0x40, kPieceY = 0x41,
-                   kLevel = 0x44;
+namespace t = nestris::tetris;
 
 // Legal screen (it ends by itself after 300 frames... or Start), title, game type, level menu.
 const char* kToLevelMenu = ".*300 S .*20 S .*20 S .*20";
@@ -30,17 +29,17 @@ std::unique_ptr<Nes> tetris() {
 // Frames between the piece's row changes while nothing is pressed, from the first drop on.
 std::vector<uint64_t> fall_intervals(Nes& nes, int rows) {
     std::vector<uint64_t> out;
-    uint8_t y = nes.read_ram(kPieceY);
+    uint8_t y = nes.read_ram(t::tetriminoY);
     uint64_t since = 0, last_change = 0;
     bool first = true;
     for (uint64_t f = 0; f < 2000 && static_cast<int>(out.size()) < rows; ++f) {
         nes.run_frames(1);
         ++since;
-        if (nes.read_ram(kPieceY) != y) {
+        if (nes.read_ram(t::tetriminoY) != y) {
             if (!first) out.push_back(since - last_change);
             first = false;
             last_change = since;
-            y = nes.read_ram(kPieceY);
+            y = nes.read_ram(t::tetriminoY);
         }
     }
     return out;
@@ -52,7 +51,7 @@ TEST_CASE("Tetris: boots to the legal screen, then title, menus and an A-Type ga
     auto nes = tetris();
     if (!nes) return;
     nes->run_frames(300);
-    CHECK(nes->read_ram(kGameMode) == 0);  // legal screen
+    CHECK(nes->read_ram(t::gameMode) == t::GAME_MODE_LEGAL);  // legal screen
     // The picture: black background with text in several colours.
     const Image img = nes->screenshot();
     std::set<uint32_t> colours;
@@ -65,15 +64,15 @@ TEST_CASE("Tetris: boots to the legal screen, then title, menus and an A-Type ga
     CHECK(colours.size() >= 3);
     CHECK(black > img.rgb.size() / 3 / 2);
     nes->run_input("S .*20");
-    CHECK(nes->read_ram(kGameMode) == 1);  // title
+    CHECK(nes->read_ram(t::gameMode) == t::GAME_MODE_TITLE);  // title
     nes->run_input("S .*20");
-    CHECK(nes->read_ram(kGameMode) == 2);  // game type
+    CHECK(nes->read_ram(t::gameMode) == t::GAME_MODE_GAME_TYPE);  // game type
     nes->run_input("S .*20");
-    CHECK(nes->read_ram(kGameMode) == 3);  // level
+    CHECK(nes->read_ram(t::gameMode) == t::GAME_MODE_LEVEL_MENU);  // level
     nes->run_input("S .*10");
-    CHECK(nes->read_ram(kGameMode) == 4);  // playing
-    CHECK(nes->read_ram(kLevel) == 0);
-    CHECK(nes->read_ram(kPieceX) == 5);    // spawned at column 5
+    CHECK(nes->read_ram(t::gameMode) == t::GAME_MODE_PLAY);  // playing
+    CHECK(nes->read_ram(t::levelNumber) == 0);
+    CHECK(nes->read_ram(t::tetriminoX) == 5);    // spawned at column 5
 }
 
 TEST_CASE("Tetris: gravity is 48 frames a row at level 0, 2 at level 19 (the +10 trick)") {
@@ -84,12 +83,12 @@ TEST_CASE("Tetris: gravity is 48 frames a row at level 0, 2 at level 19 (the +10
         return nes->snapshot();
     }();
     nes->run_input("S .*10");
-    REQUIRE(nes->read_ram(kPlayState) == 1);
+    REQUIRE(nes->read_ram(t::playState) == 1);
     for (const uint64_t d : fall_intervals(*nes, 5)) CHECK(d == 48);
 
     nes->restore(boot);
     nes->run_input("(R.)*9 A A+S .*10");  // level 9, then A held with Start: +10
-    REQUIRE(nes->read_ram(kLevel) == 19);
+    REQUIRE(nes->read_ram(t::levelNumber) == 19);
     for (const uint64_t d : fall_intervals(*nes, 10)) CHECK(d == 2);
 }
 
@@ -98,8 +97,8 @@ TEST_CASE("Tetris: one NMI per frame and no lag frames while playing") {
     if (!nes) return;
     nes->run_input(std::string(kToLevelMenu) + " S .*10");
     uint64_t nmis = 0;
-    nes->set_instruction_hook([&](const Nes& n) { nmis += n.cpu().pc() == kNmi; });
-    nes->watch_main_loop(kMainLoop);
+    nes->set_instruction_hook([&](const Nes& n) { nmis += n.cpu().pc() == t::game_nmi; });
+    nes->watch_main_loop(t::game_mainLoop);
     // Moves, rotations and soft drops for 1200 frames.
     nes->run_input("((L.)*3 A . (R.)*4 B . D*20 .*10)*20");
     const uint64_t frames = nes->watched_frames();
@@ -128,13 +127,13 @@ TEST_CASE("Tetris: left alone at the title, the demo starts") {
     auto nes = tetris();
     if (!nes) return;
     nes->run_input(".*300 S");
-    for (int i = 0; i < 3000 && nes->read_ram(kGameMode) != 5; ++i) nes->run_frames(1);
-    CHECK(nes->read_ram(kGameMode) == 5);
+    for (int i = 0; i < 3000 && nes->read_ram(t::gameMode) != t::GAME_MODE_DEMO; ++i) nes->run_frames(1);
+    CHECK(nes->read_ram(t::gameMode) == t::GAME_MODE_DEMO);
     // Its first frames set the playfield up outside the main loop; once a piece is in play,
     // the demo runs without lag.
-    for (int i = 0; i < 100 && nes->read_ram(kPlayState) != 1; ++i) nes->run_frames(1);
-    REQUIRE(nes->read_ram(kPlayState) == 1);
-    nes->watch_main_loop(kMainLoop);
+    for (int i = 0; i < 100 && nes->read_ram(t::playState) != 1; ++i) nes->run_frames(1);
+    REQUIRE(nes->read_ram(t::playState) == 1);
+    nes->watch_main_loop(t::game_mainLoop);
     nes->run_frames(600);
     CHECK(nes->lag_frames() == 0);
 }

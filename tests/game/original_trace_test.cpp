@@ -3,6 +3,7 @@
 // menus, the demo, A-Type and B-Type games at many levels with line clears, level-ups, pauses,
 // resets, top-outs and curtains, high-score entry, endings), by the driver of tools/game_harness.
 #include "game/game_support.hpp"
+#include "tetris_map.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -28,9 +29,8 @@ struct DemoCode {
     }
 };
 DemoCode demo_code() {
-    const CartImage& cart = shipped_cart();
-    return {cart.require("game_pollControllerButtons"), region_last(cart_region("FREED_9D54")),
-            cart.require("game_chooseNextTetrimino_demo"), region_last(cart_region("FREED_98F4"))};
+    return {tetris::game_pollControllerButtons, region_last(cart_region("FREED_9D54")),
+            tetris::game_chooseNextTetrimino_demo, region_last(cart_region("FREED_98F4"))};
 }
 
 TraceRun trace_original(const game::GameRoms& roms, uint64_t seed, uint64_t frames) {
@@ -67,7 +67,7 @@ void check_trace(const TraceRun& run) {
             CHECK(d.contains(s.pc));
             if (s.range == "DEMO_TABLES") {
                 CHECK(s.kind == game::kRead);
-                CHECK(s.game_mode == game::kModeDemo);
+                CHECK(s.game_mode == tetris::GAME_MODE_DEMO);
             }
         } else if (s.range.rfind("AI_ZP", 0) == 0 || s.range == "AI_RAM6") {
             // Only the power-on clear of $0000-$06FF writes them, once.
@@ -80,8 +80,8 @@ void check_trace(const TraceRun& run) {
             // starts (B-Type: a copy of the garbage, gameModeState 1) or ends (the $EF fill of
             // the game over, gameModeState 3): never while a piece is in play.
             CHECK(s.kind == game::kWrite);
-            const bool power_on = s.first_frame < 5 && s.game_mode == game::kModeLegal;
-            const bool start_or_end = (s.game_mode == game::kModePlay || s.game_mode == game::kModeDemo) &&
+            const bool power_on = s.first_frame < 5 && s.game_mode == tetris::GAME_MODE_LEGAL;
+            const bool start_or_end = (s.game_mode == tetris::GAME_MODE_PLAY || s.game_mode == tetris::GAME_MODE_DEMO) &&
                                       (s.game_mode_state == 1 || s.game_mode_state == 3);
             CHECK((power_on || start_or_end));
         } else {

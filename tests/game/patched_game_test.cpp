@@ -6,6 +6,7 @@
 // the RNG, how AI games start, pause and end. (That the AI's play is the cartridge-in-the-loop's:
 // ai_game_loop_test.cpp.)
 #include "game/game_support.hpp"
+#include "tetris_map.hpp"
 
 #include "image.hpp"
 #include "input.hpp"
@@ -22,10 +23,9 @@ using namespace nestris::test;
 
 namespace {
 
-const game::GameAddresses& A() { return game::addresses(); }
 
 uint32_t lines_of(const emu::Nes& nes) {
-    const uint8_t lo = nes.read_ram(A().lines), hi = nes.read_ram(static_cast<uint16_t>(A().lines + 1));
+    const uint8_t lo = nes.read_ram(tetris::lines), hi = nes.read_ram(static_cast<uint16_t>(tetris::lines + 1));
     return (lo & 0xF) + 10u * (lo >> 4) + 100u * (hi & 0xF);
 }
 
@@ -46,36 +46,36 @@ TEST_CASE("real game: the AI demo starts and ends with the original's and leaves
     for (uint64_t f = 1; f <= 7000 && !(p_end && o_end); ++f) {
         o.run_frame();
         p.run_frame();
-        const uint8_t om = o.read_ram(A().gameMode), pm = p.read_ram(A().gameMode);
-        if (om == game::kModeDemo && !o_start) o_start = f;
-        if (pm == game::kModeDemo && !p_start) p_start = f;
-        if (o_start && !o_end && om == game::kModeTitle) o_end = f;
-        if (p_start && !p_end && pm == game::kModeTitle) p_end = f;
-        if (pm == game::kModeDemo) {
-            if (p.read_ram(A().player1_playState) == game::kPlayStateCurtain) topped_out = true;
-            max_ai_mode = std::max(max_ai_mode, p.read_ram(A().ai_mode));
+        const uint8_t om = o.read_ram(tetris::gameMode), pm = p.read_ram(tetris::gameMode);
+        if (om == tetris::GAME_MODE_DEMO && !o_start) o_start = f;
+        if (pm == tetris::GAME_MODE_DEMO && !p_start) p_start = f;
+        if (o_start && !o_end && om == tetris::GAME_MODE_TITLE) o_end = f;
+        if (p_start && !p_end && pm == tetris::GAME_MODE_TITLE) p_end = f;
+        if (pm == tetris::GAME_MODE_DEMO) {
+            if (p.read_ram(tetris::player1_playState) == tetris::PLAY_STATE_CURTAIN) topped_out = true;
+            max_ai_mode = std::max(max_ai_mode, p.read_ram(game::ai_mode_address()));
             demo_lines = std::max(demo_lines, lines_of(p));
-            if (p.read_ram(A().gameModeState) >= 2)
-                CHECK(p.read_ram(A().levelNumber) >= shipped_cart().require("DEMO_LEVEL"));
-            if (p_pieces.empty() || p_pieces.back() != p.read_ram(A().nextPiece)) p_pieces.push_back(p.read_ram(A().nextPiece));
+            if (p.read_ram(tetris::gameModeState) >= 2)
+                CHECK(p.read_ram(tetris::levelNumber) >= shipped_cart().require("DEMO_LEVEL"));
+            if (p_pieces.empty() || p_pieces.back() != p.read_ram(tetris::nextPiece)) p_pieces.push_back(p.read_ram(tetris::nextPiece));
         }
-        if (om == game::kModeDemo && (o_pieces.empty() || o_pieces.back() != o.read_ram(A().nextPiece)))
-            o_pieces.push_back(o.read_ram(A().nextPiece));
+        if (om == tetris::GAME_MODE_DEMO && (o_pieces.empty() || o_pieces.back() != o.read_ram(tetris::nextPiece)))
+            o_pieces.push_back(o.read_ram(tetris::nextPiece));
         // The seed steps once per NMI; while both play the demo, their NMIs match frame for frame.
-        if (om == game::kModeDemo && pm == game::kModeDemo)
-            rng_same = rng_same && o.read_ram(A().rngSeed) == p.read_ram(A().rngSeed) &&
-                       o.read_ram(static_cast<uint16_t>(A().rngSeed + 1)) == p.read_ram(static_cast<uint16_t>(A().rngSeed + 1));
+        if (om == tetris::GAME_MODE_DEMO && pm == tetris::GAME_MODE_DEMO)
+            rng_same = rng_same && o.read_ram(tetris::rngSeed) == p.read_ram(tetris::rngSeed) &&
+                       o.read_ram(static_cast<uint16_t>(tetris::rngSeed + 1)) == p.read_ram(static_cast<uint16_t>(tetris::rngSeed + 1));
         // The piece counter counts the AI demo's pieces (the original demo's stays put), and is as
         // the original's again once the title is back.
-        if (pm == game::kModeTitle && p_end)
-            rng_same = rng_same && p.read_ram(A().spawnCount) == o.read_ram(A().spawnCount);
+        if (pm == tetris::GAME_MODE_TITLE && p_end)
+            rng_same = rng_same && p.read_ram(tetris::spawnCount) == o.read_ram(tetris::spawnCount);
     }
     std::cout << "demo: frames " << p_start << "-" << p_end << " (original " << o_start << "-" << o_end << "), "
               << demo_lines << " lines, " << p_pieces.size() << " pieces" << (topped_out ? ", topped out" : "") << "\n";
     CHECK(o_start > 0);
     CHECK(p_start == o_start);
     CHECK(max_ai_mode == 1);
-    CHECK(p.read_ram(A().ai_mode) == 0);  // back on the title screen
+    CHECK(p.read_ram(game::ai_mode_address()) == 0);  // back on the title screen
     CHECK(rng_same);                      // the seed and the piece counter follow the original's
     CHECK(p_pieces != o_pieces);          // live random pieces, not the recorded ones
     CHECK(p_pieces.size() > 20);
@@ -83,7 +83,7 @@ TEST_CASE("real game: the AI demo starts and ends with the original's and leaves
     REQUIRE(p_end > 0);
     if (!topped_out) {
         CHECK(p_end == o_end);  // the original's length
-        CHECK(o.read_ram(A().rngSeed) == p.read_ram(A().rngSeed));
+        CHECK(o.read_ram(tetris::rngSeed) == p.read_ram(tetris::rngSeed));
     }
 }
 
@@ -93,17 +93,17 @@ TEST_CASE("real game: Start in the AI demo goes back to the title as in the orig
     emu::Nes o(roms->original), p(roms->patched);
     o.run_frames(1900);  // 100 frames into the demo
     p.run_frames(1900);
-    REQUIRE(o.read_ram(A().gameMode) == game::kModeDemo);
-    REQUIRE(p.read_ram(A().gameMode) == game::kModeDemo);
+    REQUIRE(o.read_ram(tetris::gameMode) == tetris::GAME_MODE_DEMO);
+    REQUIRE(p.read_ram(tetris::gameMode) == tetris::GAME_MODE_DEMO);
     o.run_input("S .");
     p.run_input("S .");
     for (int f = 0; f < 30; ++f) {
-        CHECK(o.read_ram(A().gameMode) == p.read_ram(A().gameMode));
+        CHECK(o.read_ram(tetris::gameMode) == p.read_ram(tetris::gameMode));
         o.run_frame();
         p.run_frame();
     }
-    CHECK(p.read_ram(A().gameMode) == game::kModeTitle);
-    CHECK(p.read_ram(A().ai_mode) == 0);
+    CHECK(p.read_ram(tetris::gameMode) == tetris::GAME_MODE_TITLE);
+    CHECK(p.read_ram(game::ai_mode_address()) == 0);
 }
 
 TEST_CASE("real game: Select held at Start in the level menu starts an AI game at any level") {
@@ -127,10 +127,10 @@ TEST_CASE("real game: Select held at Start in the level menu starts an AI game a
         INFO((c.b_type ? "B-Type " : "A-Type ") << c.moves << c.start);
         emu::Nes p(roms->patched);
         p.run_input(to_level_menu(c.b_type) + c.moves + c.start + " .*30");
-        CHECK(p.read_ram(A().gameMode) == game::kModePlay);
-        CHECK(p.read_ram(A().gameType) == (c.b_type ? 1 : 0));
-        CHECK(p.read_ram(A().ai_mode) == c.ai_mode);
-        CHECK(p.read_ram(shipped_cart().require("player1_levelNumber")) == c.level);
+        CHECK(p.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY);
+        CHECK(p.read_ram(tetris::gameType) == (c.b_type ? 1 : 0));
+        CHECK(p.read_ram(game::ai_mode_address()) == c.ai_mode);
+        CHECK(p.read_ram(tetris::player1_levelNumber) == c.level);
     }
 }
 
@@ -139,33 +139,33 @@ TEST_CASE("real game: an AI game pauses and ends with the AI off and no high-sco
     if (!roms) return;
     emu::Nes p(roms->patched);
     p.run_input(to_level_menu(false) + "D .*3 R .*3 A+E*3 A+E+S .*100");  // level 16
-    REQUIRE(p.read_ram(A().ai_mode) == 2);
+    REQUIRE(p.read_ram(game::ai_mode_address()) == 2);
     // Start pauses and resumes, as in a human game.
     p.run_input("S .*20");
-    CHECK(p.read_ram(A().renderMode) == 0);
-    const uint8_t y = p.read_ram(shipped_cart().require("tetriminoY"));  // tetriminoY stays
+    CHECK(p.read_ram(tetris::renderMode) == 0);
+    const uint8_t y = p.read_ram(tetris::tetriminoY);  // tetriminoY stays
     p.run_frames(30);
-    CHECK(p.read_ram(shipped_cart().require("tetriminoY")) == y);
+    CHECK(p.read_ram(tetris::tetriminoY) == y);
     p.run_input("S .*5");
-    CHECK(p.read_ram(A().renderMode) == 3);
+    CHECK(p.read_ram(tetris::renderMode) == 3);
     // A score for the table, then a full playfield: the next piece tops out.
     std::array<uint8_t, 12> table_before{};
-    const uint16_t table = shipped_cart().require("highScoreScoresA");
+    const uint16_t table = tetris::highScoreScoresA;
     for (uint16_t i = 0; i < table_before.size(); ++i) table_before[i] = p.read_ram(static_cast<uint16_t>(table + i));
-    for (int i = 0; i < 3; ++i) p.write_ram(static_cast<uint16_t>(A().score + i), 0x99);
-    for (int i = 0; i < 3; ++i) p.write_ram(static_cast<uint16_t>(A().score + 0x20 + i), 0x99);
+    for (int i = 0; i < 3; ++i) p.write_ram(static_cast<uint16_t>(tetris::score + i), 0x99);
+    for (int i = 0; i < 3; ++i) p.write_ram(static_cast<uint16_t>(tetris::score + 0x20 + i), 0x99);
     for (uint16_t cell = 20; cell < 200; ++cell)
         if (cell % 10 != 0 && cell % 10 != 5) p.write_ram(static_cast<uint16_t>(0x400 + cell), 0x7B);
     bool curtain = false;
-    for (int f = 0; f < 20000 && p.read_ram(A().gameMode) == game::kModePlay; ++f) {
-        curtain |= p.read_ram(A().player1_playState) == game::kPlayStateCurtain;
+    for (int f = 0; f < 20000 && p.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY; ++f) {
+        curtain |= p.read_ram(tetris::player1_playState) == tetris::PLAY_STATE_CURTAIN;
         p.set_buttons(f % 60 == 0 ? emu::button::Start : 0);  // through the curtain and the ending
         p.run_frame();
-        CHECK(p.read_ram(A().renderMode) != 2);  // never the high-score entry
+        CHECK(p.read_ram(tetris::renderMode) != 2);  // never the high-score entry
     }
     CHECK(curtain);
-    CHECK(p.read_ram(A().gameMode) == game::kModeLevelMenu);
-    CHECK(p.read_ram(A().ai_mode) == 0);
+    CHECK(p.read_ram(tetris::gameMode) == tetris::GAME_MODE_LEVEL_MENU);
+    CHECK(p.read_ram(game::ai_mode_address()) == 0);
     for (uint16_t i = 0; i < table_before.size(); ++i) CHECK(p.read_ram(static_cast<uint16_t>(table + i)) == table_before[i]);
 }
 
@@ -177,14 +177,14 @@ TEST_CASE("real game: a Start held over several frames pauses an AI game once as
         emu::Nes p(roms->patched);
         // A player's Start lasts several frames: it starts the game and is still held in it.
         p.run_input(to_level_menu(false) + (ai ? "E*3 E+S*8 " : "S*9 ") + ".*60");
-        CHECK(p.read_ram(A().ai_mode) == (ai ? 2 : 0));
-        CHECK(p.read_ram(A().renderMode) == 3);  // not paused
+        CHECK(p.read_ram(game::ai_mode_address()) == (ai ? 2 : 0));
+        CHECK(p.read_ram(tetris::renderMode) == 3);  // not paused
         p.run_input("S*10");
-        CHECK(p.read_ram(A().renderMode) == 0);  // paused, and stays so while Start is held
+        CHECK(p.read_ram(tetris::renderMode) == 0);  // paused, and stays so while Start is held
         p.run_input(".*5");
-        CHECK(p.read_ram(A().renderMode) == 0);
+        CHECK(p.read_ram(tetris::renderMode) == 0);
         p.run_input("S*10 .*5");
-        CHECK(p.read_ram(A().renderMode) == 3);  // resumed
+        CHECK(p.read_ram(tetris::renderMode) == 3);  // resumed
     }
 }
 
@@ -195,7 +195,7 @@ TEST_CASE("real game: the level menu shows the hint and nothing else of it chang
         emu::Nes o(roms->original), p(roms->patched);
         o.run_input(to_level_menu(b_type) + ".*30");
         p.run_input(to_level_menu(b_type) + ".*30");
-        REQUIRE(p.read_ram(A().gameMode) == game::kModeLevelMenu);
+        REQUIRE(p.read_ram(tetris::gameMode) == tetris::GAME_MODE_LEVEL_MENU);
         const emu::VideoMap om = o.video_map(), pm = p.video_map();
         const uint16_t text = shipped_cart().require("hint_text");
         std::string hint_tiles;

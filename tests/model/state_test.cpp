@@ -78,18 +78,20 @@ TEST_CASE("RAM: to_ram then from_ram gives the state back; the addresses come fr
     for (int i = 0; i < 300; ++i) step(s, i % 4 == 0 ? button::Down : 0);
     to_ram(s, ram);
     CHECK(from_ram(ram) == s);
-    // The game's own layout: playfield at $0400, row-major, 10 per row; piece at $40/$60.
-    CHECK(ram[0x0400 + 19 * 10 + 0] == s.playfield[190]);
-    CHECK(ram[0x40] == s.tetriminoX);
-    CHECK(ram[0x60] == s.tetriminoX);
-    CHECK(ram[0x17] == (s.rngSeed >> 8));
-    CHECK(ram[0xBF] == s.nextPiece);
+    // The game's own layout: the playfield row-major, 10 per row; the piece in the player block
+    // and in its player-1 copy; the RNG big endian.
+    namespace t = tetris;
+    CHECK(ram[t::playfield + 19 * 10 + 0] == s.playfield[190]);
+    CHECK(ram[t::tetriminoX] == s.tetriminoX);
+    CHECK(ram[t::tetriminoX + kPlayer1Offset] == s.tetriminoX);
+    CHECK(ram[t::rngSeed] == (s.rngSeed >> 8));
+    CHECK(ram[t::nextPiece] == s.nextPiece);
     // Not in a game: a clear error.
-    ram[0xC0] = 3;
+    ram[t::gameMode] = t::GAME_MODE_LEVEL_MENU;
     CHECK_THROWS_WITH(from_ram(ram), Catch::Contains("not in a game"));
-    ram[0xC0] = 4;
-    ram[0x62] = 0x13;  // player 1's currentPiece
-    ram[0x68] = 1;     // ... while in control of a piece
+    ram[t::gameMode] = t::GAME_MODE_PLAY;
+    ram[t::currentPiece + kPlayer1Offset] = 0x13;  // no piece
+    ram[t::playState + kPlayer1Offset] = 1;        // ... while in control of a piece
     CHECK_THROWS_WITH(from_ram(ram), Catch::Contains("currentPiece"));
 }
 

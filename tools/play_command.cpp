@@ -57,20 +57,20 @@ int play(const PlayOptions& o) {
     if (o.height < 0 || o.height > 5) throw std::invalid_argument("--height is 0-5");
 
     emu::Nes nes(rom);
-    const uint16_t game_mode = cart.require("gameMode"), ai_mode = cart.require("ai_mode"),
-                   level = cart.require("player1_levelNumber"), lines = cart.require("lines"),
-                   score = cart.require("score"), play_state = cart.require("player1_playState"),
-                   spawn_count = cart.require("spawnCount"), late_plans = cart.require("late_plans");
-    const uint8_t mode_level_menu = static_cast<uint8_t>(cart.require("GAME_MODE_LEVEL_MENU")),
-                  mode_play = static_cast<uint8_t>(cart.require("GAME_MODE_PLAY")),
-                  state_curtain = static_cast<uint8_t>(cart.require("PLAY_STATE_CURTAIN"));
+    const uint16_t game_mode = tetris::gameMode, ai_mode = cart.require("ai_mode"),
+                   level = tetris::player1_levelNumber, lines = tetris::lines,
+                   score = tetris::score, play_state = tetris::player1_playState,
+                   spawn_count = tetris::spawnCount, late_plans = cart.require("late_plans");
+    const uint8_t mode_level_menu = tetris::GAME_MODE_LEVEL_MENU,
+                  mode_play = tetris::GAME_MODE_PLAY,
+                  state_curtain = tetris::PLAY_STATE_CURTAIN;
     std::string what;
     if (!o.input.empty()) {
         nes.run_input(o.input);
         nes.set_buttons(0);
         what = "input";
     } else if (o.demo) {
-        for (int f = 0; f < 4000 && nes.read_ram(game_mode) != 5; ++f) nes.run_frame();
+        for (int f = 0; f < 4000 && nes.read_ram(game_mode) != tetris::GAME_MODE_DEMO; ++f) nes.run_frame();
         what = "the demo";
     } else {
         nes.run_input(game::menu_walk_input({o.level, o.b_type, o.height, !o.human, 0}));
@@ -80,7 +80,7 @@ int play(const PlayOptions& o) {
     }
     if (o.soak && (o.demo || o.human || !o.input.empty()))
         throw std::invalid_argument("--soak is for AI games (not with --demo, --human or --input)");
-    nes.watch_main_loop(cart.require("game_mainLoop"));
+    nes.watch_main_loop(tetris::game_mainLoop);
     // The frame's margin: from the moment the game's frame work is done (its main loop enters the
     // wait for the vertical blank, ai_idle) to the next NMI; the least one seen in play.
     const uint16_t idle_entry = cart.require("ai_idle");
@@ -137,7 +137,7 @@ int play(const PlayOptions& o) {
             f += 5;
         }
         if (nes.read_ram(spawn_count) != last_count) ++pieces;
-        if (nes.read_ram(play_state) == 0x0A && last_state != 0x0A) ++top_outs;
+        if (nes.read_ram(play_state) == state_curtain && last_state != state_curtain) ++top_outs;
         last_count = nes.read_ram(spawn_count);
         last_late = nes.read_ram(late_plans);
         last_state = nes.read_ram(play_state);
