@@ -1,7 +1,7 @@
 // run-bin, trace, run-rom: the emulator's subcommands of nestris-ai.
 #include "emu_commands.hpp"
 
-#include "command_status.hpp"
+#include "command_runner.hpp"
 #include "disasm.hpp"
 #include "flat_machine.hpp"
 #include "input.hpp"
@@ -25,19 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace nestris::emu;
-
-constexpr int kExitFailure = 1;
-
-// Runs a subcommand body; an exception becomes one message on stderr and exit code 1.
-void run(const char* command, const std::function<int()>& body) {
-    try {
-        set_command_exit_code(body());
-    } catch (const std::exception& e) {
-        std::cout.flush();
-        std::cerr << "nestris-ai " << command << ": error: " << e.what() << "\n";
-        set_command_exit_code(kExitFailure);
-    }
-}
 
 std::vector<uint8_t> read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -107,7 +94,7 @@ int run_bin(const RunBinOptions& o) {
     std::snprintf(timing, sizeof timing, " (%.3f s, %.0f emulated MHz)", secs, mhz);
     if (r.status == RunStatus::CycleLimit) {
         std::cout << "no trap within " << o.max_cycles << " cycles; PC=" << hex4(r.pc) << timing << "\n";
-        return kExitFailure;
+        return kExitFailed;
     }
     std::cout << (r.status == RunStatus::Jammed ? "CPU jammed at " : "trap at ") << hex4(r.pc)
               << " after " << r.cycles << " cycles, " << r.instructions << " instructions" << timing << "\n";
@@ -116,12 +103,12 @@ int run_bin(const RunBinOptions& o) {
     std::snprintf(line, sizeof line, "A:%02X X:%02X Y:%02X P:%02X SP:%02X\n", regs.a, regs.x, regs.y,
                   regs.p, regs.s);
     std::cout << line;
-    if (r.status == RunStatus::Jammed) return kExitFailure;
+    if (r.status == RunStatus::Jammed) return kExitFailed;
     if (!o.success.empty()) {
         const uint16_t want = addr(o.success);
         std::cout << (r.pc == want ? "success: trapped at the success address\n"
                                    : "FAILURE: expected the trap at " + hex4(want) + "\n");
-        return r.pc == want ? 0 : kExitFailure;
+        return r.pc == want ? 0 : kExitFailed;
     }
     return 0;
 }
@@ -238,7 +225,7 @@ int run_rom(const RunRomOptions& o) {
     }
     if (status == RunStatus::Jammed) {
         std::cerr << "nestris-ai run-rom: the CPU jammed at " << hex4(nes->cpu().pc()) << "\n";
-        return kExitFailure;
+        return kExitFailed;
     }
     return 0;
 }
@@ -258,7 +245,7 @@ void add_emu_commands(CLI::App& app) {
         c->add_option("--pc", o->pc, "Start address (default: the reset vector at $FFFC)");
         c->add_option("--success", o->success, "Expected trap address: exit code 0 only if the run traps there");
         c->add_option("--max-cycles", o->max_cycles, "Give up after this many cycles");
-        c->callback([o] { run("run-bin", [o] { return run_bin(*o); }); });
+        c->callback([o] { run_command("nestris-ai run-bin", [o] { return run_bin(*o); }); });
     }
     {
         auto o = std::make_shared<TraceOptions>();
@@ -276,7 +263,7 @@ void add_emu_commands(CLI::App& app) {
         c->add_option("--input", o->input, "iNES: input for the skipped frames (see run-rom)");
         c->add_option("--labels", o->labels, "ld65 -Ln label file, so addresses can be names");
         c->add_option("-o,--output", o->output, "Write the trace here instead of stdout");
-        c->callback([o] { run("trace", [o] { return trace(*o); }); });
+        c->callback([o] { run_command("nestris-ai trace", [o] { return trace(*o); }); });
     }
     {
         auto o = std::make_shared<RunRomOptions>();
@@ -295,7 +282,7 @@ void add_emu_commands(CLI::App& app) {
         c->add_option("--ram", o->ram, "Save CPU RAM $0000-$07FF (2048 bytes)");
         c->add_option("--watch", o->watch, "Main-loop address: count frames in which it never ran (lag)");
         c->add_option("--labels", o->labels, "ld65 -Ln label file, so --watch can be a name");
-        c->callback([o] { run("run-rom", [o] { return run_rom(*o); }); });
+        c->callback([o] { run_command("nestris-ai run-rom", [o] { return run_rom(*o); }); });
     }
 }
 

@@ -1,5 +1,5 @@
 // nestris-ai fidelity: the game model against the real game in the embedded emulator.
-#include "command_status.hpp"
+#include "command_runner.hpp"
 #include "fidelity.hpp"
 #include "model_commands.hpp"
 #include "rom.hpp"
@@ -113,12 +113,7 @@ void add_fidelity_command(CLI::App& app) {
     cmd->add_flag("--verbose", o->verbose, "one line per game");
     cmd->add_option("--report", o->report, "write every game's result to this file");
     cmd->callback([o] {
-        try {
-            set_command_exit_code(run(*o));
-        } catch (const std::exception& e) {
-            std::cerr << "fidelity: " << e.what() << "\n";
-            set_command_exit_code(2);
-        }
+        run_command("nestris-ai fidelity", [o] { return run(*o); });
     });
 }
 

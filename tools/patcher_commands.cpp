@@ -5,7 +5,7 @@
 
 #include "cart_image.hpp"
 #include "checksums.hpp"
-#include "command_status.hpp"
+#include "command_runner.hpp"
 #include "file_io.hpp"
 #include "ips.hpp"
 #include "patch.hpp"
@@ -20,20 +20,6 @@
 namespace nestris {
 namespace {
 namespace fs = std::filesystem;
-
-constexpr int kExitFailure = 1;
-constexpr int kExitUnknownRom = 2;
-
-// Runs a subcommand's body; an exception becomes a message and exit code 1.
-void run(const char* command, const std::function<int()>& body) {
-    try {
-        set_command_exit_code(body());
-    } catch (const std::exception& e) {
-        std::cout.flush();
-        std::cerr << "nestris-ai " << command << ": error: " << e.what() << "\n";
-        set_command_exit_code(kExitFailure);
-    }
-}
 
 std::string hex(uint32_t v) { return crc32_hex(v); }
 
@@ -89,7 +75,7 @@ void add_build(CLI::App& app) {
     sub->footer("Prints how much of each free ROM region the code uses, and the build id that the\n"
                 "patched ROM carries in its signature (see `nestris-ai identify`).");
     sub->callback([output] {
-        run("build", [&] {
+        run_command("nestris-ai build", [&] {
             const CartImage& cart = shipped_cart();
             const IpsPatch patch = cart_patch(cart);
             const std::vector<uint8_t> bytes = serialize_ips(patch);
@@ -128,9 +114,9 @@ void add_patch(CLI::App& app) {
                 "header. The result is checked byte for byte (every patched byte as intended, every other\n"
                 "byte unchanged, as read back from disk) before it is renamed into place; on any failure\n"
                 "nothing is written.\n"
-                "Exit status: 0 patched, 1 refused or failed.");
+                "Exit status: 0 patched; 1 refused or failed; 2 usage.");
     sub->callback([o] {
-        run("patch", [&] {
+        run_command("nestris-ai patch", [&] {
             const fs::path target = o->in_place ? o->rom : o->output.empty() ? default_patched_path(o->rom) : o->output;
             if (!o->in_place && same_file(target, o->rom))
                 throw FileError("the output " + target.string() + " is the input ROM; use --in-place to overwrite it");
@@ -161,14 +147,14 @@ void add_identify(CLI::App& app) {
     sub->footer("Recognises Tetris (USA) (supported, with or without its header), Tetris (Europe)\n"
                 "(refused: PAL), ROMs already patched by nestris-ai (version and build), and prints the\n"
                 "checksums and iNES fields of anything else.\n"
-                "Exit status: 0 recognised, 2 unknown file, 1 the file cannot be read.");
+                "Exit status: 0 recognised; 1 not a ROM or patch it knows, or unreadable; 2 usage.");
     sub->callback([path] {
-        run("identify", [&] {
+        run_command("nestris-ai identify", [&] {
             const std::vector<uint8_t> file = read_file(*path);
             const RomIdentity id = identify_rom(file, this_build());
             print_identity(std::cout, *path, id);
             if (id.patchable()) std::cout << "  -> nestris-ai patch " << path->string() << "\n";
-            return id.kind == RomKind::Unknown ? kExitUnknownRom : 0;
+            return id.kind == RomKind::Unknown ? kExitFailed : 0;
         });
     });
 }
@@ -184,9 +170,9 @@ void add_verify(CLI::App& app) {
     sub->footer("Checks the signature (this build), the standard header and size, and every byte of\n"
                 "this build's patch. No byte of the game is stored in nestris-ai, so the bytes the patch\n"
                 "does not touch can only be compared with --original.\n"
-                "Exit status: 0 all the checks made passed, 1 otherwise.");
+                "Exit status: 0 all the checks made passed; 1 otherwise; 2 usage.");
     sub->callback([o] {
-        run("verify", [&] {
+        run_command("nestris-ai verify", [&] {
             const std::vector<uint8_t> file = read_file(o->rom);
             const RomIdentity id = identify_rom(file, this_build());
             if (id.kind != RomKind::Patched) throw PatchError("not patched by nestris-ai: " + id.summary());
@@ -235,7 +221,7 @@ void add_apply_ips(CLI::App& app) {
                 "is refused with the byte offset of the problem. Supports RLE records and the Lunar IPS\n"
                 "truncation record. The output is written atomically.");
     sub->callback([o] {
-        run("apply-ips", [&] {
+        run_command("nestris-ai apply-ips", [&] {
             if (same_file(o->output, o->rom))
                 throw FileError("the output " + o->output.string() + " is the input file; write to another file");
             const std::vector<uint8_t> file = read_file(o->rom);

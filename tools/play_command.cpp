@@ -4,7 +4,7 @@
 #include "play_command.hpp"
 
 #include "cart_image.hpp"
-#include "command_status.hpp"
+#include "command_runner.hpp"
 #include "file_io.hpp"
 #include "game_harness.hpp"
 #include "game_model.hpp"
@@ -190,13 +190,7 @@ void add_play_command(CLI::App& app) {
                 "Prints the game's state at the end: level, lines, score, pieces, top-outs, lag frames.\n"
                 "Exit status 0, or 1 with a message (not Tetris (USA), bad option).");
     sub->callback([o] {
-        try {
-            set_command_exit_code(play(*o));
-        } catch (const std::exception& e) {
-            std::cout.flush();
-            std::cerr << "nestris-ai play: error: " << e.what() << "\n";
-            set_command_exit_code(1);
-        }
+        run_command("nestris-ai play", [o] { return play(*o); });
     });
 }
 

@@ -1,5 +1,5 @@
 // nestris-ai render: pictures of model states (text for terminals, PNG).
-#include "command_status.hpp"
+#include "command_runner.hpp"
 #include "model_commands.hpp"
 #include "player.hpp"
 #include "power_on.hpp"
@@ -102,12 +102,7 @@ void add_render_command(CLI::App& app) {
     cmd->add_option("--every", o->every, "with --frames-dir: every K-th frame")->capture_default_str();
     cmd->add_option("--save-state", o->save_state, "write the final state to a state file");
     cmd->callback([o] {
-        try {
-            set_command_exit_code(run(*o));
-        } catch (const std::exception& e) {
-            std::cerr << "render: " << e.what() << "\n";
-            set_command_exit_code(2);
-        }
+        run_command("nestris-ai render", [o] { return run(*o); });
     });
 }
 

@@ -1,7 +1,7 @@
 // nestris-ai simulate: many games of a player against the game model.
 #include "ai_player.hpp"
 #include "cart_loop.hpp"
-#include "command_status.hpp"
+#include "command_runner.hpp"
 #include "model_commands.hpp"
 #include "player.hpp"
 #include "power_on.hpp"
@@ -257,12 +257,7 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_option("--csv", o->csv, "write one CSV line per game to this file");
     cmd->add_flag("--quiet", o->quiet, "no progress bar");
     cmd->callback([o] {
-        try {
-            set_command_exit_code(run_simulate(*o));
-        } catch (const std::exception& e) {
-            std::cerr << "simulate: " << e.what() << "\n";
-            set_command_exit_code(2);
-        }
+        run_command("nestris-ai simulate", [o] { return run_simulate(*o); });
     });
 }
 

@@ -2,7 +2,7 @@
 // not written.
 #include "cart_image.hpp"
 #include "checksums.hpp"
-#include "command_status.hpp"
+#include "command_runner.hpp"
 #include "file_io.hpp"
 #include "ips.hpp"
 #include "patch.hpp"
@@ -45,20 +45,14 @@ private:
 };
 
 CliResult run_cli(const std::vector<std::string>& args) {
-    CLI::App app{"nestris-ai (test)"};
+    CLI::App app{"nestris-ai (test)", "nestris-ai"};
     app.require_subcommand(1);
     add_patcher_commands(app);
-    set_command_exit_code(0);
     std::vector<const char*> argv = {"nestris-ai"};
     for (const std::string& a : args) argv.push_back(a.c_str());
     CliResult result;
     Capture capture;
-    try {
-        app.parse(static_cast<int>(argv.size()), argv.data());
-        result.code = command_exit_code();
-    } catch (const CLI::ParseError& e) {
-        result.code = app.exit(e);
-    }
+    result.code = run_program(app, static_cast<int>(argv.size()), argv.data());
     result.out = capture.out.str();
     result.err = capture.err.str();
     return result;
@@ -133,16 +127,32 @@ TEST_CASE("cli: patch never writes over its input unless --in-place") {
     CHECK(r.code == 1);
     CHECK_THAT(r.err, Contains("is the input ROM; use --in-place"));
     const CliResult both = run_cli({"patch", (dir / "t.nes").string(), "--in-place", "-o", (dir / "u.nes").string()});
-    CHECK(both.code != 0);  // CLI11: --in-place excludes -o
+    CHECK(both.code == 2);  // a usage error: --in-place excludes -o
+    CHECK_THAT(both.err, Contains("nestris-ai patch: error:") && Contains("excludes"));
     CHECK(read_file(dir / "t.nes") == synthetic_rom(2));
     CHECK(dir.listing() == std::vector<std::string>{"t.nes"});
+}
+
+TEST_CASE("cli: one exit-code convention: 0 done, 1 refused or failed, 2 usage, one error line") {
+    const CliResult unknown_option = run_cli({"patch", "t.nes", "--frobnicate"});
+    CHECK(unknown_option.code == 2);
+    CHECK_THAT(unknown_option.err, Contains("nestris-ai patch: error:") && Contains("--frobnicate"));
+    const CliResult no_command = run_cli({});
+    CHECK(no_command.code == 2);
+    CHECK_THAT(no_command.err, Contains("nestris-ai: error:"));
+    const CliResult help = run_cli({"patch", "--help"});
+    CHECK(help.code == 0);
+    CHECK_THAT(help.out, Contains("Usage:"));
+    const CliResult missing = run_cli({"verify", "/nonexistent/t.nes"});
+    CHECK(missing.code == 1);
+    CHECK_THAT(missing.err, Contains("nestris-ai verify: error:"));
 }
 
 TEST_CASE("cli: identify says what a file is, with exit codes") {
     ScratchDir dir("cli_identify");
     write_plain(dir / "random.nes", synthetic_rom(3));
     CliResult r = run_cli({"identify", (dir / "random.nes").string()});
-    CHECK(r.code == 2);
+    CHECK(r.code == 1);
     CHECK_THAT(r.out, Contains("unknown NES ROM") && Contains("SHA-1 ") && Contains("CRC32 ") &&
                           Contains("mapper 1 (MMC1)") && Contains("matches no known dump"));
     write_plain(dir / "patched.nes", apply_ips(synthetic_rom(3), cart_patch(shipped_cart())));

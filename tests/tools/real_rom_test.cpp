@@ -1,7 +1,7 @@
 // Tests on the genuine game: they run only where the user has it (TETRIS_ROM=/path/to/tetris.nes,
 // and TETRIS_PAL_ROM for Tetris (Europe)); otherwise they print SKIPPED and ctest says so.
 #include "checksums.hpp"
-#include "command_status.hpp"
+#include "command_runner.hpp"
 #include "file_io.hpp"
 #include "patch.hpp"
 #include "patcher/support.hpp"
@@ -38,17 +38,16 @@ std::optional<std::vector<uint8_t>> pal_rom_or_skip() {
 IdentifyContext this_build() { return {known_roms(), cart_build_id(shipped_cart())}; }
 
 int run_cli(const std::vector<std::string>& args, std::string& out) {
-    CLI::App app{"nestris-ai (test)"};
+    CLI::App app{"nestris-ai (test)", "nestris-ai"};
     add_patcher_commands(app);
-    set_command_exit_code(0);
     std::vector<const char*> argv = {"nestris-ai"};
     for (const std::string& a : args) argv.push_back(a.c_str());
     std::ostringstream text;
     std::streambuf* old = std::cout.rdbuf(text.rdbuf());
-    app.parse(static_cast<int>(argv.size()), argv.data());
+    const int code = run_program(app, static_cast<int>(argv.size()), argv.data());
     std::cout.rdbuf(old);
     out = text.str();
-    return command_exit_code();
+    return code;
 }
 
 void write_plain(const fs::path& p, const std::vector<uint8_t>& bytes) {

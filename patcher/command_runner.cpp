@@ -1,0 +1,63 @@
+#include "command_runner.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+namespace nestris {
+namespace {
+
+int exit_code = kExitDone;
+
+void error_line(const std::string& command, const char* what) {
+    std::cout.flush();
+    std::cerr << command << ": error: " << what << "\n";
+}
+
+// "nestris-ai play" when the parser got as far as a subcommand, else "nestris-ai".
+std::string command_name(const CLI::App& app) {
+    std::string name = app.get_name();
+    const CLI::App* at = &app;
+    for (;;) {
+        const auto subs = at->get_subcommands();
+        if (subs.empty()) break;
+        at = subs.front();
+        name += " " + at->get_name();
+    }
+    return name;
+}
+
+}  // namespace
+
+void run_command(const std::string& command, const std::function<int()>& body) {
+    try {
+        exit_code = body();
+    } catch (const UsageError& e) {
+        error_line(command, e.what());
+        exit_code = kExitUsage;
+    } catch (const std::exception& e) {
+        error_line(command, e.what());
+        exit_code = kExitFailed;
+    }
+}
+
+int run_program(CLI::App& app, int argc, const char* const* argv, const std::function<int()>& body) {
+    exit_code = kExitDone;
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        error_line(command_name(app), e.what());
+        std::cerr << "Run with --help for more information.\n";
+        return kExitUsage;
+    }
+    if (body) run_command(app.get_name(), body);
+    return exit_code;
+}
+
+}  // namespace nestris

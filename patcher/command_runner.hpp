@@ -1,0 +1,35 @@
+// Every command of nestris-ai and every tool ends the same way (README.md, "Commands"):
+//   exit 0  done;
+//   exit 1  refused or failed, with one line on stderr: "<program> <command>: error: <what>";
+//   exit 2  a usage error: a bad option or argument (CLI11's parse errors included), same line.
+// --help and --version print and exit 0.
+#pragma once
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace nestris {
+
+inline constexpr int kExitDone = 0, kExitFailed = 1, kExitUsage = 2;
+
+// Thrown by a command body for a usage error the parser cannot see (options that do not go
+// together, an argument out of its range): exit 2.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Runs a subcommand's body inside its CLI11 callback: the body returns the exit code; an
+// exception becomes the error line and exit 1 (UsageError: 2). `command` is the full name,
+// e.g. "nestris-ai patch".
+void run_command(const std::string& command, const std::function<int()>& body);
+
+// Parses the command line and runs: the subcommands' callbacks (which use run_command), then
+// `body` if given (a tool without subcommands). Returns the exit code for main().
+int run_program(CLI::App& app, int argc, const char* const* argv, const std::function<int()>& body = {});
+
+}  // namespace nestris
