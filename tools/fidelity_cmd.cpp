@@ -32,7 +32,7 @@ int run(const FidelityOptions& o) {
     std::string path = o.rom;
     if (path.empty()) {
         const char* env = std::getenv("TETRIS_ROM");
-        if (!env || !*env) throw std::invalid_argument("no ROM: pass --rom or set TETRIS_ROM");
+        if (!env || !*env) throw UsageError("no ROM: pass --rom or set TETRIS_ROM");
         path = env;
     }
     std::ifstream in(path, std::ios::binary);
@@ -45,7 +45,7 @@ int run(const FidelityOptions& o) {
                                     "); the model follows that game only");
     std::vector<uint8_t> levels;
     for (uint32_t l : parse_number_list(o.levels)) {
-        if (l > 255) throw std::invalid_argument("start level " + std::to_string(l) + " is above 255");
+        if (l > 255) throw UsageError("start level " + std::to_string(l) + " is above 255");
         levels.push_back(static_cast<uint8_t>(l));
     }
     std::vector<FidelityGame> games = standard_fidelity_games(o.games, o.frames, levels, o.seed);

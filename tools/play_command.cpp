@@ -53,8 +53,8 @@ int play(const PlayOptions& o) {
     } else {
         rom = patch_rom(file, cart).bytes;  // throws with the reason for anything else
     }
-    if (o.level < 0 || o.level > 19) throw std::invalid_argument("--level is 0-19 (10-19 with the A trick)");
-    if (o.height < 0 || o.height > 5) throw std::invalid_argument("--height is 0-5");
+    if (o.level < 0 || o.level > 19) throw UsageError("--level is 0-19 (10-19 with the A trick)");
+    if (o.height < 0 || o.height > 5) throw UsageError("--height is 0-5");
 
     emu::Nes nes(rom);
     const uint16_t game_mode = tetris::gameMode, ai_mode = cart.require("ai_mode"),
@@ -79,7 +79,7 @@ int play(const PlayOptions& o) {
                std::to_string(o.level);
     }
     if (o.soak && (o.demo || o.human || !o.input.empty()))
-        throw std::invalid_argument("--soak is for AI games (not with --demo, --human or --input)");
+        throw UsageError("--soak is for AI games (not with --demo, --human or --input)");
     nes.watch_main_loop(tetris::game_mainLoop);
     // The frame's margin: from the moment the game's frame work is done (its main loop enters the
     // wait for the vertical blank, ai_idle) to the next NMI; the least one seen in play.
@@ -162,7 +162,7 @@ int play(const PlayOptions& o) {
         emu::write_png(o.png, nes.screenshot());
         std::printf("screenshot: %s (made from your ROM: keep it to yourself)\n", o.png.c_str());
     }
-    return o.soak && play_lag ? 2 : 0;
+    return o.soak && play_lag ? kExitFailed : kExitDone;
 }
 
 }  // namespace
@@ -184,11 +184,11 @@ void add_play_command(CLI::App& app) {
     sub->add_option("--png-every", o->png_every, "also a screenshot every N frames (OUT-000123.png)");
     sub->add_flag("--soak", o->soak,
                   "a long run: whenever an AI game ends (back on the level menu), start another; exit\n"
-                  "status 2 when a frame of AI play lagged");
+                  "status 1 when a frame of AI play lagged");
     sub->footer("The menu walk: Start through the legal and title screens, Right for B-Type, the level (and\n"
                 "height) with the pad, then Select held (and A for levels 10-19) and Start: the AI plays.\n"
                 "Prints the game's state at the end: level, lines, score, pieces, top-outs, lag frames.\n"
-                "Exit status 0, or 1 with a message (not Tetris (USA), bad option).");
+                "Exit status 0; 1 with a message (not Tetris (USA), a lag frame in a soak); 2 a bad option.");
     sub->callback([o] {
         run_command("nestris-ai play", [o] { return play(*o); });
     });

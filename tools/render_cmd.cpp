@@ -36,7 +36,7 @@ struct RenderOptions {
 
 int run(const RenderOptions& o) {
     if (o.state.empty() == (o.seed < 0))
-        throw std::invalid_argument("give one start: --state FILE or --seed N");
+        throw UsageError("give one start: --state FILE or --seed N");
     GameState s = o.state.empty()
         ? seeded_game(static_cast<uint32_t>(o.seed), static_cast<uint8_t>(o.level), o.type == "B" ? 1 : 0,
                       static_cast<uint8_t>(o.height))
@@ -50,9 +50,9 @@ int run(const RenderOptions& o) {
     } else if (o.player == "drop") {
         player = std::make_unique<DropAtSpawnPlayer>();
     } else if (!o.player.empty()) {
-        throw std::invalid_argument("unknown player '" + o.player + "' (drop)");
+        throw UsageError("unknown player '" + o.player + "' (drop)");
     }
-    if (frames && !player) throw std::invalid_argument("--frame needs --movie or --player");
+    if (frames && !player) throw UsageError("--frame needs --movie or --player");
     if (!o.frames_dir.empty()) std::filesystem::create_directories(o.frames_dir);
     auto dump_frame = [&](uint64_t f) {
         if (o.frames_dir.empty() || f % std::max<uint32_t>(1, o.every) != 0) return;

@@ -27,9 +27,9 @@ std::vector<uint32_t> parse_number_list(const std::string& text) {
     std::vector<uint32_t> out;
     auto number = [&](const std::string& s) -> uint32_t {
         if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 10)
-            throw std::invalid_argument("'" + s + "' is not a number (in '" + text + "')");
+            throw UsageError("'" + s + "' is not a number (in '" + text + "')");
         const unsigned long long v = std::stoull(s);
-        if (v > 0xFFFFFFFFull) throw std::invalid_argument("'" + s + "' is too large");
+        if (v > 0xFFFFFFFFull) throw UsageError("'" + s + "' is too large");
         return static_cast<uint32_t>(v);
     };
     std::size_t start = 0;
@@ -41,8 +41,8 @@ std::vector<uint32_t> parse_number_list(const std::string& text) {
             out.push_back(number(item));
         } else {
             const uint32_t lo = number(item.substr(0, dash)), hi = number(item.substr(dash + 1));
-            if (hi < lo) throw std::invalid_argument("range '" + item + "' runs backwards");
-            if (hi - lo >= 100'000'000u) throw std::invalid_argument("range '" + item + "' is too long");
+            if (hi < lo) throw UsageError("range '" + item + "' runs backwards");
+            if (hi - lo >= 100'000'000u) throw UsageError("range '" + item + "' is too long");
             for (uint64_t v = lo; v <= hi; ++v) out.push_back(static_cast<uint32_t>(v));
         }
         if (comma == std::string::npos) break;
@@ -131,11 +131,11 @@ int run_simulate(const SimulateOptions& o) {
                 seeded_game(seed, config.start_level, config.game_type, config.start_height), options);
         };
     } else if (o.player == "movie") {
-        if (o.movie.empty()) throw std::invalid_argument("--player movie needs --movie FILE");
+        if (o.movie.empty()) throw UsageError("--player movie needs --movie FILE");
         const Movie movie = load_movie_file(o.movie);
         config.make_player = [movie](uint32_t) { return std::make_unique<MoviePlayer>(movie); };
     } else {
-        throw std::invalid_argument("unknown player '" + o.player + "' (ai, cart, drop, movie)");
+        throw UsageError("unknown player '" + o.player + "' (ai, cart, drop, movie)");
     }
     if (!o.png_dir.empty()) std::filesystem::create_directories(o.png_dir);
     CartFigures cart;
