@@ -54,30 +54,74 @@ void write_all(int fd, std::span<const uint8_t> bytes, const std::string& path) 
 }  // namespace
 
 std::vector<uint8_t> read_file(const fs::path& path, uint64_t max_bytes) {
+    // The kind of file first, from its status: opening a FIFO would block until a writer comes.
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
     if (ec && ec != std::errc::no_such_file_or_directory)
         throw FileError("cannot read " + in_quotes(path) + ": " + ec.message());
     if (!fs::exists(status)) throw FileError("cannot read " + in_quotes(path) + ": no such file");
     if (fs::is_directory(status)) throw FileError("cannot read " + in_quotes(path) + ": it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw FileError(with_errno("cannot open " + in_quotes(path)));
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    if (size < 0) throw FileError("cannot read " + in_quotes(path) + ": not a regular file");
-    if (static_cast<uint64_t>(size) > max_bytes)
-        throw FileError(in_quotes(path) + " is " + std::to_string(size) + " bytes, more than the " +
-                        std::to_string(max_bytes) + " this command reads: not the file you meant?");
-    in.seekg(0);
-    std::vector<uint8_t> bytes(static_cast<size_t>(size));
-    in.read(reinterpret_cast<char*>(bytes.data()), size);
-    if (in.gcount() != size) throw FileError("cannot read " + in_quotes(path) + ": it changed while being read");
+    if (!fs::is_regular_file(status))
+        throw FileError("cannot read " + in_quotes(path) + ": not a regular file (a device, a FIFO or a socket)");
+    const uintmax_t listed = fs::file_size(path, ec);
+    if (!ec && listed > max_bytes) throw FileError(in_quotes(path) + " is " + std::to_string(listed) + " bytes, more than the " +
+                                                   std::to_string(max_bytes) + " this command reads: not the file you meant?");
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) throw FileError(with_errno("cannot open " + in_quotes(path)));
+    TempFile guard("", fd);  // closes it on every exit
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        throw FileError("cannot read " + in_quotes(path) + ": not a regular file");
+    // Read up to one byte past the limit, whatever the size said: the file may grow meanwhile.
+    std::vector<uint8_t> bytes;
+    uint8_t buffer[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw FileError(with_errno("cannot read " + in_quotes(path)));
+        if (n == 0) break;
+        bytes.insert(bytes.end(), buffer, buffer + n);
+        if (bytes.size() > max_bytes)
+            throw FileError(in_quotes(path) + " is more than the " + std::to_string(max_bytes) +
+                            " bytes this command reads: not the file you meant?");
+    }
     return bytes;
 }
 
-void write_file_atomically(const fs::path& target, std::span<const uint8_t> bytes, const OnDiskCheck& check) {
+std::string read_text_file(const fs::path& path, uint64_t max_bytes) {
+    const std::vector<uint8_t> bytes = read_file(path, max_bytes);
+    return std::string(bytes.begin(), bytes.end());
+}
+
+bool same_file(const fs::path& a, const fs::path& b) {
     std::error_code ec;
-    if (fs::is_directory(target, ec)) throw FileError("cannot write " + in_quotes(target) + ": it is a directory");
+    if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
+    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
+void write_file_atomically(const fs::path& given, std::span<const uint8_t> bytes, const OnDiskCheck& check,
+                           std::span<const fs::path> inputs) {
+    std::error_code ec;
+    // A link is followed: its file is replaced, the link stays.
+    fs::path target = given;
+    if (fs::is_symlink(fs::symlink_status(given, ec))) {
+        target = fs::weakly_canonical(given, ec);
+        if (ec) throw FileError("cannot write " + in_quotes(given) + ": " + ec.message());
+    }
+    const fs::file_status status = fs::status(target, ec);
+    if (fs::is_directory(status)) throw FileError("cannot write " + in_quotes(given) + ": it is a directory");
+    if (fs::exists(status) && !fs::is_regular_file(status))
+        throw FileError("cannot write " + in_quotes(given) + ": it is not a regular file (a device or a FIFO), "
+                        "and it would be replaced by one");
+    // Read-only by its mode (which root's access() would overlook) or to this user.
+    if (fs::exists(status) && ((fs::status(target, ec).permissions() & (fs::perms::owner_write | fs::perms::group_write |
+                                                                        fs::perms::others_write)) == fs::perms::none ||
+                               ::access(target.c_str(), W_OK) != 0))
+        throw FileError("cannot write " + in_quotes(given) + ": it is read-only");
+    for (const fs::path& input : inputs)
+        if (same_file(target, input))
+            throw FileError("cannot write " + in_quotes(given) + ": it is an input of this command (" +
+                            in_quotes(input) + "); write to another file");
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     if (!fs::is_directory(dir, ec)) throw FileError("cannot write " + in_quotes(target) + ": no directory " + in_quotes(dir));
 
@@ -114,6 +158,10 @@ void write_file_atomically(const fs::path& target, std::span<const uint8_t> byte
         ::fsync(dir_fd);
         ::close(dir_fd);
     }
+}
+
+void write_text_atomically(const fs::path& target, const std::string& text, std::span<const fs::path> inputs) {
+    write_file_atomically(target, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()), {}, inputs);
 }
 
 }  // namespace nestris

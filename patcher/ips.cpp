@@ -296,6 +296,10 @@ std::vector<uint8_t> apply_ips(std::span<const uint8_t> source, const IpsPatch& 
             throw IpsError("the truncation size " + at_byte(position + 3) + " asks for " +
                            std::to_string(*patch.truncate_to) + " bytes, more than the " +
                            std::to_string(out.size()) + "-byte file");
+        if (*patch.truncate_to < out.size() && !options.allow_truncation)
+            throw IpsError("the truncation record " + at_byte(position) + " cuts the " + std::to_string(out.size()) +
+                           "-byte file to " + std::to_string(*patch.truncate_to) +
+                           " bytes (wrong patch for this file? allow truncation to apply it)");
         out.resize(*patch.truncate_to, 0);
     }
     return out;

@@ -75,10 +75,14 @@ struct IpsApplyOptions {
     // of fixed size that is a sign of the wrong patch or the wrong file, so it is refused unless
     // asked for.
     bool allow_growth = false;
+    // A truncation record (Lunar IPS) that makes the file shorter cuts off bytes no record
+    // wrote: for a ROM that is the wrong patch, so it is refused unless asked for.
+    bool allow_truncation = false;
 };
 
 // Applies a patch to a copy of `source`. Throws IpsError naming the record's position in the
-// patch when it writes past the end of the file and growth is not allowed.
+// patch when it writes past the end of the file and growth is not allowed, or when its
+// truncation record shortens the file and truncation is not allowed.
 std::vector<uint8_t> apply_ips(std::span<const uint8_t> source, const IpsPatch& patch,
                                IpsApplyOptions options = {});
 

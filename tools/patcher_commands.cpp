@@ -31,12 +31,6 @@ fs::path default_patched_path(const fs::path& rom) {
     return rom.parent_path() / (rom.stem().string() + "-nestris-ai" + extension);
 }
 
-bool same_file(const fs::path& a, const fs::path& b) {
-    std::error_code ec;
-    if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
-    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
-}
-
 void print_checksums(std::ostream& out, const char* label, uint64_t size, const std::string& sha1, uint32_t crc) {
     char line[160];
     std::snprintf(line, sizeof line, "  %-9s %llu bytes, SHA-1 %s, CRC32 %s\n", label,
@@ -208,7 +202,7 @@ void add_verify(CLI::App& app) {
 void add_apply_ips(CLI::App& app) {
     struct Options {
         fs::path rom, patch, output;
-        bool allow_growth = false;
+        bool allow_growth = false, allow_truncation = false;
     };
     auto o = std::make_shared<Options>();
     CLI::App* sub = app.add_subcommand("apply-ips", "Apply any IPS patch to any file (a general tool).");
@@ -217,13 +211,18 @@ void add_apply_ips(CLI::App& app) {
     sub->add_option("-o,--output", o->output, "the patched file (must not be FILE)")->required();
     sub->add_flag("--allow-grow", o->allow_growth,
                   "let records past the end of FILE grow it (zero-filled), as old appliers did");
+    sub->add_flag("--allow-truncate", o->allow_truncation,
+                  "let a truncation record (Lunar IPS extension) cut FILE short");
     sub->footer("The patch is read strictly: a malformed patch (bad header, a record cut short, no 'EOF')\n"
                 "is refused with the byte offset of the problem. Supports RLE records and the Lunar IPS\n"
-                "truncation record. The output is written atomically.");
+                "truncation record (reported; refused unless --allow-truncate). The output is written\n"
+                "atomically, never onto FILE or PATCH.");
     sub->callback([o] {
         run_command("nestris-ai apply-ips", [&] {
-            if (same_file(o->output, o->rom))
-                throw FileError("the output " + o->output.string() + " is the input file; write to another file");
+            for (const fs::path& input : {o->rom, o->patch})
+                if (same_file(o->output, input))
+                    throw FileError("the output " + o->output.string() + " is an input (" + input.string() +
+                                    "); write to another file");
             const std::vector<uint8_t> file = read_file(o->rom);
             IpsPatch patch;
             try {
@@ -231,10 +230,15 @@ void add_apply_ips(CLI::App& app) {
             } catch (const IpsError& e) {
                 throw IpsError(o->patch.string() + ": " + e.what());
             }
-            const std::vector<uint8_t> result = apply_ips(file, patch, {o->allow_growth});
-            write_file_atomically(o->output, result);
+            const std::vector<uint8_t> result = apply_ips(file, patch, {o->allow_growth, o->allow_truncation});
+            const std::vector<fs::path> inputs = {o->rom, o->patch};
+            write_file_atomically(o->output, result, {}, inputs);
             std::cout << "applied " << patch.records.size() << " record(s) of " << o->patch.string() << " to "
-                      << o->rom.string() << "\nwrote " << o->output.string() << ": " << result.size()
+                      << o->rom.string();
+            if (patch.truncate_to)
+                std::cout << " (its truncation record cut the file from " << file.size() << " to " << *patch.truncate_to
+                          << " bytes)";
+            std::cout << "\nwrote " << o->output.string() << ": " << result.size()
                       << " bytes, SHA-1 " << sha1_hex(result) << "  CRC32 " << hex(crc32_of(result)) << "\n";
             return 0;
         });

@@ -93,3 +93,43 @@ TEST_CASE("reading refuses what is not a readable regular file of sane size") {
     write_plain(dir / "empty", {});
     CHECK(read_file(dir / "empty").empty());
 }
+
+TEST_CASE("reading checks the kind of file before opening it: a FIFO or a device is refused, never waited on") {
+    ScratchDir dir("read_kinds");
+    REQUIRE(::mkfifo((dir / "fifo").c_str(), 0644) == 0);
+    REQUIRE_THROWS_WITH(read_file(dir / "fifo"), Contains("not a regular file"));
+    REQUIRE_THROWS_WITH(read_file("/dev/zero"), Contains("not a regular file"));
+    REQUIRE_THROWS_WITH(read_text_file("/dev/null"), Contains("not a regular file"));
+    write_plain(dir / "text", {'h', 'i'});
+    CHECK(read_text_file(dir / "text") == "hi");
+    REQUIRE_THROWS_WITH(read_text_file(dir / "text", 1), Contains("2 bytes, more than the 1"));
+}
+
+TEST_CASE("an atomic write never replaces a device, a FIFO, a read-only file or an input") {
+    ScratchDir dir("write_kinds");
+    const std::vector<uint8_t> bytes = {7, 8, 9};
+    REQUIRE(::mkfifo((dir / "fifo").c_str(), 0644) == 0);
+    REQUIRE_THROWS_WITH(write_file_atomically(dir / "fifo", bytes), Contains("not a regular file"));
+    CHECK(fs::is_fifo(dir / "fifo"));
+    REQUIRE_THROWS_WITH(write_file_atomically("/dev/null", bytes), Contains("not a regular file"));
+    CHECK(fs::is_character_file("/dev/null"));
+    write_plain(dir / "ro.nes", {1});
+    fs::permissions(dir / "ro.nes", fs::perms(0444));
+    REQUIRE_THROWS_WITH(write_file_atomically(dir / "ro.nes", bytes), Contains("read-only"));
+    CHECK(read_file(dir / "ro.nes") == std::vector<uint8_t>{1});
+    write_plain(dir / "in.ips", {2});
+    const std::vector<fs::path> inputs = {dir / "in.ips"};
+    REQUIRE_THROWS_WITH(write_text_atomically(dir / "." / "in.ips", "x", inputs), Contains("is an input of this command"));
+    CHECK(read_file(dir / "in.ips") == std::vector<uint8_t>{2});
+    CHECK(dir.listing() == std::vector<std::string>{"fifo", "in.ips", "ro.nes"});
+}
+
+TEST_CASE("an atomic write through a symbolic link replaces the file it points to and keeps the link") {
+    ScratchDir dir("write_link");
+    write_plain(dir / "real.nes", {1, 2});
+    fs::create_symlink("real.nes", dir / "link.nes");
+    write_file_atomically(dir / "link.nes", std::vector<uint8_t>{3, 4, 5});
+    CHECK(fs::is_symlink(dir / "link.nes"));
+    CHECK(read_file(dir / "real.nes") == std::vector<uint8_t>{3, 4, 5});
+    CHECK(dir.listing() == std::vector<std::string>{"link.nes", "real.nes"});
+}

@@ -60,7 +60,7 @@ TEST_CASE("random images round trip: diff, write, read, apply") {
         const std::vector<uint8_t> file = serialize_ips(patch);
         const IpsPatch reread = parse_ips(file);
         CHECK(reread == patch);
-        CHECK(apply_ips(source, reread, {.allow_growth = true}) == target);
+        CHECK(apply_ips(source, reread, {.allow_growth = true, .allow_truncation = true}) == target);
         CHECK(minimal_apply(source, file) == target);
         if (source == target) CHECK(file.size() == 8);
     }
@@ -232,7 +232,9 @@ TEST_CASE("the truncation record (Lunar IPS extension)") {
     const auto file = serialize_ips(patch);
     CHECK(std::vector<uint8_t>(file.end() - 6, file.end()) == std::vector<uint8_t>{'E', 'O', 'F', 0, 2, 0x58});
     CHECK(parse_ips(file) == patch);
-    CHECK(apply_ips(source, patch) == target);
+    // Cutting the file short is refused unless asked for.
+    REQUIRE_THROWS_WITH(apply_ips(source, patch), Contains("truncation record at byte") && Contains("cuts the 1000-byte file to 600"));
+    CHECK(apply_ips(source, patch, {.allow_truncation = true}) == target);
     CHECK(minimal_apply(source, file) == target);
     // Truncating to more than the file has is growth.
     IpsPatch grow;

@@ -230,6 +230,46 @@ TEST_CASE("cli: apply-ips applies any patch, strictly") {
     r = run_cli({"apply-ips", (dir / "in.bin").string(), (dir / "p.ips").string(), "-o", (dir / "in.bin").string()});
     CHECK(r.code == 1);
     CHECK(read_file(dir / "in.bin") == source);
+    // Never onto the patch itself.
+    const std::vector<uint8_t> patch_bytes = read_file(dir / "p.ips");
+    r = run_cli({"apply-ips", (dir / "in.bin").string(), (dir / "p.ips").string(), "-o", (dir / "p.ips").string(),
+                 "--allow-grow"});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("is an input"));
+    CHECK(read_file(dir / "p.ips") == patch_bytes);
+    // Never onto a device (it would become a regular file).
+    r = run_cli({"apply-ips", (dir / "in.bin").string(), (dir / "p.ips").string(), "-o", "/dev/null", "--allow-grow"});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("not a regular file"));
+    CHECK(fs::is_character_file("/dev/null"));
+}
+
+TEST_CASE("cli: apply-ips reports a truncation record and refuses it unless --allow-truncate") {
+    ScratchDir dir("cli_truncate");
+    std::mt19937 rng(9);
+    const auto source = random_bytes(rng, 3000);
+    auto target = source;
+    target[7] ^= 0xFF;
+    target.resize(2000);
+    write_plain(dir / "in.bin", source);
+    write_plain(dir / "t.ips", serialize_ips(diff_ips(source, target)));
+    CliResult r = run_cli({"apply-ips", (dir / "in.bin").string(), (dir / "t.ips").string(), "-o", (dir / "out.bin").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("cuts the 3000-byte file to 2000 bytes"));
+    CHECK_FALSE(fs::exists(dir / "out.bin"));
+    r = run_cli({"apply-ips", (dir / "in.bin").string(), (dir / "t.ips").string(), "-o", (dir / "out.bin").string(),
+                 "--allow-truncate"});
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("truncation record cut the file from 3000 to 2000 bytes"));
+    CHECK(read_file(dir / "out.bin") == target);
+}
+
+TEST_CASE("cli: patch -o never replaces a device") {
+    ScratchDir dir("cli_device");
+    write_plain(dir / "t.nes", synthetic_rom(4));
+    const CliResult r = run_cli({"patch", (dir / "t.nes").string(), "-o", "/dev/null"});
+    CHECK(r.code == 1);
+    CHECK(fs::is_character_file("/dev/null"));
 }
 
 TEST_CASE("cli: every subcommand explains itself in --help") {

@@ -116,6 +116,17 @@ TEST_CASE("real game: the patch command writes next to the input, in place, and 
     write_plain(dir / "copy.nes", std::vector<uint8_t>(rom->begin() + 16, rom->end()));
     REQUIRE(run_cli({"patch", (dir / "copy.nes").string(), "--in-place"}, out) == 0);
     CHECK(read_file(dir / "copy.nes") == patched);
+    // --in-place through a symbolic link patches the file it points to; the link stays.
+    write_plain(dir / "real.nes", *rom);
+    fs::create_symlink("real.nes", dir / "link.nes");
+    REQUIRE(run_cli({"patch", (dir / "link.nes").string(), "--in-place"}, out) == 0);
+    CHECK(fs::is_symlink(dir / "link.nes"));
+    CHECK(read_file(dir / "real.nes") == patched);
+    // A read-only ROM is not replaced by --in-place.
+    write_plain(dir / "ro.nes", *rom);
+    fs::permissions(dir / "ro.nes", fs::perms(0444));
+    CHECK(run_cli({"patch", (dir / "ro.nes").string(), "--in-place"}, out) == 1);
+    CHECK(read_file(dir / "ro.nes") == *rom);
 }
 
 TEST_CASE("real game: Tetris (Europe) is recognised and refused") {
