@@ -1,8 +1,7 @@
 #include "render.hpp"
 
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STB_IMAGE_WRITE_STATIC
-#include <stb_image_write.h>
+#include "png.hpp"
+
 
 #include <array>
 #include <sstream>
@@ -231,11 +230,7 @@ RgbImage render_image(const GameState& s, int scale) {
 }
 
 void write_png(const std::string& path, const RgbImage& image) {
-    if (image.width <= 0 || image.height <= 0 ||
-        image.rgb.size() != static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) * 3)
-        throw std::runtime_error("write_png: the image has no pixels or a wrong buffer size");
-    if (!stbi_write_png(path.c_str(), image.width, image.height, 3, image.rgb.data(), image.width * 3))
-        throw std::runtime_error("cannot write PNG file '" + path + "'");
+    write_png_file(path, image.width, image.height, image.rgb);
 }
 
 }  // namespace nestris

@@ -1,5 +1,7 @@
 #include "state_io.hpp"
 
+#include "file_io.hpp"
+
 #include <charconv>
 #include <fstream>
 #include <iomanip>
@@ -10,6 +12,10 @@
 #include <stdexcept>
 
 namespace nestris {
+namespace {
+// A state file is a few hundred bytes of text; anything this big is the wrong file.
+constexpr uint64_t kMaxStateFile = 1u << 20;
+}  // namespace
 namespace {
 
 std::string hex2(unsigned v) {
@@ -323,8 +329,7 @@ GameState state_from_text(const std::string& text) {
 }
 
 GameState load_state_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot read state file '" + path + "'");
+    std::istringstream in(read_text_file(path, kMaxStateFile));
     try {
         return read_state(in);
     } catch (const std::runtime_error& e) {
@@ -333,10 +338,9 @@ GameState load_state_file(const std::string& path) {
 }
 
 void save_state_file(const std::string& path, const GameState& state) {
-    std::ofstream out(path);
-    if (!out) throw std::runtime_error("cannot write state file '" + path + "'");
+    std::ostringstream out;
     write_state(out, state);
-    if (!out) throw std::runtime_error("writing state file '" + path + "' failed");
+    write_text_atomically(path, out.str());
 }
 
 }  // namespace nestris

@@ -3,6 +3,7 @@
 
 #include "command_runner.hpp"
 #include "disasm.hpp"
+#include "file_io.hpp"
 #include "flat_machine.hpp"
 #include "input.hpp"
 #include "nes.hpp"
@@ -14,9 +15,10 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <optional>
+#include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -26,17 +28,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace nestris::emu;
 
-std::vector<uint8_t> read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
-void write_file(const std::string& path, const uint8_t* data, size_t size) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-    if (!out) throw std::runtime_error("cannot write " + path);
-}
 
 bool is_ines(const std::vector<uint8_t>& bytes) {
     return bytes.size() >= 4 && bytes[0] == 'N' && bytes[1] == 'E' && bytes[2] == 'S' && bytes[3] == 0x1A;
@@ -79,6 +70,7 @@ struct RunBinOptions {
 int run_bin(const RunBinOptions& o) {
     AddressParser addr;
     const auto bytes = read_file(o.file);
+    if (bytes.empty()) throw std::runtime_error(o.file + " is empty: no program to run");
     auto m = std::make_unique<FlatMachine>();
     m->load(addr(o.load), bytes);
     if (o.pc.empty()) {
@@ -130,15 +122,14 @@ struct TraceOptions {
 int trace(const TraceOptions& o) {
     AddressParser addr{o.labels, {}, false};
     const auto bytes = read_file(o.file);
-    std::ofstream file_out;
-    if (!o.output.empty()) {
-        file_out.open(o.output);
-        if (!file_out) throw std::runtime_error("cannot write " + o.output);
-    }
-    std::ostream& out = o.output.empty() ? std::cout : file_out;
+    // To a file: the whole trace first, then written atomically (a refused run leaves nothing).
+    std::ostringstream file_out;
+    std::ostream& out = o.output.empty() ? std::cout : static_cast<std::ostream&>(file_out);
 
     if (is_ines(bytes)) {
         auto nes = std::make_unique<Nes>(bytes);
+        if (o.skip_frames > kMaxInputFrames)
+            throw UsageError("--skip-frames is larger than " + std::to_string(kMaxInputFrames));
         if (o.skip_frames) {
             auto frames = parse_input(o.input);
             frames.resize(o.skip_frames, 0);  // after the input: nothing pressed
@@ -176,6 +167,7 @@ int trace(const TraceOptions& o) {
     }
     out.flush();
     if (!out) throw std::runtime_error("writing the trace failed");
+    if (!o.output.empty()) write_text_atomically(o.output, file_out.str(), std::vector<fs::path>{o.file});
     return 0;
 }
 
@@ -197,19 +189,21 @@ int run_rom(const RunRomOptions& o) {
     auto nes = std::make_unique<Nes>(bytes);
     std::vector<uint8_t> frames = parse_input(o.input);
     const uint64_t count = o.frames ? *o.frames : (frames.empty() ? 60 : frames.size());
-    if (count > kMaxInputFrames) throw std::runtime_error("--frames is larger than " + std::to_string(kMaxInputFrames));
+    if (count > kMaxInputFrames) throw UsageError("--frames is larger than " + std::to_string(kMaxInputFrames));
     frames.resize(count, 0);  // after the input: nothing pressed
     if (!o.watch.empty()) nes->watch_main_loop(addr(o.watch));
 
     const auto t0 = std::chrono::steady_clock::now();
+    const uint64_t first_frame = nes->frame();
     const RunStatus status = nes->run_frames(frames);
     const double secs = seconds_since(t0);
+    const uint64_t ran = nes->frame() - first_frame;  // fewer than asked if the CPU jammed
 
     char line[160];
     std::snprintf(line, sizeof line, "ran %llu frames, %llu CPU cycles in %.3f s (%.0f frames/s); PC=%s\n",
                   static_cast<unsigned long long>(nes->frame()),
                   static_cast<unsigned long long>(nes->cycles()), secs,
-                  secs > 0 ? static_cast<double>(count) / secs : 0.0, hex4(nes->cpu().pc()).c_str());
+                  secs > 0 ? static_cast<double>(ran) / secs : 0.0, hex4(nes->cpu().pc()).c_str());
     std::cout << line;
     if (!o.watch.empty()) {
         std::cout << "lag frames: " << nes->lag_frames() << " of " << nes->watched_frames()
@@ -220,7 +214,8 @@ int run_rom(const RunRomOptions& o) {
         std::cout << "screenshot: " << o.png << "\n";
     }
     if (!o.ram.empty()) {
-        write_file(o.ram, nes->ram().data(), nes->ram().size());
+        write_file_atomically(o.ram, std::span<const uint8_t>(nes->ram().data(), nes->ram().size()), {},
+                              std::vector<fs::path>{o.file});
         std::cout << "RAM (2 KiB, $0000-$07FF): " << o.ram << "\n";
     }
     if (status == RunStatus::Jammed) {

@@ -3,6 +3,7 @@
 #include "cart_image.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace nestris::emu {
 
@@ -33,8 +34,9 @@ void FlatMachine::write16(uint16_t addr, uint16_t value) {
 
 void FlatMachine::load(uint16_t addr, std::span<const uint8_t> bytes) {
     if (addr + bytes.size() > mem_.size()) {
-        throw std::out_of_range("load of " + std::to_string(bytes.size()) + " bytes at $" +
-                                std::to_string(addr) + " runs past $FFFF");
+        char at[8];
+        std::snprintf(at, sizeof at, "$%04X", addr);
+        throw std::out_of_range("load of " + std::to_string(bytes.size()) + " bytes at " + at + " runs past $FFFF");
     }
     std::copy(bytes.begin(), bytes.end(), mem_.begin() + addr);
 }

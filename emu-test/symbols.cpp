@@ -1,6 +1,7 @@
 #include "symbols.hpp"
 
 #include "cart_image.hpp"
+#include "file_io.hpp"
 #include "ld65_files.hpp"
 
 #include <algorithm>
@@ -26,12 +27,14 @@ Symbols Symbols::from_label_text(std::string_view text) {
 }
 
 Symbols Symbols::from_label_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw SymbolError("cannot read label file " + path.string());
-    std::ostringstream text;
-    text << in.rdbuf();
+    std::string text;
     try {
-        return from_label_text(text.str());
+        text = read_text_file(path);
+    } catch (const FileError& e) {
+        throw SymbolError(std::string("label file: ") + e.what());
+    }
+    try {
+        return from_label_text(text);
     } catch (const SymbolError& e) {
         throw SymbolError(path.string() + ": " + e.what());
     }
