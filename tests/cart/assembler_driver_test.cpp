@@ -78,11 +78,10 @@ TEST_CASE("the driver assembles code into its region and reports usage and symbo
     CHECK(cart.require("counter") == 0x0500);
     CHECK_FALSE(cart.symbol("loop").has_value());
     CHECK_THROWS_WITH(cart.require("missing"), Catch::Contains("missing"));
-    for (const CartRegion& r : cart.regions) {
-        if (r.name == "SMALL") CHECK(r.used == 12);
-        if (r.name == "OTHER") CHECK(r.used == 1);
-        if (r.name == "VARS") CHECK(r.used == 3);
-    }
+    CHECK(cart.region("SMALL").used == 12);
+    CHECK(cart.region("OTHER").used == 1);
+    CHECK(cart.region("VARS").used == 3);
+    CHECK_THROWS_WITH(cart.region("NOWHERE"), Catch::Contains("NOWHERE"));
     CHECK_THAT(cart.usage_report(), Catch::Contains("SMALL") && Catch::Contains("12"));
 }
 
