@@ -5,6 +5,7 @@
 //   level 29 start: lines until top-out (capped by --l29-cap)
 #include "ai_eval.hpp"
 #include "ai_protocol.hpp"
+#include "worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -14,7 +15,6 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <thread>
 
 using namespace nestris;
 
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     int games = 100, games29 = 0, games18 = 0;
     uint32_t first_seed = 1;
     uint32_t l29_cap = 5000;
-    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = worker_threads();
     std::string weights_path;
     app.add_option("--games", games, "level-19 games (230-line protocol)")->check(CLI::Range(0, 10000000));
     app.add_option("--games18", games18, "level-18 games (to level 29)")->check(CLI::Range(0, 10000000));

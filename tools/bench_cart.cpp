@@ -11,18 +11,17 @@
 #include "cart_loop.hpp"
 #include "game_model.hpp"
 #include "power_on.hpp"
+#include "worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <iostream>
 #include <map>
 #include <mutex>
 #include <cstdio>
 #include <random>
-#include <thread>
 #include <vector>
 
 using namespace nestris;
@@ -255,7 +254,7 @@ int main(int argc, char** argv) {
     uint32_t frames = 20000, first_seed = 1;
     int level = 19;
     uint32_t idle = 19000;
-    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = worker_threads();
     app.add_option("--games", games, "games played by the reference AI")->check(CLI::Range(0, 100000));
     app.add_option("--frames", frames, "frames per game at most");
     app.add_option("--level", level, "start level")->check(CLI::Range(0, 255));
@@ -286,18 +285,13 @@ int main(int argc, char** argv) {
     if (loop_games > 0) {
         const auto l0 = std::chrono::steady_clock::now();
         std::vector<LoopTally> tallies(threads);
-        std::vector<std::thread> workers;
-        std::atomic<int> next{0};
-        for (unsigned w = 0; w < threads; ++w)
-            workers.emplace_back([&, w] {
-                tools::CartLoopOptions options;
-                options.idle_cycles = loop_idle;
-                options.measure_steps = time_steps;
-                for (int g; (g = next++) < loop_games;)
-                    loop_game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), loop_lines, frames * 10,
-                              options, tallies[w]);
-            });
-        for (auto& t : workers) t.join();
+        tools::CartLoopOptions options;
+        options.idle_cycles = loop_idle;
+        options.measure_steps = time_steps;
+        parallel_for(static_cast<std::size_t>(loop_games), threads, [&](std::size_t g, unsigned worker) {
+            loop_game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), loop_lines, frames * 10, options,
+                      tallies[worker]);
+        });
         LoopTally lt;
         for (const LoopTally& t : tallies) lt.merge(t);
         std::sort(lt.divergences.begin(), lt.divergences.end());
@@ -318,45 +312,44 @@ int main(int argc, char** argv) {
     }
 
     const auto t0 = std::chrono::steady_clock::now();
+    // Stripe w: games w, w + threads, ... and positions likewise, from its own random generator
+    // (so the positions drawn depend on --threads, not on the timing).
     std::vector<Tally> per_thread(threads);
-    std::vector<std::thread> pool;
-    for (unsigned w = 0; w < threads; ++w) {
-        pool.emplace_back([&, w] {
-            for (int g = static_cast<int>(w); g < games; g += static_cast<int>(threads))
-                game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), frames, idle, per_thread[w],
-                     profile ? &routine_profile : nullptr);
-            tools::CartAi cart;
-            std::mt19937 rng(first_seed * 7919u + w);
-            for (int p = static_cast<int>(w); p < positions; p += static_cast<int>(threads)) {
-                ai::SearchInput in;
-                // Same mix as tests/cart_ai/positions.hpp, drawn here for the benchmark.
-                in.board = ai::Board{};
-                const int kind = static_cast<int>(rng() % 6);
-                if (kind) {
-                    std::uniform_int_distribution<int> height(0, kind == 4 ? 19 : (kind == 3 ? 8 : 15));
-                    for (int c = 0; c < ai::kColumns; ++c) {
-                        const int h = height(rng);
-                        for (int r = ai::kRows - h; r < ai::kRows; ++r)
-                            if (!(kind >= 2 && rng() % (kind == 5 ? 3 : 7) == 0 && r != ai::kRows - h))
-                                in.board.rows[r] |= static_cast<uint16_t>(1u << c);
-                    }
-                    for (int r = 0; r < ai::kRows; ++r)
-                        if (in.board.rows[r] == ai::kFullRow)
-                            in.board.rows[r] &= static_cast<uint16_t>(~(1u << (rng() % 10)));
-                    in.board.recompute_columns();
+    parallel_for(threads, threads, [&](std::size_t stripe) {
+        const auto w = static_cast<unsigned>(stripe);
+        for (int g = static_cast<int>(w); g < games; g += static_cast<int>(threads))
+            game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), frames, idle, per_thread[w],
+                 profile ? &routine_profile : nullptr);
+        tools::CartAi cart;
+        std::mt19937 rng(first_seed * 7919u + w);
+        for (int p = static_cast<int>(w); p < positions; p += static_cast<int>(threads)) {
+            ai::SearchInput in;
+            // Same mix as tests/cart_ai/positions.hpp, drawn here for the benchmark.
+            in.board = ai::Board{};
+            const int kind = static_cast<int>(rng() % 6);
+            if (kind) {
+                std::uniform_int_distribution<int> height(0, kind == 4 ? 19 : (kind == 3 ? 8 : 15));
+                for (int c = 0; c < ai::kColumns; ++c) {
+                    const int h = height(rng);
+                    for (int r = ai::kRows - h; r < ai::kRows; ++r)
+                        if (!(kind >= 2 && rng() % (kind == 5 ? 3 : 7) == 0 && r != ai::kRows - h))
+                            in.board.rows[r] |= static_cast<uint16_t>(1u << c);
                 }
-                in.piece_type = static_cast<uint8_t>(rng() % 7);
-                in.level.level = static_cast<uint8_t>(rng() % 256);
-                const unsigned lines = rng() % 400;
-                in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
-                in.level.lines_hi = static_cast<uint8_t>(lines / 100);
-                in.level.b_type = rng() % 8 == 0;
-                in.first_piece = rng() % 10 == 0;
-                check(cart, in, per_thread[w]);
+                for (int r = 0; r < ai::kRows; ++r)
+                    if (in.board.rows[r] == ai::kFullRow)
+                        in.board.rows[r] &= static_cast<uint16_t>(~(1u << (rng() % 10)));
+                in.board.recompute_columns();
             }
-        });
-    }
-    for (auto& t : pool) t.join();
+            in.piece_type = static_cast<uint8_t>(rng() % 7);
+            in.level.level = static_cast<uint8_t>(rng() % 256);
+            const unsigned lines = rng() % 400;
+            in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
+            in.level.lines_hi = static_cast<uint8_t>(lines / 100);
+            in.level.b_type = rng() % 8 == 0;
+            in.first_piece = rng() % 10 == 0;
+            check(cart, in, per_thread[w]);
+        }
+    });
     Tally all;
     for (const Tally& t : per_thread) all.merge(t);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
