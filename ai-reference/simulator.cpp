@@ -1,15 +1,14 @@
 #include "simulator.hpp"
 
 #include "power_on.hpp"
+#include "worker_pool.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <ostream>
 #include <stdexcept>
-#include <thread>
 
 namespace nestris {
 
@@ -72,32 +71,12 @@ GameResult play_game(const SimulationConfig& config, uint32_t seed) {
 std::vector<GameResult> simulate(const SimulationConfig& config,
                                  const std::function<void(std::size_t)>& progress) {
     std::vector<GameResult> results(config.seeds.size());
-    std::atomic<std::size_t> next{0}, done{0};
-    std::exception_ptr failure;
-    std::atomic<bool> failed{false};
-    auto worker = [&] {
-        try {
-            for (std::size_t i; !failed && (i = next++) < config.seeds.size();) {
-                results[i] = play_game(config, config.seeds[i]);
-                ++done;
-            }
-        } catch (...) {
-            if (!failed.exchange(true)) failure = std::current_exception();
-        }
-    };
-    unsigned threads = config.threads ? config.threads : std::thread::hardware_concurrency();
-    threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, config.seeds.size()))));
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
-    if (progress) {
-        while (done < config.seeds.size() && !failed) {
-            progress(done);
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
-    }
-    for (auto& t : pool) t.join();
-    if (failure) std::rethrow_exception(failure);
-    if (progress) progress(done);
+    PoolOptions options;
+    options.progress = progress;
+    options.interval = std::chrono::milliseconds(100);
+    parallel_for(
+        config.seeds.size(), config.threads,
+        [&](std::size_t i) { results[i] = play_game(config, config.seeds[i]); }, options);
     return results;
 }
 

@@ -18,6 +18,13 @@ uint16_t CartImage::require(std::string_view name) const {
                              "' is not defined by the assembled code (asm/)");
 }
 
+const CartRegion& CartImage::region(std::string_view name) const {
+    for (const CartRegion& r : regions)
+        if (r.name == name) return r;
+    throw std::runtime_error("cartridge region '" + std::string(name) +
+                             "' is not a memory area of the ld65 config (asm/)");
+}
+
 std::vector<const CartSegment*> CartImage::rom_segments() const {
     std::vector<const CartSegment*> out;
     for (const CartSegment& s : segments)

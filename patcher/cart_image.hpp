@@ -45,6 +45,9 @@ struct CartImage {
     // Like symbol(), but a missing name is a programming error: throws std::runtime_error
     // naming the symbol, so a renamed label fails loudly instead of reading address 0.
     uint16_t require(std::string_view name) const;
+    // The region (memory area of the ld65 config) of that name; a missing one throws
+    // std::runtime_error naming it, as require() does for symbols.
+    const CartRegion& region(std::string_view name) const;
 
     // The ROM bytes the patch writes: every non-empty segment of a ROM region.
     std::vector<const CartSegment*> rom_segments() const;

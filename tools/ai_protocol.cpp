@@ -3,10 +3,10 @@
 #include "ai_player.hpp"
 #include "game_model.hpp"
 #include "power_on.hpp"
+#include "worker_pool.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 
 namespace nestris::tools {
 
@@ -49,18 +49,12 @@ std::vector<GameResult> play_many(const std::vector<uint32_t>& seeds, const Prot
                                   const ai::EvalTables& tables, unsigned threads,
                                   const std::function<void(size_t)>& progress) {
     std::vector<GameResult> results(seeds.size());
-    std::atomic<size_t> next{0}, done{0};
-    auto work = [&] {
-        for (size_t i; (i = next++) < seeds.size();) {
-            results[i] = play_protocol(seeds[i], spec, tables);
-            const size_t d = ++done;
-            if (progress) progress(d);
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool) t.join();
+    std::atomic<size_t> done{0};
+    parallel_for(seeds.size(), std::max(1u, threads), [&](std::size_t i) {
+        results[i] = play_protocol(seeds[i], spec, tables);
+        const size_t d = ++done;
+        if (progress) progress(d);
+    });
     return results;
 }
 

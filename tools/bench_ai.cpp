@@ -5,6 +5,8 @@
 //   level 29 start: lines until top-out (capped by --l29-cap)
 #include "ai_eval.hpp"
 #include "ai_protocol.hpp"
+#include "tally.hpp"
+#include "worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -14,35 +16,15 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <thread>
 
 using namespace nestris;
-
-namespace {
-
-double percentile(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const double pos = p * static_cast<double>(v.size() - 1);
-    const size_t i = static_cast<size_t>(pos);
-    const double f = pos - static_cast<double>(i);
-    return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
-}
-
-double mean(const std::vector<double>& v) {
-    double s = 0;
-    for (double d : v) s += d;
-    return v.empty() ? 0 : s / static_cast<double>(v.size());
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"Measure the reference AI's strength on the game model (issue 5 protocols)."};
     int games = 100, games29 = 0, games18 = 0;
     uint32_t first_seed = 1;
     uint32_t l29_cap = 5000;
-    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = worker_threads();
     std::string weights_path;
     app.add_option("--games", games, "level-19 games (230-line protocol)")->check(CLI::Range(0, 10000000));
     app.add_option("--games18", games18, "level-18 games (to level 29)")->check(CLI::Range(0, 10000000));
@@ -74,14 +56,16 @@ int main(int argc, char** argv) {
         const auto t0 = std::chrono::steady_clock::now();
         const auto results = tools::play_many(seeds(n), spec, tables, threads);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::vector<double> lines, score, line_score;
+        tools::Tally<> lines(true), score(true), line_score(true);
+        std::vector<double> line_scores;
         int reached = 0, maxed = 0, topped = 0, topped_before_29 = 0;
         uint64_t pieces = 0, evals = 0, tetris_lines = 0, all_lines = 0, frames = 0;
         uint32_t max_evals = 0;
         for (const auto& r : results) {
-            lines.push_back(r.lines);
-            score.push_back(r.score);
-            line_score.push_back(r.line_score);
+            lines.add(r.lines);
+            score.add(r.score);
+            line_score.add(r.line_score);
+            line_scores.push_back(r.line_score);
             reached += r.reached_target;
             maxed += r.score >= 999999;
             topped += r.topped_out;
@@ -98,16 +82,17 @@ int main(int argc, char** argv) {
             std::printf("  reached %u lines: %.1f %%\n", spec.line_target, 100.0 * reached / n);
         std::printf("  top-outs: %.1f %%", 100.0 * topped / n);
         if (spec.start_level < 29) std::printf(" (before level 29: %.1f %%)", 100.0 * topped_before_29 / n);
-        std::printf("\n  lines: mean %.1f, median %.0f, p10 %.0f, p90 %.0f\n", mean(lines), percentile(lines, 0.5),
-                    percentile(lines, 0.1), percentile(lines, 0.9));
-        std::printf("  score: mean %.0f, median %.0f; max-outs (999999): %.1f %%\n", mean(score),
-                    percentile(score, 0.5), 100.0 * maxed / n);
-        std::vector<double> sorted = line_score;
-        std::sort(sorted.begin(), sorted.end(), std::greater<>());
-        sorted.resize((sorted.size() + 2) / 3);
+        std::printf("\n  lines: mean %.1f, median %.0f, p10 %.0f, p90 %.0f\n", lines.mean(), lines.median(),
+                    lines.percentile(0.1), lines.percentile(0.9));
+        std::printf("  score: mean %.0f, median %.0f; max-outs (999999): %.1f %%\n", score.mean(), score.median(),
+                    100.0 * maxed / n);
+        std::sort(line_scores.begin(), line_scores.end(), std::greater<>());
+        line_scores.resize((line_scores.size() + 2) / 3);
+        tools::Tally<> best_third;
+        for (double x : line_scores) best_third.add(x);
         std::printf("  score as seed 004 counts it (line clears only, no cap): mean %.0f, median %.0f, mean of "
                     "the best third %.0f\n",
-                    mean(line_score), percentile(line_score, 0.5), mean(sorted));
+                    line_score.mean(), line_score.median(), best_third.mean());
         std::printf("  tetris share of lines: %.1f %%\n", all_lines ? 100.0 * tetris_lines / all_lines : 0.0);
         std::printf("  cost: %.1f evaluations per decision (max %u); %.1f frames per piece\n",
                     pieces ? double(evals) / pieces : 0.0, max_evals, pieces ? double(frames) / pieces : 0.0);

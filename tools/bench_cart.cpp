@@ -11,41 +11,36 @@
 #include "cart_loop.hpp"
 #include "game_model.hpp"
 #include "power_on.hpp"
+#include "tally.hpp"
+#include "worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <iostream>
 #include <map>
 #include <mutex>
 #include <cstdio>
 #include <random>
-#include <thread>
 #include <vector>
 
 using namespace nestris;
 
 namespace {
 
-struct Tally {
-    uint64_t searches = 0, mismatches = 0;
+struct SearchTally {
+    uint64_t mismatches = 0;
     uint64_t timed = 0, late = 0;      // game searches with a deadline, and the ones that miss it
     double worst_ratio = 0;            // most cycles needed / cycles available
-    uint64_t cycles = 0, max_cycles = 0, evaluations = 0, max_evaluations = 0;
-    std::vector<uint64_t> all_cycles;
-    void merge(const Tally& o) {
+    tools::Tally<uint64_t> cycles{true}, evaluations;  // per search (cycles: every one kept)
+    void merge(const SearchTally& o) {
         timed += o.timed;
         late += o.late;
         worst_ratio = std::max(worst_ratio, o.worst_ratio);
-        searches += o.searches;
         mismatches += o.mismatches;
-        cycles += o.cycles;
-        max_cycles = std::max(max_cycles, o.max_cycles);
-        evaluations += o.evaluations;
-        max_evaluations = std::max(max_evaluations, o.max_evaluations);
-        all_cycles.insert(all_cycles.end(), o.all_cycles.begin(), o.all_cycles.end());
+        cycles.merge(o.cycles);
+        evaluations.merge(o.evaluations);
     }
 };
 
@@ -106,7 +101,7 @@ bool same(const ai::Precomputed& ref, const tools::CartSearchResult& got) {
     return ref.count == 0 || (c.best_k == got.best_k && c.best_total == got.best_total);
 }
 
-uint64_t check(tools::CartAi& cart, const ai::SearchInput& in, Tally& t, Profile* profile = nullptr) {
+uint64_t check(tools::CartAi& cart, const ai::SearchInput& in, SearchTally& t, Profile* profile = nullptr) {
     const ai::Precomputed ref = ai::precompute(in);
     tools::CartAi::StepObserver observe;
     if (profile) {
@@ -114,20 +109,16 @@ uint64_t check(tools::CartAi& cart, const ai::SearchInput& in, Tally& t, Profile
         ++profile->searches;
     }
     const tools::CartSearchResult got = cart.precompute(in, 50'000'000, observe);
-    ++t.searches;
     t.mismatches += !same(ref, got);
-    t.cycles += got.cycles;
-    t.max_cycles = std::max(t.max_cycles, got.cycles);
-    t.evaluations += ref.stats.evaluations;
-    t.max_evaluations = std::max<uint64_t>(t.max_evaluations, ref.stats.evaluations);
-    t.all_cycles.push_back(got.cycles);
+    t.cycles.add(got.cycles);
+    t.evaluations.add(ref.stats.evaluations);
     return got.cycles;
 }
 
 // The decisions of one game played by the reference AI. The cartridge searches for a piece
 // while the previous one plays out: from the previous spawn to this one, at idle_per_frame cycles
 // a frame (the first piece: within its hold, up to the first input frame).
-void game(uint32_t seed, uint8_t level, uint32_t frames, uint32_t idle_per_frame, Tally& t, Profile* profile) {
+void game(uint32_t seed, uint8_t level, uint32_t frames, uint32_t idle_per_frame, SearchTally& t, Profile* profile) {
     tools::CartAi cart;
     GameState s = seeded_game(seed, level);
     ai::AiPlayer player;
@@ -160,24 +151,15 @@ void game(uint32_t seed, uint8_t level, uint32_t frames, uint32_t idle_per_frame
 // ---- cartridge in the loop: whole games beside the reference's ------------------------------
 
 struct LoopTally {
-    uint64_t games = 0, identical = 0, frames = 0, pieces = 0, late = 0, fallback = 0, redone = 0;
-    uint64_t max_overrun = 0, max_step = 0, first_input_max = 0, first_input_sum = 0, first_input_n = 0;
-    uint64_t first_piece_input_max = 0;
+    uint64_t games = 0, identical = 0, frames = 0, pieces = 0;
+    tools::CartLoopStats cart;  // the cartridge's figures over the games
     std::vector<std::string> divergences;
     void merge(const LoopTally& o) {
         games += o.games;
         identical += o.identical;
         frames += o.frames;
         pieces += o.pieces;
-        late += o.late;
-        fallback += o.fallback;
-        redone += o.redone;
-        max_overrun = std::max(max_overrun, o.max_overrun);
-        max_step = std::max(max_step, o.max_step);
-        first_input_max = std::max(first_input_max, o.first_input_max);
-        first_input_sum += o.first_input_sum;
-        first_input_n += o.first_input_n;
-        first_piece_input_max = std::max(first_piece_input_max, o.first_piece_input_max);
+        cart.merge(o.cart);
         divergences.insert(divergences.end(), o.divergences.begin(), o.divergences.end());
     }
 };
@@ -211,16 +193,7 @@ void loop_game(uint32_t seed, uint8_t level, uint32_t max_lines, uint32_t frames
     t.identical += same;
     t.frames += f;
     t.pieces += reference.spawnCount;  // (wraps at 256: a count for the record only)
-    const tools::CartLoopStats& s = cart.stats();
-    t.first_input_max = std::max<uint64_t>(t.first_input_max, s.first_input_max);
-    t.first_input_sum += s.first_input_sum;
-    t.first_input_n += s.first_input_pieces;
-    t.first_piece_input_max = std::max<uint64_t>(t.first_piece_input_max, s.first_piece_input_max);
-    t.late += s.late_pieces;
-    t.fallback += s.fallback_plans;
-    t.redone += s.redone_searches;
-    t.max_overrun = std::max(t.max_overrun, s.max_overrun);
-    t.max_step = std::max(t.max_step, s.max_step);
+    t.cart.merge(cart.stats());
 }
 
 void print_budget(const LoopTally& lt, uint32_t game_work, bool timed_steps) {
@@ -229,21 +202,21 @@ void print_budget(const LoopTally& lt, uint32_t game_work, bool timed_steps) {
     std::printf("%s", cart.usage_report().c_str());
     if (timed_steps)
         std::printf("the task's longest step (between two yields): %llu cycles\n",
-                    static_cast<unsigned long long>(lt.max_step));
+                    static_cast<unsigned long long>(lt.cart.max_step));
     std::printf("longest from the NMI to the task's yield (the delay the game's next frame can see): %llu cycles\n",
-                static_cast<unsigned long long>(lt.max_overrun));
+                static_cast<unsigned long long>(lt.cart.max_overrun));
     std::printf("worst frame: the game's own work at most %u cycles (measure-idle, original game) + %llu = %llu of "
                 "29780: margin %lld cycles\n",
-                game_work, static_cast<unsigned long long>(lt.max_overrun),
-                static_cast<unsigned long long>(game_work + lt.max_overrun),
-                29780ll - static_cast<long long>(game_work + lt.max_overrun));
-    if (lt.first_input_n)
+                game_work, static_cast<unsigned long long>(lt.cart.max_overrun),
+                static_cast<unsigned long long>(game_work + lt.cart.max_overrun),
+                29780ll - static_cast<long long>(game_work + lt.cart.max_overrun));
+    const tools::Tally<uint64_t>& first = lt.cart.first_input;
+    if (first.count())
         std::printf("frames from a spawn to the first input (1 = the first frame the game reads input for the "
                     "piece): mean %.2f, max %llu over %llu pieces; a game's first piece: %llu (its hold)\n",
-                    double(lt.first_input_sum) / double(lt.first_input_n),
-                    static_cast<unsigned long long>(lt.first_input_max),
-                    static_cast<unsigned long long>(lt.first_input_n),
-                    static_cast<unsigned long long>(lt.first_piece_input_max));
+                    first.mean(), static_cast<unsigned long long>(first.max()),
+                    static_cast<unsigned long long>(first.count()),
+                    static_cast<unsigned long long>(lt.cart.first_piece_input_max));
 }
 
 }  // namespace
@@ -255,7 +228,7 @@ int main(int argc, char** argv) {
     uint32_t frames = 20000, first_seed = 1;
     int level = 19;
     uint32_t idle = 19000;
-    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = worker_threads();
     app.add_option("--games", games, "games played by the reference AI")->check(CLI::Range(0, 100000));
     app.add_option("--frames", frames, "frames per game at most");
     app.add_option("--level", level, "start level")->check(CLI::Range(0, 255));
@@ -286,18 +259,13 @@ int main(int argc, char** argv) {
     if (loop_games > 0) {
         const auto l0 = std::chrono::steady_clock::now();
         std::vector<LoopTally> tallies(threads);
-        std::vector<std::thread> workers;
-        std::atomic<int> next{0};
-        for (unsigned w = 0; w < threads; ++w)
-            workers.emplace_back([&, w] {
-                tools::CartLoopOptions options;
-                options.idle_cycles = loop_idle;
-                options.measure_steps = time_steps;
-                for (int g; (g = next++) < loop_games;)
-                    loop_game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), loop_lines, frames * 10,
-                              options, tallies[w]);
-            });
-        for (auto& t : workers) t.join();
+        tools::CartLoopOptions options;
+        options.idle_cycles = loop_idle;
+        options.measure_steps = time_steps;
+        parallel_for(static_cast<std::size_t>(loop_games), threads, [&](std::size_t g, unsigned worker) {
+            loop_game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), loop_lines, frames * 10, options,
+                      tallies[worker]);
+        });
         LoopTally lt;
         for (const LoopTally& t : tallies) lt.merge(t);
         std::sort(lt.divergences.begin(), lt.divergences.end());
@@ -311,71 +279,70 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i < lt.divergences.size() && i < 10; ++i) std::printf("  %s\n", lt.divergences[i].c_str());
         std::printf("pieces whose search was not done at their spawn (best so far): %llu; with no plan at their first "
                     "input frame: %llu; searches redone: %llu\n",
-                    static_cast<unsigned long long>(lt.fallback), static_cast<unsigned long long>(lt.late),
-                    static_cast<unsigned long long>(lt.redone));
+                    static_cast<unsigned long long>(lt.cart.fallback_plans),
+                    static_cast<unsigned long long>(lt.cart.late_pieces),
+                    static_cast<unsigned long long>(lt.cart.redone_searches));
         print_budget(lt, game_work, time_steps);
         if (app.count("--games") == 0 && positions == 0) return lt.identical == lt.games ? 0 : 1;  // loop games only
     }
 
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<Tally> per_thread(threads);
-    std::vector<std::thread> pool;
-    for (unsigned w = 0; w < threads; ++w) {
-        pool.emplace_back([&, w] {
-            for (int g = static_cast<int>(w); g < games; g += static_cast<int>(threads))
-                game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), frames, idle, per_thread[w],
-                     profile ? &routine_profile : nullptr);
-            tools::CartAi cart;
-            std::mt19937 rng(first_seed * 7919u + w);
-            for (int p = static_cast<int>(w); p < positions; p += static_cast<int>(threads)) {
-                ai::SearchInput in;
-                // Same mix as tests/cart_ai/positions.hpp, drawn here for the benchmark.
-                in.board = ai::Board{};
-                const int kind = static_cast<int>(rng() % 6);
-                if (kind) {
-                    std::uniform_int_distribution<int> height(0, kind == 4 ? 19 : (kind == 3 ? 8 : 15));
-                    for (int c = 0; c < ai::kColumns; ++c) {
-                        const int h = height(rng);
-                        for (int r = ai::kRows - h; r < ai::kRows; ++r)
-                            if (!(kind >= 2 && rng() % (kind == 5 ? 3 : 7) == 0 && r != ai::kRows - h))
-                                in.board.rows[r] |= static_cast<uint16_t>(1u << c);
-                    }
-                    for (int r = 0; r < ai::kRows; ++r)
-                        if (in.board.rows[r] == ai::kFullRow)
-                            in.board.rows[r] &= static_cast<uint16_t>(~(1u << (rng() % 10)));
-                    in.board.recompute_columns();
+    // Stripe w: games w, w + threads, ... and positions likewise, from its own random generator
+    // (so the positions drawn depend on --threads, not on the timing).
+    std::vector<SearchTally> per_thread(threads);
+    parallel_for(threads, threads, [&](std::size_t stripe) {
+        const auto w = static_cast<unsigned>(stripe);
+        for (int g = static_cast<int>(w); g < games; g += static_cast<int>(threads))
+            game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), frames, idle, per_thread[w],
+                 profile ? &routine_profile : nullptr);
+        tools::CartAi cart;
+        std::mt19937 rng(first_seed * 7919u + w);
+        for (int p = static_cast<int>(w); p < positions; p += static_cast<int>(threads)) {
+            ai::SearchInput in;
+            // Same mix as tests/cart_ai/positions.hpp, drawn here for the benchmark.
+            in.board = ai::Board{};
+            const int kind = static_cast<int>(rng() % 6);
+            if (kind) {
+                std::uniform_int_distribution<int> height(0, kind == 4 ? 19 : (kind == 3 ? 8 : 15));
+                for (int c = 0; c < ai::kColumns; ++c) {
+                    const int h = height(rng);
+                    for (int r = ai::kRows - h; r < ai::kRows; ++r)
+                        if (!(kind >= 2 && rng() % (kind == 5 ? 3 : 7) == 0 && r != ai::kRows - h))
+                            in.board.rows[r] |= static_cast<uint16_t>(1u << c);
                 }
-                in.piece_type = static_cast<uint8_t>(rng() % 7);
-                in.level.level = static_cast<uint8_t>(rng() % 256);
-                const unsigned lines = rng() % 400;
-                in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
-                in.level.lines_hi = static_cast<uint8_t>(lines / 100);
-                in.level.b_type = rng() % 8 == 0;
-                in.first_piece = rng() % 10 == 0;
-                check(cart, in, per_thread[w]);
+                for (int r = 0; r < ai::kRows; ++r)
+                    if (in.board.rows[r] == ai::kFullRow)
+                        in.board.rows[r] &= static_cast<uint16_t>(~(1u << (rng() % 10)));
+                in.board.recompute_columns();
             }
-        });
-    }
-    for (auto& t : pool) t.join();
-    Tally all;
-    for (const Tally& t : per_thread) all.merge(t);
+            in.piece_type = static_cast<uint8_t>(rng() % 7);
+            in.level.level = static_cast<uint8_t>(rng() % 256);
+            const unsigned lines = rng() % 400;
+            in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
+            in.level.lines_hi = static_cast<uint8_t>(lines / 100);
+            in.level.b_type = rng() % 8 == 0;
+            in.first_piece = rng() % 10 == 0;
+            check(cart, in, per_thread[w]);
+        }
+    });
+    SearchTally all;
+    for (const SearchTally& t : per_thread) all.merge(t);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::sort(all.all_cycles.begin(), all.all_cycles.end());
-    auto pct = [&](double p) {
-        return all.all_cycles.empty() ? 0 : all.all_cycles[static_cast<size_t>(p * double(all.all_cycles.size() - 1))];
-    };
+    const tools::Tally<uint64_t>& cycles = all.cycles;
     std::printf("searches: %llu (%d games from level %d, %d random positions), %.1f s\n",
-                static_cast<unsigned long long>(all.searches), games, level, positions, secs);
+                static_cast<unsigned long long>(cycles.count()), games, level, positions, secs);
     std::printf("mismatches with the reference: %llu\n", static_cast<unsigned long long>(all.mismatches));
-    if (all.searches) {
-        std::printf("cycles per search: mean %.0f, median %llu, p99 %llu, max %llu\n",
-                    double(all.cycles) / double(all.searches), static_cast<unsigned long long>(pct(0.5)),
-                    static_cast<unsigned long long>(pct(0.99)), static_cast<unsigned long long>(all.max_cycles));
+    if (cycles.count()) {
+        // Median and p99: the sample at rank floor(p (n - 1)), as this benchmark always printed them.
+        std::printf("cycles per search: mean %.0f, median %llu, p99 %llu, max %llu\n", cycles.mean(),
+                    static_cast<unsigned long long>(cycles.rank_percentile(0.5)),
+                    static_cast<unsigned long long>(cycles.rank_percentile(0.99)),
+                    static_cast<unsigned long long>(cycles.max()));
         std::printf("evaluations per search: mean %.1f, max %llu; cycles per evaluation %.0f\n",
-                    double(all.evaluations) / double(all.searches), static_cast<unsigned long long>(all.max_evaluations),
-                    double(all.cycles) / double(all.evaluations));
+                    all.evaluations.mean(), static_cast<unsigned long long>(all.evaluations.max()),
+                    double(cycles.sum()) / double(all.evaluations.sum()));
         std::printf("at 29780.5 cycles per frame: mean %.1f frames, max %.1f frames of the whole CPU\n",
-                    double(all.cycles) / double(all.searches) / 29780.5, double(all.max_cycles) / 29780.5);
+                    cycles.mean() / 29780.5, double(cycles.max()) / 29780.5);
     }
     if (all.timed)
         std::printf("deadline (%u idle cycles a frame, the previous piece's frames): %llu of %llu searches late "

@@ -12,6 +12,7 @@
 // and per second of wall-clock time (the same on an idle machine).
 #include "flat_machine.hpp"
 #include "nes.hpp"
+#include "worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -23,10 +24,11 @@
 #include <iterator>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 using namespace nestris::emu;
+using nestris::parallel_for;
+using nestris::worker_threads;
 
 namespace {
 
@@ -141,17 +143,13 @@ void bench_flat(double budget_s) {
 
 void bench_threads(unsigned threads, double budget_s) {
     std::vector<uint64_t> cycles(threads, 0);
-    std::vector<std::thread> pool;
     const auto t0 = Clock::now();
-    for (unsigned t = 0; t < threads; ++t) {
-        pool.emplace_back([&, t] {
-            auto m = std::make_unique<FlatMachine>();
-            load_workload(*m);
-            while (seconds(t0) < budget_s) m->run_until_pc(0xFFFF, 20'000'000);
-            cycles[t] = m->cycles();
-        });
-    }
-    for (auto& th : pool) th.join();
+    parallel_for(threads, threads, [&](std::size_t t) {
+        auto m = std::make_unique<FlatMachine>();
+        load_workload(*m);
+        while (seconds(t0) < budget_s) m->run_until_pc(0xFFFF, 20'000'000);
+        cycles[t] = m->cycles();
+    });
     const double s = seconds(t0);
     uint64_t total = 0;
     for (const uint64_t c : cycles) total += c;
@@ -188,7 +186,7 @@ void bench_nes(const std::string& label, const std::vector<uint8_t>& image, uint
 int main(int argc, char** argv) {
     CLI::App app{"bench-emu: speed of the embedded 6502/NES emulator"};
     double budget = 2.0;
-    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = worker_threads();
     std::string bin, rom;
     std::string load = "0", pc = "400";
     uint64_t frames = 20000;

@@ -5,12 +5,12 @@
 #include "power_on.hpp"
 #include "random_movie.hpp"
 #include "simulator.hpp"
+#include "worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <iostream>
-#include <thread>
 
 using namespace nestris;
 
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
                   << " M frames/s with no input, " << busy_fps / 1e6 << " M frames/s with a busy movie\n";
     }
 
-    for (unsigned t : {1u, threads ? threads : std::max(1u, std::thread::hardware_concurrency())}) {
+    for (unsigned t : {1u, worker_threads(threads)}) {
         SimulationConfig config;
         for (uint32_t i = 0; i < games; ++i) config.seeds.push_back(i);
         config.start_level = 19;

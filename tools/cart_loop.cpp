@@ -16,6 +16,23 @@ constexpr uint16_t kNmiStub = 0x6000;
 
 }  // namespace
 
+void CartLoopStats::merge(const CartLoopStats& other) {
+    frames += other.frames;
+    task_cycles += other.task_cycles;
+    max_overrun = std::max(max_overrun, other.max_overrun);
+    late_pieces += other.late_pieces;
+    fallback_plans += other.fallback_plans;
+    redone_searches += other.redone_searches;
+    max_stack = std::max(max_stack, other.max_stack);
+    first_input.merge(other.first_input);
+    first_piece_input_max = std::max(first_piece_input_max, other.first_piece_input_max);
+    if (other.max_step > max_step) {
+        max_step = other.max_step;
+        max_step_from = other.max_step_from;
+        max_step_to = other.max_step_to;
+    }
+}
+
 CartridgeInTheLoop::CartridgeInTheLoop(const GameState& start, CartLoopOptions options)
     : state_(start), options_(options) {
     const CartImage& cart = shipped_cart();
@@ -97,9 +114,7 @@ void CartridgeInTheLoop::count_first_input(uint8_t buttons, bool spawned) {
             if (first_piece_) {
                 stats_.first_piece_input_max = std::max(stats_.first_piece_input_max, frames);
             } else {
-                ++stats_.first_input_pieces;
-                stats_.first_input_sum += frames;
-                stats_.first_input_max = std::max(stats_.first_input_max, frames);
+                stats_.first_input.add(frames);
             }
             since_spawn_ = -1;
             first_piece_ = false;

@@ -11,6 +11,7 @@
 #include "flat_machine.hpp"
 #include "game_model.hpp"
 #include "player.hpp"
+#include "tally.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -45,14 +46,16 @@ struct CartLoopStats {
     uint32_t max_stack = 0;       // the task's stack bytes at a yield, most seen
     // Frames from a spawn to the AI's first input (1: the first frame the game reads input for
     // the piece), over the pieces after a game's first; the first piece waits in its hold.
-    uint32_t first_input_pieces = 0;
-    uint64_t first_input_sum = 0;
-    uint32_t first_input_max = 0;
+    Tally<uint64_t> first_input{};
     uint32_t first_piece_input_max = 0;
     // With measure_steps: the longest run of the task between two yields (or from ai_idle's
     // entry to the first), and where it began and ended (the callers of ai_yield; 0: ai_idle).
     uint64_t max_step = 0;
     uint16_t max_step_from = 0, max_step_to = 0;
+
+    // Adds another game's figures to these (totals over many games): counts summed, the
+    // largest kept.
+    void merge(const CartLoopStats& other);
 };
 
 class CartridgeInTheLoop {

@@ -6,30 +6,19 @@
 // big run of tests/game/ai_game_loop_test.cpp).
 #include "cart_image.hpp"
 #include "game_harness.hpp"
+#include "worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 using namespace nestris;
 
 namespace {
-
-// job(i) for i = 0 .. count-1 on `threads` threads.
-template <class Job>
-void run_jobs(uint64_t count, unsigned threads, Job job) {
-    std::atomic<uint64_t> next{0};
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < std::max(1u, threads); ++t)
-        pool.emplace_back([&] {
-            for (uint64_t i; (i = next++) < count;) job(i);
-        });
-    for (std::thread& t : pool) t.join();
-}
 
 double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
 
@@ -39,7 +28,7 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b
     std::atomic<uint64_t> total_frames{0}, pieces{0}, lines{0}, fallbacks{0}, overs{0}, mismatches{0}, pieces_29{0},
         fallbacks_29{0}, reached_230{0};
     std::mutex out;
-    run_jobs(count, threads, [&](uint64_t i) {
+    parallel_for(count, std::max(1u, threads), [&](uint64_t i) {
         game::MenuWalk walk;
         walk.level = level;
         walk.b_type = b_type;
@@ -87,7 +76,7 @@ int main(int argc, char** argv) {
                  "the AI's bytes, PPU writes), over many random-input movies. Needs your Tetris (USA) ROM."};
     std::string rom_path;
     uint64_t movies = 100, frames = 20'000, first_seed = 1;
-    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = worker_threads();
     app.add_option("rom", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
     app.add_option("--movies", movies, "number of movies");
     app.add_option("--frames", frames, "frames per movie (per AI game: at most)");
@@ -134,7 +123,7 @@ int main(int argc, char** argv) {
     if (ai_games) return check_ai_games(roms, ai_games, level, b_type, frames, threads);
     std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0};
     std::mutex out;
-    run_jobs(movies, threads, [&](uint64_t i) {
+    parallel_for(movies, std::max(1u, threads), [&](uint64_t i) {
         game::DriverOptions options;
         options.seed = first_seed + i;
         const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames);

@@ -5,13 +5,14 @@
 #include "ram_map.hpp"
 #include "random_movie.hpp"
 #include "state_io.hpp"
+#include "worker_pool.hpp"
 
+#include <algorithm>
 #include <array>
-#include <atomic>
+#include <chrono>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 namespace nestris {
 namespace {
@@ -243,31 +244,12 @@ std::vector<FidelityGame> stacked_fidelity_games(std::size_t count, std::size_t 
 std::vector<FidelityResult> run_fidelity(std::span<const uint8_t> rom, const std::vector<FidelityGame>& games,
                                          unsigned threads, const std::function<void(std::size_t)>& progress) {
     std::vector<FidelityResult> results(games.size());
-    std::atomic<std::size_t> next{0}, done{0};
-    auto worker = [&] {
-        for (std::size_t i; (i = next++) < games.size();) {
-            results[i] = run_fidelity_game(rom, games[i]);
-            ++done;
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(worker);
-    if (progress) {
-        std::thread reporter([&] {
-            std::size_t last = static_cast<std::size_t>(-1);
-            while (done < games.size()) {
-                if (done != last) progress(last = done);
-                std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            }
-        });
-        worker();
-        for (auto& t : pool) t.join();
-        reporter.join();
-        progress(done);
-    } else {
-        worker();
-        for (auto& t : pool) t.join();
-    }
+    PoolOptions options;
+    options.progress = progress;
+    options.interval = std::chrono::milliseconds(200);
+    parallel_for(
+        games.size(), std::max(1u, threads), [&](std::size_t i) { results[i] = run_fidelity_game(rom, games[i]); },
+        options);
     return results;
 }
 

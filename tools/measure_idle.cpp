@@ -18,13 +18,13 @@
 #include "nes.hpp"
 #include "player.hpp"
 #include "ram_map.hpp"
+#include "tally.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <limits>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -35,17 +35,7 @@ using namespace nestris;
 
 namespace {
 
-struct Stat {
-    uint64_t n = 0;
-    double sum = 0;
-    uint64_t min = std::numeric_limits<uint64_t>::max(), max = 0;
-    void add(uint64_t v) {
-        ++n;
-        sum += static_cast<double>(v);
-        min = std::min(min, v);
-        max = std::max(max, v);
-    }
-};
+using Stat = tools::Tally<uint64_t>;  // cycles over frames
 
 // One main-loop period (from an NMI's return to the next NMI) and the NMI that ends it.
 struct Period {
@@ -103,13 +93,13 @@ std::string level_list_default() { return "0,18,19,29"; }
 uint32_t bcd(uint8_t lo, uint8_t hi) { return (lo & 0xF) + 10u * (lo >> 4) + 100u * (hi & 0xF) + 1000u * (hi >> 4); }
 
 void print_row(const char* name, const Stat& s, const Stat& nmi, const Stat& work) {
-    if (!s.n) return;
+    if (s.empty()) return;
     std::printf("  %-26s %7llu  %6llu %8.0f %6llu   %6llu %6llu   %6llu %6llu\n", name,
-                static_cast<unsigned long long>(s.n), static_cast<unsigned long long>(s.min), s.sum / s.n,
-                static_cast<unsigned long long>(s.max), static_cast<unsigned long long>(nmi.max),
-                static_cast<unsigned long long>(static_cast<uint64_t>(nmi.sum / std::max<uint64_t>(nmi.n, 1))),
-                static_cast<unsigned long long>(work.max),
-                static_cast<unsigned long long>(static_cast<uint64_t>(work.sum / std::max<uint64_t>(work.n, 1))));
+                static_cast<unsigned long long>(s.count()), static_cast<unsigned long long>(s.min()), s.mean(),
+                static_cast<unsigned long long>(s.max()), static_cast<unsigned long long>(nmi.max()),
+                static_cast<unsigned long long>(static_cast<uint64_t>(nmi.mean())),
+                static_cast<unsigned long long>(work.max()),
+                static_cast<unsigned long long>(static_cast<uint64_t>(work.mean())));
 }
 
 }  // namespace
@@ -217,9 +207,9 @@ int main(int argc, char** argv) {
                                "first frame of a game"};
         for (const char* k : order)
             if (by_kind.count(k)) print_row(k, by_kind[k][0], by_kind[k][1], by_kind[k][2]);
-        if (busy.n)
+        if (!busy.empty())
             std::printf("  the game's own work in a frame (NMI + main loop): max %llu, mean %.0f cycles\n",
-                        static_cast<unsigned long long>(busy.max), busy.sum / static_cast<double>(busy.n));
+                        static_cast<unsigned long long>(busy.max()), busy.mean());
     }
     return 0;
 }

@@ -87,21 +87,12 @@ struct SimulateOptions {
 // What the cartridge's games add to the summary: did it keep up with the game?
 struct CartFigures {
     std::mutex mutex;
-    uint64_t pieces = 0, late_pieces = 0, fallback = 0, redone = 0, frames = 0, task_cycles = 0, max_overrun = 0;
-    uint64_t first_input_pieces = 0, first_input_sum = 0, first_input_max = 0, first_piece_input_max = 0;
+    uint64_t pieces = 0;
+    tools::CartLoopStats stats;  // over all games
     void add(const tools::CartLoopStats& s, uint32_t game_pieces) {
         std::lock_guard lock(mutex);
         pieces += game_pieces;
-        first_input_pieces += s.first_input_pieces;
-        first_input_sum += s.first_input_sum;
-        first_input_max = std::max<uint64_t>(first_input_max, s.first_input_max);
-        first_piece_input_max = std::max<uint64_t>(first_piece_input_max, s.first_piece_input_max);
-        late_pieces += s.late_pieces;
-        fallback += s.fallback_plans;
-        redone += s.redone_searches;
-        frames += s.frames;
-        task_cycles += s.task_cycles;
-        max_overrun = std::max(max_overrun, s.max_overrun);
+        stats.merge(s);
     }
 };
 
@@ -166,17 +157,17 @@ int run_simulate(const SimulateOptions& o) {
     const double elapsed = seconds();
     const SimulationSummary summary = summarize(results);
     std::vector<std::pair<std::string, double>> extra;
+    const tools::CartLoopStats& cs = cart.stats;
     if (o.player == "cart")
         extra = {{"cart_idle_cycles", o.idle},
                  {"cart_pieces", double(cart.pieces)},
-                 {"cart_unfinished_searches", double(cart.fallback)},
-                 {"cart_unfinished_search_rate", cart.pieces ? double(cart.fallback) / double(cart.pieces) : 0.0},
-                 {"cart_no_plan_at_first_input", double(cart.late_pieces)},
-                 {"cart_first_input_pieces", double(cart.first_input_pieces)},
-                 {"cart_first_input_mean_frames",
-                  cart.first_input_pieces ? double(cart.first_input_sum) / double(cart.first_input_pieces) : 0.0},
-                 {"cart_first_input_max_frames", double(cart.first_input_max)},
-                 {"cart_first_piece_input_max_frames", double(cart.first_piece_input_max)}};
+                 {"cart_unfinished_searches", double(cs.fallback_plans)},
+                 {"cart_unfinished_search_rate", cart.pieces ? double(cs.fallback_plans) / double(cart.pieces) : 0.0},
+                 {"cart_no_plan_at_first_input", double(cs.late_pieces)},
+                 {"cart_first_input_pieces", double(cs.first_input.count())},
+                 {"cart_first_input_mean_frames", cs.first_input.mean()},
+                 {"cart_first_input_max_frames", double(cs.first_input.max())},
+                 {"cart_first_piece_input_max_frames", double(cs.first_piece_input_max)}};
     if (!o.json.empty() && o.json != "-") {
         std::ofstream out(o.json);
         if (!out) throw std::runtime_error("cannot write '" + o.json + "'");
@@ -202,17 +193,17 @@ int run_simulate(const SimulateOptions& o) {
                   << ", tetris rate " << summary.tetris_rate << "\n";
         if (o.player == "cart" && cart.pieces) {
             std::cout << "  cartridge: " << cart.pieces << " pieces; search not done at the spawn: "
-                      << cart.fallback << " (given the best placement found so far); no plan at the first input frame: "
-                      << cart.late_pieces << " (the piece falls as it spawned); " << cart.redone
+                      << cs.fallback_plans
+                      << " (given the best placement found so far); no plan at the first input frame: "
+                      << cs.late_pieces << " (the piece falls as it spawned); " << cs.redone_searches
                       << " searches redone (the game not as predicted)\n"
-                      << "  first input after a spawn: frame "
-                      << (cart.first_input_pieces ? double(cart.first_input_sum) / double(cart.first_input_pieces) : 0)
-                      << " on average, " << cart.first_input_max << " at most (" << cart.first_input_pieces
-                      << " pieces); a game's first piece (its hold): frame " << cart.first_piece_input_max << "\n"
+                      << "  first input after a spawn: frame " << cs.first_input.mean() << " on average, "
+                      << cs.first_input.max() << " at most (" << cs.first_input.count()
+                      << " pieces); a game's first piece (its hold): frame " << cs.first_piece_input_max << "\n"
                       << "  AI task "
-                      << (cart.frames ? static_cast<double>(cart.task_cycles) / static_cast<double>(cart.frames) : 0)
+                      << (cs.frames ? static_cast<double>(cs.task_cycles) / static_cast<double>(cs.frames) : 0)
                       << " cycles a frame on average (" << o.idle << " idle given); longest from the NMI to the task's yield "
-                      << cart.max_overrun << " cycles\n";
+                      << cs.max_overrun << " cycles\n";
         }
     } else {
         write_summary_json(std::cout, summary, config, o.player, elapsed, extra);

@@ -12,6 +12,7 @@
 // Fitness, --protocol 29: the level-29 protocol; mean lines (to 300 lines or top-out).
 #include "ai_eval.hpp"
 #include "ai_protocol.hpp"
+#include "worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -23,7 +24,6 @@
 #include <iostream>
 #include <random>
 #include <sstream>
-#include <thread>
 
 namespace fs = std::filesystem;
 using namespace nestris;
@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
     fs::path state_path, out_path;
     int protocol = 19;
     int games = 64, particles = 16, iterations = 50;
-    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = worker_threads();
     uint32_t first_seed = 1000;
     std::string fitness_kind = "capped";
     std::string vary;

@@ -1,31 +1,25 @@
 #include "asm_driver.hpp"
 #include "ld65_files.hpp"
+#include "support/scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <map>
-#include <random>
 
 namespace fs = std::filesystem;
 using namespace nestris;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("nestris_test_" + name + "_" +
-                                                       std::to_string(std::random_device{}()));
-    fs::remove_all(dir);
-    return dir;
-}
-
-AssembleOptions fixture(const std::string& source) {
+// The fixture's objects, labels and map go to `work` (removed with it).
+AssembleOptions fixture(const std::string& source, const test::ScratchDir& work) {
     AssembleOptions o;
     o.ca65 = NESTRIS_CA65;
     o.ld65 = NESTRIS_LD65;
     o.config = fs::path(NESTRIS_FIXTURES_DIR) / "tiny.cfg";
     o.sources = {fs::path(NESTRIS_FIXTURES_DIR) / source};
-    o.work_dir = fresh_dir(source);
+    o.work_dir = work.path();
     return o;
 }
 
@@ -61,7 +55,8 @@ TEST_CASE("VICE label files are parsed and malformed lines rejected") {
 }
 
 TEST_CASE("the driver assembles code into its region and reports usage and symbols") {
-    const CartImage cart = assemble_cart(fixture("fits.s"));
+    const test::ScratchDir work("asm_fits");
+    const CartImage cart = assemble_cart(fixture("fits.s", work));
     const auto rom = cart.rom_segments();
     REQUIRE(rom.size() == 2);
     CHECK(rom[0]->address == 0xD6C9);
@@ -78,17 +73,17 @@ TEST_CASE("the driver assembles code into its region and reports usage and symbo
     CHECK(cart.require("counter") == 0x0500);
     CHECK_FALSE(cart.symbol("loop").has_value());
     CHECK_THROWS_WITH(cart.require("missing"), Catch::Contains("missing"));
-    for (const CartRegion& r : cart.regions) {
-        if (r.name == "SMALL") CHECK(r.used == 12);
-        if (r.name == "OTHER") CHECK(r.used == 1);
-        if (r.name == "VARS") CHECK(r.used == 3);
-    }
+    CHECK(cart.region("SMALL").used == 12);
+    CHECK(cart.region("OTHER").used == 1);
+    CHECK(cart.region("VARS").used == 3);
+    CHECK_THROWS_WITH(cart.region("NOWHERE"), Catch::Contains("NOWHERE"));
     CHECK_THAT(cart.usage_report(), Catch::Contains("SMALL") && Catch::Contains("12"));
 }
 
 TEST_CASE("a region overflow fails with the region's name and the overflow") {
+    const test::ScratchDir work("asm_overflow");
     try {
-        assemble_cart(fixture("overflow.s"));
+        assemble_cart(fixture("overflow.s", work));
         FAIL("overflow was accepted");
     } catch (const AssembleError& e) {
         const std::string message = e.what();
@@ -99,9 +94,10 @@ TEST_CASE("a region overflow fails with the region's name and the overflow") {
 }
 
 TEST_CASE("assembler errors and a missing assembler are reported clearly") {
-    CHECK_THROWS_WITH(assemble_cart(fixture("syntax_error.s")),
+    const test::ScratchDir work("asm_errors");
+    CHECK_THROWS_WITH(assemble_cart(fixture("syntax_error.s", work)),
                       Catch::Contains("ca65 failed on") && Catch::Contains("syntax_error.s"));
-    AssembleOptions missing = fixture("fits.s");
+    AssembleOptions missing = fixture("fits.s", work);
     missing.ca65 = "/nonexistent/ca65";
     CHECK_THROWS_WITH(assemble_cart(missing), Catch::Contains("install the Debian package 'cc65'"));
 }
@@ -134,7 +130,8 @@ TEST_CASE("PACK_ segments go biggest first into the fullest region that holds th
 }
 
 TEST_CASE("the driver packs PACK_ segments into the room the config's segments leave") {
-    const CartImage cart = assemble_cart(fixture("packed.s"));
+    const test::ScratchDir work("asm_packed");
+    const CartImage cart = assemble_cart(fixture("packed.s", work));
     // SMALL ($D6C9, 16 bytes) holds the config's CODE (12 bytes) and OTHER ($F9EB, 8 bytes)
     // nothing: the 3-byte routine goes to SMALL's 4 bytes left, the fullest region that holds it,
     // then the 2-byte table to OTHER.

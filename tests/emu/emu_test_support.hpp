@@ -5,6 +5,7 @@
 #include "nes.hpp"
 #include "process.hpp"
 #include "symbols.hpp"
+#include "support/scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,7 +15,6 @@
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -64,9 +64,8 @@ inline const AssembledFixture& nes_test_program() {
     static const AssembledFixture fixture = [] {
         namespace fs = std::filesystem;
         const fs::path src = fs::path(NESTRIS_FIXTURES_DIR) / "emu";
-        const fs::path dir = fs::temp_directory_path() /
-                             ("nestris_emu_fixture_" + std::to_string(std::random_device{}()));
-        fs::create_directories(dir);
+        const nestris::test::ScratchDir scratch("emu_fixture");
+        const fs::path& dir = scratch.path();
         const auto obj = (dir / "nes_test.o").string();
         const auto rom = (dir / "nes_test.nes").string();
         const auto lbl = (dir / "nes_test.lbl").string();
@@ -78,7 +77,6 @@ inline const AssembledFixture& nes_test_program() {
         std::ifstream in(rom, std::ios::binary);
         f.image.assign(std::istreambuf_iterator<char>(in), {});
         f.symbols = Symbols::from_label_file(lbl);
-        fs::remove_all(dir);
         return f;
     }();
     return fixture;

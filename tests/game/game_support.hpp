@@ -17,12 +17,6 @@ inline std::optional<game::GameRoms> game_roms_or_skip() {
     return game::make_game_roms(*file, shipped_cart());
 }
 
-inline const CartRegion& cart_region(const std::string& name) {
-    for (const CartRegion& r : shipped_cart().regions)
-        if (r.name == name) return r;
-    throw std::runtime_error("no region " + name);
-}
-
 inline uint16_t region_last(const CartRegion& r) { return static_cast<uint16_t>(r.start + r.size - 1); }
 
 // Every free ROM region of the map (not the hook sites, not RAM).

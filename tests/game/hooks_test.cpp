@@ -20,13 +20,6 @@ const CartSegment* segment_at(const CartImage& cart, uint16_t address) {
     return nullptr;
 }
 
-const CartRegion& region(const CartImage& cart, const std::string& name) {
-    for (const CartRegion& r : cart.regions)
-        if (r.name == name) return r;
-    FAIL("no region " << name);
-    throw;
-}
-
 constexpr uint8_t kJsr = 0x20, kJmp = 0x4C, kNop = 0xEA, kStaZp = 0x85, kRts = 0x60;
 constexpr uint8_t kZ = 0x02;  // the Z flag in P
 
@@ -73,7 +66,7 @@ TEST_CASE("every hook site is rewritten exactly at its place in the game") {
     CHECK(hook_regions == static_cast<int>(std::size(sites)));
     for (const Site& s : sites) {
         INFO(s.region);
-        const CartRegion& r = region(cart, s.region);
+        const CartRegion& r = cart.region(s.region);
         CHECK(r.is_hook_site());
         CHECK(r.start == cart.require(s.game_symbol));
         const CartSegment* seg = segment_at(cart, r.start);
@@ -85,7 +78,7 @@ TEST_CASE("every hook site is rewritten exactly at its place in the game") {
 
 TEST_CASE("the hook sites hold the calls into the AI and the hook code") {
     const CartImage& cart = shipped_cart();
-    auto bytes = [&](const char* region_name) { return segment_at(cart, region(cart, region_name).start)->bytes; };
+    auto bytes = [&](const char* region_name) { return segment_at(cart, cart.region(region_name).start)->bytes; };
     auto with_nops = [](std::vector<uint8_t> v, int n) {
         v.insert(v.end(), static_cast<size_t>(n), kNop);
         return v;
@@ -110,9 +103,9 @@ TEST_CASE("free regions and hook sites do not overlap and the AI's RAM is where 
             INFO(a.name << " / " << b.name);
             CHECK((a.start + a.size <= b.start || b.start + b.size <= a.start));
         }
-    CHECK(region(cart, "AI_ZP").start == 0x1B);
-    CHECK(region(cart, "AI_ZP").size == 0x18);
-    CHECK(region(cart, "AI_RAM").start == 0x500);
+    CHECK(cart.region("AI_ZP").start == 0x1B);
+    CHECK(cart.region("AI_ZP").size == 0x18);
+    CHECK(cart.region("AI_RAM").start == 0x500);
 }
 
 TEST_CASE("level_start: Select held at Start switches the AI on and A still adds 10 levels") {

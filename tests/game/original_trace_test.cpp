@@ -29,8 +29,9 @@ struct DemoCode {
     }
 };
 DemoCode demo_code() {
-    return {tetris::game_pollControllerButtons, region_last(cart_region("FREED_9D54")),
-            tetris::game_chooseNextTetrimino_demo, region_last(cart_region("FREED_98F4"))};
+    const CartImage& cart = shipped_cart();
+    return {tetris::game_pollControllerButtons, region_last(cart.region("FREED_9D54")),
+            tetris::game_chooseNextTetrimino_demo, region_last(cart.region("FREED_98F4"))};
 }
 
 TraceRun trace_original(const game::GameRoms& roms, uint64_t seed, uint64_t frames) {
@@ -71,7 +72,7 @@ void check_trace(const TraceRun& run) {
             }
         } else if (s.range.rfind("AI_ZP", 0) == 0 || s.range == "AI_RAM6") {
             // Only the power-on clear of $0000-$06FF writes them, once.
-            const CartRegion& r = cart_region(s.range);
+            const CartRegion& r = shipped_cart().region(s.range);
             CHECK(s.kind == game::kWrite);
             CHECK(s.first_frame < 3);
             CHECK(s.count == region_last(r) - r.start + 1u);

@@ -4,12 +4,13 @@
 // A-Type and B-Type, random movies with line clears, pauses and level-ups.
 #include "fidelity.hpp"
 #include "support/rom.hpp"
+#include "worker_pool.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <iostream>
 #include <set>
-#include <thread>
+#include <algorithm>
 
 using namespace nestris;
 
@@ -17,7 +18,7 @@ TEST_CASE("fidelity: 120 games of up to 5000 frames (>= 500 000 frames), model =
     const auto rom = nestris::test::tetris_rom_or_skip();
     if (!rom) return;
     const std::vector<FidelityGame> games = standard_fidelity_games(120, 5000, {0, 9, 18, 19, 29}, 1);
-    const unsigned threads = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
+    const unsigned threads = std::min(2u, worker_threads());
     const std::vector<FidelityResult> results = run_fidelity(*rom, games, threads);
     std::size_t frames = 0, clears = 0, b_type = 0, level_ups = 0;
     std::set<int> levels;

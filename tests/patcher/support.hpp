@@ -1,6 +1,8 @@
-// Helpers shared by the patcher tests: random data, scratch directories, an IPS applier written
+// Helpers shared by the patcher tests: random data, scratch directories (support/), an IPS applier written
 // independently of patcher/ips.cpp, and synthetic ROM images (never the game's bytes).
 #pragma once
+
+#include "support/scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -19,36 +21,6 @@ inline std::vector<uint8_t> random_bytes(std::mt19937& rng, size_t n) {
     for (uint8_t& b : out) b = static_cast<uint8_t>(rng());
     return out;
 }
-
-// A fresh, empty directory under the system temp dir, removed when the test ends.
-class ScratchDir {
-public:
-    explicit ScratchDir(const std::string& name) {
-        path_ = std::filesystem::temp_directory_path() /
-                ("nestris_patcher_" + name + "_" + std::to_string(std::random_device{}()));
-        std::filesystem::remove_all(path_);
-        std::filesystem::create_directories(path_);
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        std::filesystem::permissions(path_, std::filesystem::perms::owner_all, ec);
-        std::filesystem::remove_all(path_, ec);
-    }
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
-    const std::filesystem::path& path() const { return path_; }
-    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-    // Names of everything in the directory (to prove nothing, not even a temp file, was left).
-    std::vector<std::string> listing() const {
-        std::vector<std::string> names;
-        for (const auto& e : std::filesystem::directory_iterator(path_)) names.push_back(e.path().filename().string());
-        std::sort(names.begin(), names.end());
-        return names;
-    }
-
-private:
-    std::filesystem::path path_;
-};
 
 // The simplest IPS applier that can be: straight from the format description, no validation
 // beyond what the test needs. Used to check patches without trusting apply_ips.
