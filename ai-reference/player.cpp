@@ -1,5 +1,7 @@
 #include "player.hpp"
 
+#include "file_io.hpp"
+
 #include <charconv>
 #include <fstream>
 #include <sstream>
@@ -108,12 +110,9 @@ Movie parse_movie(const std::string& text) {
 }
 
 Movie load_movie_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read movie file '" + path + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
+    const std::string text = read_text_file(path);
     try {
-        return parse_movie(text.str());
+        return parse_movie(text);
     } catch (const std::runtime_error& e) {
         throw std::runtime_error(path + ": " + e.what());
     }

@@ -27,6 +27,23 @@ std::string command_name(const CLI::App& app) {
     return name;
 }
 
+// CLI11 reads "-1" into an unsigned option as 2^64 - 1: every unsigned option of every command
+// gets a check that refuses a negative number (a usage error) before it can wrap.
+void refuse_negative_unsigned(CLI::App& app) {
+    static const CLI::Validator non_negative(
+        [](std::string& text) -> std::string {
+            const size_t first = text.find_first_not_of(" \t");
+            if (first != std::string::npos && text[first] == '-') return "takes no negative number (got " + text + ")";
+            return {};
+        },
+        "NONNEGATIVE");
+    for (CLI::Option* option : app.get_options()) {
+        const std::string type = option->get_type_name();
+        if (type.rfind("UINT", 0) == 0) option->check(non_negative);
+    }
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_negative_unsigned(*sub);
+}
+
 }  // namespace
 
 void run_command(const std::string& command, const std::function<int()>& body) {
@@ -43,6 +60,7 @@ void run_command(const std::string& command, const std::function<int()>& body) {
 
 int run_program(CLI::App& app, int argc, const char* const* argv, const std::function<int()>& body) {
     exit_code = kExitDone;
+    refuse_negative_unsigned(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

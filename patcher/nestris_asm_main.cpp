@@ -2,6 +2,7 @@
 // nestris-ai. Prints the region usage report; any failure (missing tool, syntax error, a region
 // overflow) stops the build with a message, and leaves no half-written output.
 #include "asm_driver.hpp"
+#include "command_runner.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -22,7 +23,7 @@ static void write_atomically(const fs::path& path, const std::string& text) {
 }
 
 int main(int argc, char** argv) {
-    CLI::App app{"Assemble the nestris-ai cartridge code (asm/) with ca65/ld65 and emit it as C++."};
+    CLI::App app{"Assemble the nestris-ai cartridge code (asm/) with ca65/ld65 and emit it as C++.", "nestris-asm"};
     nestris::AssembleOptions options;
     fs::path cpp_out, report_out;
     app.add_option("--ca65", options.ca65, "ca65 executable")->required();
@@ -33,20 +34,21 @@ int main(int argc, char** argv) {
     app.add_option("--cpp-out", cpp_out, "generated C++ source defining shipped_cart()")->required();
     app.add_option("--report-out", report_out, "region usage report (text)");
     app.add_option("sources", options.sources, "assembly sources")->required()->check(CLI::ExistingFile);
-    CLI11_PARSE(app, argc, argv);
-    try {
-        const nestris::CartImage cart = nestris::assemble_cart(options);
-        std::ostringstream cpp;
-        nestris::write_cart_cpp(cart, cpp);
-        write_atomically(cpp_out, cpp.str());
-        const std::string report = cart.usage_report();
-        if (!report_out.empty()) write_atomically(report_out, report);
-        std::cout << "nestris-asm: cartridge usage\n" << report;
-    } catch (const std::exception& e) {
-        std::cerr << "nestris-asm: error: " << e.what() << "\n";
-        std::error_code ec;
-        fs::remove(cpp_out, ec);
-        return 1;
-    }
-    return 0;
+    return nestris::run_program(app, argc, argv, [&]() -> int {
+        try {
+            const nestris::CartImage cart = nestris::assemble_cart(options);
+            std::ostringstream cpp;
+            nestris::write_cart_cpp(cart, cpp);
+            write_atomically(cpp_out, cpp.str());
+            const std::string report = cart.usage_report();
+            if (!report_out.empty()) write_atomically(report_out, report);
+            std::cout << "nestris-asm: cartridge usage\n" << report;
+        } catch (const std::exception& e) {
+            std::cerr << "nestris-asm: error: " << e.what() << "\n";
+            std::error_code ec;
+            fs::remove(cpp_out, ec);
+            return 1;
+        }
+        return 0;
+    });
 }

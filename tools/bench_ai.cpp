@@ -4,6 +4,8 @@
 //   level 18 start, until level 29: top-outs before level 29
 //   level 29 start: lines until top-out (capped by --l29-cap)
 #include "ai_eval.hpp"
+#include "command_runner.hpp"
+#include "file_io.hpp"
 #include "ai_protocol.hpp"
 #include "tally.hpp"
 #include "worker_pool.hpp"
@@ -20,7 +22,7 @@
 using namespace nestris;
 
 int main(int argc, char** argv) {
-    CLI::App app{"Measure the reference AI's strength on the game model (issue 5 protocols)."};
+    CLI::App app{"Measure the reference AI's strength on the game model (issue 5 protocols).", "bench-ai"};
     int games = 100, games29 = 0, games18 = 0;
     uint32_t first_seed = 1;
     uint32_t l29_cap = 5000;
@@ -33,72 +35,64 @@ int main(int argc, char** argv) {
     app.add_option("--first-seed", first_seed, "seed of the first game");
     app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 256));
     app.add_option("--weights", weights_path, "weights file instead of the built-in ones")->check(CLI::ExistingFile);
-    CLI11_PARSE(app, argc, argv);
-
-    ai::EvalTables tables = ai::default_tables();
-    if (!weights_path.empty()) {
-        std::ifstream in(weights_path);
-        std::stringstream text;
-        text << in.rdbuf();
-        try {
-            tables = ai::expand_tables(ai::parse_weights(text.str()));
-        } catch (const std::exception& e) {
-            std::cerr << "bench-ai: " << e.what() << "\n";
-            return 1;
+    return nestris::run_program(app, argc, argv, [&]() -> int {
+        ai::EvalTables tables = ai::default_tables();
+        if (!weights_path.empty()) {
+            tables = ai::expand_tables(ai::parse_weights(read_text_file(weights_path)));
         }
-    }
-    auto seeds = [&](int n) {
-        std::vector<uint32_t> s;
-        for (int i = 0; i < n; ++i) s.push_back(first_seed + static_cast<uint32_t>(i));
-        return s;
-    };
-    auto run = [&](const char* title, int n, tools::ProtocolSpec spec) {
-        const auto t0 = std::chrono::steady_clock::now();
-        const auto results = tools::play_many(seeds(n), spec, tables, threads);
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        tools::Tally<> lines(true), score(true), line_score(true);
-        std::vector<double> line_scores;
-        int reached = 0, maxed = 0, topped = 0, topped_before_29 = 0;
-        uint64_t pieces = 0, evals = 0, tetris_lines = 0, all_lines = 0, frames = 0;
-        uint32_t max_evals = 0;
-        for (const auto& r : results) {
-            lines.add(r.lines);
-            score.add(r.score);
-            line_score.add(r.line_score);
-            line_scores.push_back(r.line_score);
-            reached += r.reached_target;
-            maxed += r.score >= 999999;
-            topped += r.topped_out;
-            topped_before_29 += r.topped_before_29;
-            pieces += r.pieces;
-            evals += r.evaluations;
-            max_evals = std::max(max_evals, r.max_evaluations);
-            tetris_lines += 4ull * r.tetrises;
-            all_lines += r.lines;
-            frames += r.frames;
-        }
-        std::printf("%s: %d games, seeds %u..%u, %.1f s\n", title, n, first_seed, first_seed + n - 1, secs);
-        if (spec.line_target)
-            std::printf("  reached %u lines: %.1f %%\n", spec.line_target, 100.0 * reached / n);
-        std::printf("  top-outs: %.1f %%", 100.0 * topped / n);
-        if (spec.start_level < 29) std::printf(" (before level 29: %.1f %%)", 100.0 * topped_before_29 / n);
-        std::printf("\n  lines: mean %.1f, median %.0f, p10 %.0f, p90 %.0f\n", lines.mean(), lines.median(),
-                    lines.percentile(0.1), lines.percentile(0.9));
-        std::printf("  score: mean %.0f, median %.0f; max-outs (999999): %.1f %%\n", score.mean(), score.median(),
-                    100.0 * maxed / n);
-        std::sort(line_scores.begin(), line_scores.end(), std::greater<>());
-        line_scores.resize((line_scores.size() + 2) / 3);
-        tools::Tally<> best_third;
-        for (double x : line_scores) best_third.add(x);
-        std::printf("  score as seed 004 counts it (line clears only, no cap): mean %.0f, median %.0f, mean of "
-                    "the best third %.0f\n",
-                    line_score.mean(), line_score.median(), best_third.mean());
-        std::printf("  tetris share of lines: %.1f %%\n", all_lines ? 100.0 * tetris_lines / all_lines : 0.0);
-        std::printf("  cost: %.1f evaluations per decision (max %u); %.1f frames per piece\n",
-                    pieces ? double(evals) / pieces : 0.0, max_evals, pieces ? double(frames) / pieces : 0.0);
-    };
-    if (games > 0) run("level 19, 230-line protocol", games, {19, 230, 2'000'000});
-    if (games18 > 0) run("level 18, until level 29", games18, {18, 0, 2'000'000});
-    if (games29 > 0) run("level 29", games29, {29, l29_cap, 5'000'000});
-    return 0;
+        auto seeds = [&](int n) {
+            std::vector<uint32_t> s;
+            for (int i = 0; i < n; ++i) s.push_back(first_seed + static_cast<uint32_t>(i));
+            return s;
+        };
+        auto run = [&](const char* title, int n, tools::ProtocolSpec spec) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const auto results = tools::play_many(seeds(n), spec, tables, threads);
+            const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            tools::Tally<> lines(true), score(true), line_score(true);
+            std::vector<double> line_scores;
+            int reached = 0, maxed = 0, topped = 0, topped_before_29 = 0;
+            uint64_t pieces = 0, evals = 0, tetris_lines = 0, all_lines = 0, frames = 0;
+            uint32_t max_evals = 0;
+            for (const auto& r : results) {
+                lines.add(r.lines);
+                score.add(r.score);
+                line_score.add(r.line_score);
+                line_scores.push_back(r.line_score);
+                reached += r.reached_target;
+                maxed += r.score >= 999999;
+                topped += r.topped_out;
+                topped_before_29 += r.topped_before_29;
+                pieces += r.pieces;
+                evals += r.evaluations;
+                max_evals = std::max(max_evals, r.max_evaluations);
+                tetris_lines += 4ull * r.tetrises;
+                all_lines += r.lines;
+                frames += r.frames;
+            }
+            std::printf("%s: %d games, seeds %u..%u, %.1f s\n", title, n, first_seed, first_seed + n - 1, secs);
+            if (spec.line_target)
+                std::printf("  reached %u lines: %.1f %%\n", spec.line_target, 100.0 * reached / n);
+            std::printf("  top-outs: %.1f %%", 100.0 * topped / n);
+            if (spec.start_level < 29) std::printf(" (before level 29: %.1f %%)", 100.0 * topped_before_29 / n);
+            std::printf("\n  lines: mean %.1f, median %.0f, p10 %.0f, p90 %.0f\n", lines.mean(), lines.median(),
+                        lines.percentile(0.1), lines.percentile(0.9));
+            std::printf("  score: mean %.0f, median %.0f; max-outs (999999): %.1f %%\n", score.mean(), score.median(),
+                        100.0 * maxed / n);
+            std::sort(line_scores.begin(), line_scores.end(), std::greater<>());
+            line_scores.resize((line_scores.size() + 2) / 3);
+            tools::Tally<> best_third;
+            for (double x : line_scores) best_third.add(x);
+            std::printf("  score as seed 004 counts it (line clears only, no cap): mean %.0f, median %.0f, mean of "
+                        "the best third %.0f\n",
+                        line_score.mean(), line_score.median(), best_third.mean());
+            std::printf("  tetris share of lines: %.1f %%\n", all_lines ? 100.0 * tetris_lines / all_lines : 0.0);
+            std::printf("  cost: %.1f evaluations per decision (max %u); %.1f frames per piece\n",
+                        pieces ? double(evals) / pieces : 0.0, max_evals, pieces ? double(frames) / pieces : 0.0);
+        };
+        if (games > 0) run("level 19, 230-line protocol", games, {19, 230, 2'000'000});
+        if (games18 > 0) run("level 18, until level 29", games18, {18, 0, 2'000'000});
+        if (games29 > 0) run("level 29", games29, {29, l29_cap, 5'000'000});
+        return 0;
+    });
 }

@@ -6,6 +6,7 @@
 //     reference's, frame by frame, and the budget table (ROM and RAM used, the task's longest
 //     step, frames from spawn to first input, the margin left in the worst frame)
 #include "ai_player.hpp"
+#include "command_runner.hpp"
 #include "cart_ai.hpp"
 #include "cart_image.hpp"
 #include "cart_loop.hpp"
@@ -223,7 +224,7 @@ void print_budget(const LoopTally& lt, uint32_t game_work, bool timed_steps) {
 
 int main(int argc, char** argv) {
     CLI::App app{"Run the shipped cartridge AI on the decisions of real games and on random positions:\n"
-                 "equivalence with the reference and CPU cycles per search."};
+                 "equivalence with the reference and CPU cycles per search.", "bench-cart"};
     int games = 4, positions = 0;
     uint32_t frames = 20000, first_seed = 1;
     int level = 19;
@@ -251,104 +252,105 @@ int main(int argc, char** argv) {
     bool profile = false, profile_labels = false;
     app.add_flag("--profile", profile, "--games: cycles per routine of the searches (one thread, slower)");
     app.add_flag("--profile-labels", profile_labels, "--profile by every label, local ones too");
-    CLI11_PARSE(app, argc, argv);
-    if (profile_labels) profile = true;
-    if (profile) threads = 1;
-    Profile routine_profile(profile_labels);
+    return nestris::run_program(app, argc, argv, [&]() -> int {
+        if (profile_labels) profile = true;
+        if (profile) threads = 1;
+        Profile routine_profile(profile_labels);
 
-    if (loop_games > 0) {
-        const auto l0 = std::chrono::steady_clock::now();
-        std::vector<LoopTally> tallies(threads);
-        tools::CartLoopOptions options;
-        options.idle_cycles = loop_idle;
-        options.measure_steps = time_steps;
-        parallel_for(static_cast<std::size_t>(loop_games), threads, [&](std::size_t g, unsigned worker) {
-            loop_game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), loop_lines, frames * 10, options,
-                      tallies[worker]);
-        });
-        LoopTally lt;
-        for (const LoopTally& t : tallies) lt.merge(t);
-        std::sort(lt.divergences.begin(), lt.divergences.end());
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - l0).count();
-        std::printf("cartridge in the loop: %llu games from level %d (to %u lines or the top-out), %u idle cycles a frame, "
-                    "%.1f s\n",
-                    static_cast<unsigned long long>(lt.games), level, loop_lines, loop_idle, secs);
-        std::printf("identical to the reference's games, frame by frame: %llu of %llu (%llu frames)\n",
-                    static_cast<unsigned long long>(lt.identical), static_cast<unsigned long long>(lt.games),
-                    static_cast<unsigned long long>(lt.frames));
-        for (std::size_t i = 0; i < lt.divergences.size() && i < 10; ++i) std::printf("  %s\n", lt.divergences[i].c_str());
-        std::printf("pieces whose search was not done at their spawn (best so far): %llu; with no plan at their first "
-                    "input frame: %llu; searches redone: %llu\n",
-                    static_cast<unsigned long long>(lt.cart.fallback_plans),
-                    static_cast<unsigned long long>(lt.cart.late_pieces),
-                    static_cast<unsigned long long>(lt.cart.redone_searches));
-        print_budget(lt, game_work, time_steps);
-        if (app.count("--games") == 0 && positions == 0) return lt.identical == lt.games ? 0 : 1;  // loop games only
-    }
-
-    const auto t0 = std::chrono::steady_clock::now();
-    // Stripe w: games w, w + threads, ... and positions likewise, from its own random generator
-    // (so the positions drawn depend on --threads, not on the timing).
-    std::vector<SearchTally> per_thread(threads);
-    parallel_for(threads, threads, [&](std::size_t stripe) {
-        const auto w = static_cast<unsigned>(stripe);
-        for (int g = static_cast<int>(w); g < games; g += static_cast<int>(threads))
-            game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), frames, idle, per_thread[w],
-                 profile ? &routine_profile : nullptr);
-        tools::CartAi cart;
-        std::mt19937 rng(first_seed * 7919u + w);
-        for (int p = static_cast<int>(w); p < positions; p += static_cast<int>(threads)) {
-            ai::SearchInput in;
-            // Same mix as tests/cart_ai/positions.hpp, drawn here for the benchmark.
-            in.board = ai::Board{};
-            const int kind = static_cast<int>(rng() % 6);
-            if (kind) {
-                std::uniform_int_distribution<int> height(0, kind == 4 ? 19 : (kind == 3 ? 8 : 15));
-                for (int c = 0; c < ai::kColumns; ++c) {
-                    const int h = height(rng);
-                    for (int r = ai::kRows - h; r < ai::kRows; ++r)
-                        if (!(kind >= 2 && rng() % (kind == 5 ? 3 : 7) == 0 && r != ai::kRows - h))
-                            in.board.rows[r] |= static_cast<uint16_t>(1u << c);
-                }
-                for (int r = 0; r < ai::kRows; ++r)
-                    if (in.board.rows[r] == ai::kFullRow)
-                        in.board.rows[r] &= static_cast<uint16_t>(~(1u << (rng() % 10)));
-                in.board.recompute_columns();
-            }
-            in.piece_type = static_cast<uint8_t>(rng() % 7);
-            in.level.level = static_cast<uint8_t>(rng() % 256);
-            const unsigned lines = rng() % 400;
-            in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
-            in.level.lines_hi = static_cast<uint8_t>(lines / 100);
-            in.level.b_type = rng() % 8 == 0;
-            in.first_piece = rng() % 10 == 0;
-            check(cart, in, per_thread[w]);
+        if (loop_games > 0) {
+            const auto l0 = std::chrono::steady_clock::now();
+            std::vector<LoopTally> tallies(threads);
+            tools::CartLoopOptions options;
+            options.idle_cycles = loop_idle;
+            options.measure_steps = time_steps;
+            parallel_for(static_cast<std::size_t>(loop_games), threads, [&](std::size_t g, unsigned worker) {
+                loop_game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), loop_lines, frames * 10, options,
+                          tallies[worker]);
+            });
+            LoopTally lt;
+            for (const LoopTally& t : tallies) lt.merge(t);
+            std::sort(lt.divergences.begin(), lt.divergences.end());
+            const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - l0).count();
+            std::printf("cartridge in the loop: %llu games from level %d (to %u lines or the top-out), %u idle cycles a frame, "
+                        "%.1f s\n",
+                        static_cast<unsigned long long>(lt.games), level, loop_lines, loop_idle, secs);
+            std::printf("identical to the reference's games, frame by frame: %llu of %llu (%llu frames)\n",
+                        static_cast<unsigned long long>(lt.identical), static_cast<unsigned long long>(lt.games),
+                        static_cast<unsigned long long>(lt.frames));
+            for (std::size_t i = 0; i < lt.divergences.size() && i < 10; ++i) std::printf("  %s\n", lt.divergences[i].c_str());
+            std::printf("pieces whose search was not done at their spawn (best so far): %llu; with no plan at their first "
+                        "input frame: %llu; searches redone: %llu\n",
+                        static_cast<unsigned long long>(lt.cart.fallback_plans),
+                        static_cast<unsigned long long>(lt.cart.late_pieces),
+                        static_cast<unsigned long long>(lt.cart.redone_searches));
+            print_budget(lt, game_work, time_steps);
+            if (app.count("--games") == 0 && positions == 0) return lt.identical == lt.games ? 0 : 1;  // loop games only
         }
+
+        const auto t0 = std::chrono::steady_clock::now();
+        // Stripe w: games w, w + threads, ... and positions likewise, from its own random generator
+        // (so the positions drawn depend on --threads, not on the timing).
+        std::vector<SearchTally> per_thread(threads);
+        parallel_for(threads, threads, [&](std::size_t stripe) {
+            const auto w = static_cast<unsigned>(stripe);
+            for (int g = static_cast<int>(w); g < games; g += static_cast<int>(threads))
+                game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), frames, idle, per_thread[w],
+                     profile ? &routine_profile : nullptr);
+            tools::CartAi cart;
+            std::mt19937 rng(first_seed * 7919u + w);
+            for (int p = static_cast<int>(w); p < positions; p += static_cast<int>(threads)) {
+                ai::SearchInput in;
+                // Same mix as tests/cart_ai/positions.hpp, drawn here for the benchmark.
+                in.board = ai::Board{};
+                const int kind = static_cast<int>(rng() % 6);
+                if (kind) {
+                    std::uniform_int_distribution<int> height(0, kind == 4 ? 19 : (kind == 3 ? 8 : 15));
+                    for (int c = 0; c < ai::kColumns; ++c) {
+                        const int h = height(rng);
+                        for (int r = ai::kRows - h; r < ai::kRows; ++r)
+                            if (!(kind >= 2 && rng() % (kind == 5 ? 3 : 7) == 0 && r != ai::kRows - h))
+                                in.board.rows[r] |= static_cast<uint16_t>(1u << c);
+                    }
+                    for (int r = 0; r < ai::kRows; ++r)
+                        if (in.board.rows[r] == ai::kFullRow)
+                            in.board.rows[r] &= static_cast<uint16_t>(~(1u << (rng() % 10)));
+                    in.board.recompute_columns();
+                }
+                in.piece_type = static_cast<uint8_t>(rng() % 7);
+                in.level.level = static_cast<uint8_t>(rng() % 256);
+                const unsigned lines = rng() % 400;
+                in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
+                in.level.lines_hi = static_cast<uint8_t>(lines / 100);
+                in.level.b_type = rng() % 8 == 0;
+                in.first_piece = rng() % 10 == 0;
+                check(cart, in, per_thread[w]);
+            }
+        });
+        SearchTally all;
+        for (const SearchTally& t : per_thread) all.merge(t);
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const tools::Tally<uint64_t>& cycles = all.cycles;
+        std::printf("searches: %llu (%d games from level %d, %d random positions), %.1f s\n",
+                    static_cast<unsigned long long>(cycles.count()), games, level, positions, secs);
+        std::printf("mismatches with the reference: %llu\n", static_cast<unsigned long long>(all.mismatches));
+        if (cycles.count()) {
+            // Median and p99: the sample at rank floor(p (n - 1)), as this benchmark always printed them.
+            std::printf("cycles per search: mean %.0f, median %llu, p99 %llu, max %llu\n", cycles.mean(),
+                        static_cast<unsigned long long>(cycles.rank_percentile(0.5)),
+                        static_cast<unsigned long long>(cycles.rank_percentile(0.99)),
+                        static_cast<unsigned long long>(cycles.max()));
+            std::printf("evaluations per search: mean %.1f, max %llu; cycles per evaluation %.0f\n",
+                        all.evaluations.mean(), static_cast<unsigned long long>(all.evaluations.max()),
+                        double(cycles.sum()) / double(all.evaluations.sum()));
+            std::printf("at 29780.5 cycles per frame: mean %.1f frames, max %.1f frames of the whole CPU\n",
+                        cycles.mean() / 29780.5, double(cycles.max()) / 29780.5);
+        }
+        if (all.timed)
+            std::printf("deadline (%u idle cycles a frame, the previous piece's frames): %llu of %llu searches late "
+                        "(%.1f %%), worst needs %.2f x the time\n",
+                        idle, static_cast<unsigned long long>(all.late), static_cast<unsigned long long>(all.timed),
+                        100.0 * double(all.late) / double(all.timed), all.worst_ratio);
+        if (profile) routine_profile.print();
+        return all.mismatches == 0 ? 0 : 1;
     });
-    SearchTally all;
-    for (const SearchTally& t : per_thread) all.merge(t);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const tools::Tally<uint64_t>& cycles = all.cycles;
-    std::printf("searches: %llu (%d games from level %d, %d random positions), %.1f s\n",
-                static_cast<unsigned long long>(cycles.count()), games, level, positions, secs);
-    std::printf("mismatches with the reference: %llu\n", static_cast<unsigned long long>(all.mismatches));
-    if (cycles.count()) {
-        // Median and p99: the sample at rank floor(p (n - 1)), as this benchmark always printed them.
-        std::printf("cycles per search: mean %.0f, median %llu, p99 %llu, max %llu\n", cycles.mean(),
-                    static_cast<unsigned long long>(cycles.rank_percentile(0.5)),
-                    static_cast<unsigned long long>(cycles.rank_percentile(0.99)),
-                    static_cast<unsigned long long>(cycles.max()));
-        std::printf("evaluations per search: mean %.1f, max %llu; cycles per evaluation %.0f\n",
-                    all.evaluations.mean(), static_cast<unsigned long long>(all.evaluations.max()),
-                    double(cycles.sum()) / double(all.evaluations.sum()));
-        std::printf("at 29780.5 cycles per frame: mean %.1f frames, max %.1f frames of the whole CPU\n",
-                    cycles.mean() / 29780.5, double(cycles.max()) / 29780.5);
-    }
-    if (all.timed)
-        std::printf("deadline (%u idle cycles a frame, the previous piece's frames): %llu of %llu searches late "
-                    "(%.1f %%), worst needs %.2f x the time\n",
-                    idle, static_cast<unsigned long long>(all.late), static_cast<unsigned long long>(all.timed),
-                    100.0 * double(all.late) / double(all.timed), all.worst_ratio);
-    if (profile) routine_profile.print();
-    return all.mismatches == 0 ? 0 : 1;
 }

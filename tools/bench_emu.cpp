@@ -11,6 +11,7 @@
 // second of this thread's CPU time (what the emulator costs, whatever else the machine runs)
 // and per second of wall-clock time (the same on an idle machine).
 #include "flat_machine.hpp"
+#include "command_runner.hpp"
 #include "nes.hpp"
 #include "worker_pool.hpp"
 
@@ -184,7 +185,7 @@ void bench_nes(const std::string& label, const std::vector<uint8_t>& image, uint
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"bench-emu: speed of the embedded 6502/NES emulator"};
+    CLI::App app{"bench-emu: speed of the embedded 6502/NES emulator", "bench-emu"};
     double budget = 2.0;
     unsigned threads = worker_threads();
     std::string bin, rom;
@@ -197,20 +198,20 @@ int main(int argc, char** argv) {
     app.add_option("--pc", pc, "Start address of --bin, hex (default 400)");
     app.add_option("--rom", rom, "iNES image (mapper 1) to run from power-on, e.g. Tetris");
     app.add_option("--frames", frames, "NES frames per measurement (default 20000)");
-    CLI11_PARSE(app, argc, argv);
-
-    try {
-        bench_flat(budget);
-        if (threads > 1) bench_threads(threads, budget);
-        if (!bin.empty()) {
-            bench_bin(bin, static_cast<uint16_t>(std::stoul(load, nullptr, 16)),
-                      static_cast<uint16_t>(std::stoul(pc, nullptr, 16)));
+    return nestris::run_program(app, argc, argv, [&]() -> int {
+        try {
+            bench_flat(budget);
+            if (threads > 1) bench_threads(threads, budget);
+            if (!bin.empty()) {
+                bench_bin(bin, static_cast<uint16_t>(std::stoul(load, nullptr, 16)),
+                          static_cast<uint16_t>(std::stoul(pc, nullptr, 16)));
+            }
+            bench_nes("test program", read_file(NESTRIS_EMU_BENCH_ROM), frames);
+            if (!rom.empty()) bench_nes(rom, read_file(rom), frames);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "bench-emu: %s\n", e.what());
+            return 1;
         }
-        bench_nes("test program", read_file(NESTRIS_EMU_BENCH_ROM), frames);
-        if (!rom.empty()) bench_nes(rom, read_file(rom), frames);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench-emu: %s\n", e.what());
-        return 1;
-    }
-    return 0;
+        return 0;
+    });
 }

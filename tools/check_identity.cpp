@@ -1,10 +1,12 @@
 // check-identity: the big run of the human-play identity proof (tests/game runs 20 movies of
 // 10 000 frames): many random-input movies through the menus and games, on the original and the
 // patched ROM side by side, compared after every frame (see game_harness.hpp, run_identity).
-// Prints one line per movie and the totals; exit status 1 on a mismatch, 2 on a bad ROM.
+// Prints one line per movie and the totals; exit status 1 on a mismatch or a bad ROM.
 // --ai-games: the AI's games on the patched ROM against the cartridge in the loop instead (the
 // big run of tests/game/ai_game_loop_test.cpp).
 #include "cart_image.hpp"
+#include "command_runner.hpp"
+#include "file_io.hpp"
 #include "game_harness.hpp"
 #include "worker_pool.hpp"
 
@@ -73,7 +75,7 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b
 
 int main(int argc, char** argv) {
     CLI::App app{"check-identity: human play on the patched ROM is frame-identical to the original (RAM outside\n"
-                 "the AI's bytes, PPU writes), over many random-input movies. Needs your Tetris (USA) ROM."};
+                 "the AI's bytes, PPU writes), over many random-input movies. Needs your Tetris (USA) ROM.", "check-identity"};
     std::string rom_path;
     uint64_t movies = 100, frames = 20'000, first_seed = 1;
     unsigned threads = worker_threads();
@@ -94,57 +96,47 @@ int main(int argc, char** argv) {
                    "real game's idle time (game i waits i more frames on the legal screen: other pieces)");
     app.add_option("--level", level, "start level of the AI games (0-19)")->check(CLI::Range(0, 19));
     app.add_flag("--b-type", b_type, "B-Type AI games (height 0)");
-    app.footer("Exit status 0: every run identical; 1: a mismatch; 2: the ROM is not Tetris (USA) or unreadable.");
-    CLI11_PARSE(app, argc, argv);
-
-    game::GameRoms roms;
-    try {
-        roms = game::make_game_roms(game::read_binary_file(rom_path), shipped_cart());
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "check-identity: error: %s\n", e.what());
-        return 2;
-    }
-    if (!movie_out.empty()) {
-        std::vector<uint8_t> pads;
-        game::DriverOptions options;
-        options.seed = first_seed;
-        const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames, &pads);
-        std::FILE* f = std::fopen(movie_out.c_str(), "w");
-        if (!f) {
-            std::fprintf(stderr, "cannot write %s\n", movie_out.c_str());
-            return 2;
+    app.footer("Exit status 0: every run identical; 1: a mismatch, or the ROM is not Tetris (USA) or unreadable; 2: usage.");
+    return nestris::run_program(app, argc, argv, [&]() -> int {
+        const game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
+        if (!movie_out.empty()) {
+            std::vector<uint8_t> pads;
+            game::DriverOptions options;
+            options.seed = first_seed;
+            const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames, &pads);
+            std::string text;
+            for (uint8_t b : pads) text += std::to_string(b) + "\n";
+            write_text_atomically(movie_out, text, std::vector<std::filesystem::path>{rom_path});
+            std::printf("movie %llu: %zu frames written to %s (%s here)\n", static_cast<unsigned long long>(first_seed),
+                        pads.size(), movie_out.c_str(), r.mismatch ? r.mismatch->c_str() : "identical");
+            return r.mismatch ? 1 : 0;
         }
-        for (uint8_t b : pads) std::fprintf(f, "%u\n", b);
-        std::fclose(f);
-        std::printf("movie %llu: %zu frames written to %s (%s here)\n", static_cast<unsigned long long>(first_seed),
-                    pads.size(), movie_out.c_str(), r.mismatch ? r.mismatch->c_str() : "identical");
-        return r.mismatch ? 1 : 0;
-    }
-    if (ai_games) return check_ai_games(roms, ai_games, level, b_type, frames, threads);
-    std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0};
-    std::mutex out;
-    parallel_for(movies, std::max(1u, threads), [&](uint64_t i) {
-        game::DriverOptions options;
-        options.seed = first_seed + i;
-        const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames);
-        total_frames += r.frames;
-        compared += r.compared_frames;
-        writes += r.ppu_writes;
-        games += r.stats.games;
-        if (r.mismatch) ++mismatches;
-        std::lock_guard<std::mutex> lock(out);
-        std::printf("movie %llu: %llu frames (%llu compared), %llu games, level up to %llu: %s\n",
-                    static_cast<unsigned long long>(options.seed), static_cast<unsigned long long>(r.frames),
-                    static_cast<unsigned long long>(r.compared_frames),
-                    static_cast<unsigned long long>(r.stats.games),
-                    static_cast<unsigned long long>(r.stats.max_level),
-                    r.mismatch ? r.mismatch->c_str() : "identical");
-        std::fflush(stdout);
+        if (ai_games) return check_ai_games(roms, ai_games, level, b_type, frames, threads);
+        std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0};
+        std::mutex out;
+        parallel_for(movies, std::max(1u, threads), [&](uint64_t i) {
+            game::DriverOptions options;
+            options.seed = first_seed + i;
+            const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames);
+            total_frames += r.frames;
+            compared += r.compared_frames;
+            writes += r.ppu_writes;
+            games += r.stats.games;
+            if (r.mismatch) ++mismatches;
+            std::lock_guard<std::mutex> lock(out);
+            std::printf("movie %llu: %llu frames (%llu compared), %llu games, level up to %llu: %s\n",
+                        static_cast<unsigned long long>(options.seed), static_cast<unsigned long long>(r.frames),
+                        static_cast<unsigned long long>(r.compared_frames),
+                        static_cast<unsigned long long>(r.stats.games),
+                        static_cast<unsigned long long>(r.stats.max_level),
+                        r.mismatch ? r.mismatch->c_str() : "identical");
+            std::fflush(stdout);
+        });
+        std::printf("%llu movies, %llu frames (%llu compared after the frame, the rest with the next), %llu PPU writes, "
+                    "%llu games: %llu mismatches\n",
+                    static_cast<unsigned long long>(movies), static_cast<unsigned long long>(total_frames.load()),
+                    static_cast<unsigned long long>(compared.load()), static_cast<unsigned long long>(writes.load()),
+                    static_cast<unsigned long long>(games.load()), static_cast<unsigned long long>(mismatches.load()));
+        return mismatches ? 1 : 0;
     });
-    std::printf("%llu movies, %llu frames (%llu compared after the frame, the rest with the next), %llu PPU writes, "
-                "%llu games: %llu mismatches\n",
-                static_cast<unsigned long long>(movies), static_cast<unsigned long long>(total_frames.load()),
-                static_cast<unsigned long long>(compared.load()), static_cast<unsigned long long>(writes.load()),
-                static_cast<unsigned long long>(games.load()), static_cast<unsigned long long>(mismatches.load()));
-    return mismatches ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 // nestris-ai fidelity: the game model against the real game in the embedded emulator.
 #include "command_runner.hpp"
+#include "file_io.hpp"
 #include "fidelity.hpp"
 #include "model_commands.hpp"
 #include "rom.hpp"
@@ -35,13 +36,11 @@ int run(const FidelityOptions& o) {
         if (!env || !*env) throw UsageError("no ROM: pass --rom or set TETRIS_ROM");
         path = env;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read ROM '" + path + "'");
-    const std::vector<uint8_t> rom((std::istreambuf_iterator<char>(in)), {});
+    const std::vector<uint8_t> rom = read_file(path);
     // The model is of Tetris (USA) (NTSC); anything else would only produce divergences.
     const RomIdentity id = identify_rom(rom, IdentifyContext{});
     if (id.kind != RomKind::Original)
-        throw std::invalid_argument("'" + path + "' is not the original Tetris (USA) iNES file (" + id.summary() +
+        throw std::runtime_error("'" + path + "' is not the original Tetris (USA) iNES file (" + id.summary() +
                                     "); the model follows that game only");
     std::vector<uint8_t> levels;
     for (uint32_t l : parse_number_list(o.levels)) {
@@ -84,10 +83,9 @@ int run(const FidelityOptions& o) {
     std::cout << summary.str();
     if (!failures.empty()) std::cout << "first failing game:\n" << failures;
     if (!o.report.empty()) {
-        std::ofstream out(o.report);
-        if (!out) throw std::runtime_error("cannot write '" + o.report + "'");
-        out << summary.str();
-        for (const FidelityResult& r : results) out << describe(r);
+        std::string text = summary.str();
+        for (const FidelityResult& r : results) text += describe(r);
+        write_text_atomically(o.report, text);
     }
     return failed ? 1 : 0;
 }

@@ -23,12 +23,6 @@ uint16_t ai_mode_address() {
     return address;
 }
 
-std::vector<uint8_t> read_binary_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
 GameRoms make_game_roms(std::span<const uint8_t> file, const CartImage& cart) {
     PatchedRom p = patch_rom(file, cart);
     return {std::move(p.original), std::move(p.bytes)};

@@ -39,7 +39,6 @@ struct GameRoms {
 };
 // Throws std::runtime_error if `file` is not Tetris (USA) (any header or none).
 GameRoms make_game_roms(std::span<const uint8_t> file, const CartImage& cart);
-std::vector<uint8_t> read_binary_file(const std::string& path);
 
 // ---- the driver ----------------------------------------------------------------------------
 // Controller bits (emu::button) from the game's button byte (A = $80 ... Right = $01).

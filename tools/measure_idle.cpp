@@ -12,6 +12,8 @@
 // copy), a level-up, a score change, the first frame of a game. A frame without a wait before
 // its NMI is a lag frame of the original game. Prints figures; tests nothing.
 #include "ai_player.hpp"
+#include "command_runner.hpp"
+#include "file_io.hpp"
 #include "cart_image.hpp"
 #include "game_harness.hpp"
 #include "input.hpp"
@@ -107,109 +109,109 @@ void print_row(const char* name, const Stat& s, const Stat& nmi, const Stat& wor
 int main(int argc, char** argv) {
     CLI::App app{"measure-idle: per frame of play on the ORIGINAL Tetris (USA), the CPU cycles from the main loop's\n"
                  "wait for vertical blank to the NMI (the AI's idle time), the NMI's and the main loop's work;\n"
-                 "by kind of frame, at several start levels. The reference AI plays."};
+                 "by kind of frame, at several start levels. The reference AI plays.", "measure-idle"};
     std::string rom_path, levels_text = level_list_default();
     uint64_t frames = 30'000;
     app.add_option("rom", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
     app.add_option("--frames", frames, "frames of play measured per level (games restart after a top-out)");
     app.add_option("--levels", levels_text, "start levels, comma separated (any 0-255; 29 is set by a RAM poke)");
-    CLI11_PARSE(app, argc, argv);
-
-    std::vector<int> levels;
-    {
-        std::stringstream ss(levels_text);
-        std::string item;
-        while (std::getline(ss, item, ',')) levels.push_back(std::stoi(item));
-    }
-    const game::GameRoms roms = game::make_game_roms(game::read_binary_file(rom_path), shipped_cart());
-    const uint16_t p1_level = tetris::player1_levelNumber, p1_start = static_cast<uint16_t>(tetris::startLevel + kPlayer1Offset);
-    const uint16_t vram_row = static_cast<uint16_t>(tetris::vramRow + kPlayer1Offset);
-
-    std::printf("CPU cycles per frame (NTSC frame = 29 780.5 cycles). idle: wait entry -> NMI; nmi: the handler;\n"
-                "work: main loop from the NMI's return to the wait. Original game, the reference AI playing.\n");
-    for (int level : levels) {
-        std::map<std::string, std::array<Stat, 3>> by_kind;  // idle, nmi, work
-        Stat busy;                                          // nmi + work of a frame
-        uint64_t measured = 0, lag = 0, games = 0, max_lines = 0;
-        int max_level = 0;
-        while (measured < frames) {
-            emu::Nes nes(roms.original);
-            // To the level menu, the cursor at level % 10, then Start (A held: +10).
-            const int base = level % 10;
-            std::string input = ".*300 S .*20 S .*20 S .*20 ";
-            if (base >= 5) input += "D .*3 ";
-            for (int i = 0; i < base % 5; ++i) input += "R .*3 ";
-            nes.run_input(input);
-            if (level >= 20) nes.write_ram(p1_start, static_cast<uint8_t>(level));
-            nes.run_input(level >= 10 && level < 20 ? "A*3 A+S" : "S");
-            Meter m;
-            m.wait_pc = tetris::game_waitForVblank_loop;
-            m.nmi_pc = tetris::game_nmi;
-            m.rti_pc = tetris::game_nmiReturn;
-            m.play_state = tetris::player1_playState;
-            m.vram_row = vram_row;
-            m.level = p1_level;
-            m.score = tetris::score;
-            nes.set_instruction_hook([&m](const emu::Nes& n) { m.on(n); });
-            ai::AiPlayer ai;
-            ++games;
-            bool first = true;
-            while (measured < frames && nes.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY) {
-                uint8_t b = 0;
-                try {
-                    const std::span<const uint8_t, kCpuRamSize> ram(nes.ram().data(), kCpuRamSize);
-                    b = game::pad_from_game(ai.buttons(view_of(from_ram(ram))));
-                } catch (const std::exception&) {
-                }
-                nes.set_buttons(b);
-                m.done.clear();
-                nes.run_frame();
-                if (nes.read_ram(tetris::player1_playState) == tetris::PLAY_STATE_CURTAIN) break;  // topped out
-                if (nes.read_ram(tetris::renderMode) != 3) continue;                           // paused
-                for (const Period& f : m.done) {
-                    if (f.state == 0) continue;  // the game's own setup, before its first piece
-                    std::vector<std::string> kinds = {"all frames"};
-                    if (first) kinds.push_back("first frame of a game");
-                    switch (f.state) {
-                    case 1: kinds.push_back("piece moving (state 1)"); break;
-                    case 2: kinds.push_back("lock (state 2)"); break;
-                    case 3: kinds.push_back("row check (state 3)"); break;
-                    case 4: kinds.push_back("line-clear animation (4)"); break;
-                    case 5: kinds.push_back("lines/stats update (5)"); break;
-                    case 8: kinds.push_back(f.vram_row >= 32 ? "spawn (state 8)" : "entry delay (state 8)"); break;
-                    default: kinds.push_back("other play states"); break;
-                    }
-                    if (f.level_up) kinds.push_back("level-up frame");
-                    if (f.score_change) kinds.push_back("score change");
-                    first = false;
-                    if (!f.waited) ++lag;
-                    busy.add(f.nmi + f.work);
-                    for (const std::string& k : kinds) {
-                        auto& st = by_kind[k];
-                        st[0].add(f.idle);
-                        st[1].add(f.nmi);
-                        st[2].add(f.work);
-                    }
-                    ++measured;
-                }
-                max_level = std::max<int>(max_level, nes.read_ram(p1_level));
-                max_lines = std::max<uint64_t>(max_lines, bcd(nes.read_ram(tetris::lines), nes.read_ram(static_cast<uint16_t>(tetris::lines + 1))));
-            }
+    return nestris::run_program(app, argc, argv, [&]() -> int {
+        std::vector<int> levels;
+        {
+            std::stringstream ss(levels_text);
+            std::string item;
+            while (std::getline(ss, item, ',')) levels.push_back(std::stoi(item));
         }
-        std::printf("\nstart level %d: %llu frames of play in %llu games (up to level %d, %llu lines), %llu lag frames\n",
-                    level, static_cast<unsigned long long>(measured), static_cast<unsigned long long>(games), max_level,
-                    static_cast<unsigned long long>(max_lines), static_cast<unsigned long long>(lag));
-        std::printf("  %-26s %7s  %6s %8s %6s   %6s %6s   %6s %6s\n", "frame kind", "frames", "idle:min", "mean", "max",
-                    "nmi:max", "mean", "work:max", "mean");
-        const char* order[] = {"all frames", "piece moving (state 1)", "lock (state 2)", "row check (state 3)",
-                               "line-clear animation (4)", "lines/stats update (5)", "entry delay (state 8)",
-                               "spawn (state 8)", "other play states", "level-up frame", "score change",
-                               "first frame of a game"};
-        for (const char* k : order)
-            if (by_kind.count(k)) print_row(k, by_kind[k][0], by_kind[k][1], by_kind[k][2]);
-        if (!busy.empty())
-            std::printf("  the game's own work in a frame (NMI + main loop): max %llu, mean %.0f cycles\n",
-                        static_cast<unsigned long long>(busy.max()), busy.mean());
-    }
-    return 0;
+        const game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
+        const uint16_t p1_level = tetris::player1_levelNumber, p1_start = static_cast<uint16_t>(tetris::startLevel + kPlayer1Offset);
+        const uint16_t vram_row = static_cast<uint16_t>(tetris::vramRow + kPlayer1Offset);
+
+        std::printf("CPU cycles per frame (NTSC frame = 29 780.5 cycles). idle: wait entry -> NMI; nmi: the handler;\n"
+                    "work: main loop from the NMI's return to the wait. Original game, the reference AI playing.\n");
+        for (int level : levels) {
+            std::map<std::string, std::array<Stat, 3>> by_kind;  // idle, nmi, work
+            Stat busy;                                          // nmi + work of a frame
+            uint64_t measured = 0, lag = 0, games = 0, max_lines = 0;
+            int max_level = 0;
+            while (measured < frames) {
+                emu::Nes nes(roms.original);
+                // To the level menu, the cursor at level % 10, then Start (A held: +10).
+                const int base = level % 10;
+                std::string input = ".*300 S .*20 S .*20 S .*20 ";
+                if (base >= 5) input += "D .*3 ";
+                for (int i = 0; i < base % 5; ++i) input += "R .*3 ";
+                nes.run_input(input);
+                if (level >= 20) nes.write_ram(p1_start, static_cast<uint8_t>(level));
+                nes.run_input(level >= 10 && level < 20 ? "A*3 A+S" : "S");
+                Meter m;
+                m.wait_pc = tetris::game_waitForVblank_loop;
+                m.nmi_pc = tetris::game_nmi;
+                m.rti_pc = tetris::game_nmiReturn;
+                m.play_state = tetris::player1_playState;
+                m.vram_row = vram_row;
+                m.level = p1_level;
+                m.score = tetris::score;
+                nes.set_instruction_hook([&m](const emu::Nes& n) { m.on(n); });
+                ai::AiPlayer ai;
+                ++games;
+                bool first = true;
+                while (measured < frames && nes.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY) {
+                    uint8_t b = 0;
+                    try {
+                        const std::span<const uint8_t, kCpuRamSize> ram(nes.ram().data(), kCpuRamSize);
+                        b = game::pad_from_game(ai.buttons(view_of(from_ram(ram))));
+                    } catch (const std::exception&) {
+                    }
+                    nes.set_buttons(b);
+                    m.done.clear();
+                    nes.run_frame();
+                    if (nes.read_ram(tetris::player1_playState) == tetris::PLAY_STATE_CURTAIN) break;  // topped out
+                    if (nes.read_ram(tetris::renderMode) != 3) continue;                           // paused
+                    for (const Period& f : m.done) {
+                        if (f.state == 0) continue;  // the game's own setup, before its first piece
+                        std::vector<std::string> kinds = {"all frames"};
+                        if (first) kinds.push_back("first frame of a game");
+                        switch (f.state) {
+                        case 1: kinds.push_back("piece moving (state 1)"); break;
+                        case 2: kinds.push_back("lock (state 2)"); break;
+                        case 3: kinds.push_back("row check (state 3)"); break;
+                        case 4: kinds.push_back("line-clear animation (4)"); break;
+                        case 5: kinds.push_back("lines/stats update (5)"); break;
+                        case 8: kinds.push_back(f.vram_row >= 32 ? "spawn (state 8)" : "entry delay (state 8)"); break;
+                        default: kinds.push_back("other play states"); break;
+                        }
+                        if (f.level_up) kinds.push_back("level-up frame");
+                        if (f.score_change) kinds.push_back("score change");
+                        first = false;
+                        if (!f.waited) ++lag;
+                        busy.add(f.nmi + f.work);
+                        for (const std::string& k : kinds) {
+                            auto& st = by_kind[k];
+                            st[0].add(f.idle);
+                            st[1].add(f.nmi);
+                            st[2].add(f.work);
+                        }
+                        ++measured;
+                    }
+                    max_level = std::max<int>(max_level, nes.read_ram(p1_level));
+                    max_lines = std::max<uint64_t>(max_lines, bcd(nes.read_ram(tetris::lines), nes.read_ram(static_cast<uint16_t>(tetris::lines + 1))));
+                }
+            }
+            std::printf("\nstart level %d: %llu frames of play in %llu games (up to level %d, %llu lines), %llu lag frames\n",
+                        level, static_cast<unsigned long long>(measured), static_cast<unsigned long long>(games), max_level,
+                        static_cast<unsigned long long>(max_lines), static_cast<unsigned long long>(lag));
+            std::printf("  %-26s %7s  %6s %8s %6s   %6s %6s   %6s %6s\n", "frame kind", "frames", "idle:min", "mean", "max",
+                        "nmi:max", "mean", "work:max", "mean");
+            const char* order[] = {"all frames", "piece moving (state 1)", "lock (state 2)", "row check (state 3)",
+                                   "line-clear animation (4)", "lines/stats update (5)", "entry delay (state 8)",
+                                   "spawn (state 8)", "other play states", "level-up frame", "score change",
+                                   "first frame of a game"};
+            for (const char* k : order)
+                if (by_kind.count(k)) print_row(k, by_kind[k][0], by_kind[k][1], by_kind[k][2]);
+            if (!busy.empty())
+                std::printf("  the game's own work in a frame (NMI + main loop): max %llu, mean %.0f cycles\n",
+                            static_cast<unsigned long long>(busy.max()), busy.mean());
+        }
+        return 0;
+    });
 }

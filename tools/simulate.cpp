@@ -2,6 +2,7 @@
 #include "ai_player.hpp"
 #include "cart_loop.hpp"
 #include "command_runner.hpp"
+#include "file_io.hpp"
 #include "model_commands.hpp"
 #include "player.hpp"
 #include "power_on.hpp"
@@ -169,14 +170,14 @@ int run_simulate(const SimulateOptions& o) {
                  {"cart_first_input_max_frames", double(cs.first_input.max())},
                  {"cart_first_piece_input_max_frames", double(cs.first_piece_input_max)}};
     if (!o.json.empty() && o.json != "-") {
-        std::ofstream out(o.json);
-        if (!out) throw std::runtime_error("cannot write '" + o.json + "'");
+        std::ostringstream out;
         write_summary_json(out, summary, config, o.player, elapsed, extra);
+        write_text_atomically(o.json, out.str());
     }
     if (!o.csv.empty()) {
-        std::ofstream out(o.csv);
-        if (!out) throw std::runtime_error("cannot write '" + o.csv + "'");
+        std::ostringstream out;
         write_results_csv(out, results);
+        write_text_atomically(o.csv, out.str());
     }
     if (o.json != "-") {
         std::cout << summary.games << " games (" << o.player << ", level " << o.level << ", " << o.type

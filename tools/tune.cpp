@@ -11,6 +11,7 @@
 //     clears alone (no cap, no soft-drop points), which selects for aggression.
 // Fitness, --protocol 29: the level-29 protocol; mean lines (to 300 lines or top-out).
 #include "ai_eval.hpp"
+#include "command_runner.hpp"
 #include "ai_protocol.hpp"
 #include "worker_pool.hpp"
 
@@ -130,7 +131,7 @@ ai::Weights with_values(ai::Weights w, const std::vector<double>& x, const std::
 
 int main(int argc, char** argv) {
     CLI::App app{"Tune the AI's evaluation weights with particle swarm optimisation on the\n"
-                 "frame-accurate game model. Resumable: rerun the same command to continue."};
+                 "frame-accurate game model. Resumable: rerun the same command to continue.", "nestris-tune"};
     fs::path weights_path = fs::path(NESTRIS_SOURCE_DIR) / "ai-reference" / "weights.txt";
     fs::path state_path, out_path;
     int protocol = 19;
@@ -155,116 +156,117 @@ int main(int argc, char** argv) {
                    "the mean of the best third of the scores counted without cap or soft drops")
         ->check(CLI::IsMember({"capped", "survival", "best-third"}));
     app.add_option("--vary", vary, "the weights to tune, comma-separated (default: all of them)");
-    CLI11_PARSE(app, argc, argv);
-    std::string command_line = "nestris-tune";
-    for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
+    return nestris::run_program(app, argc, argv, [&]() -> int {
+        std::string command_line = "nestris-tune";
+        for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
 
-    try {
-        const ai::Weights start = ai::parse_weights(read_file(weights_path));
-        std::vector<std::string> names;
-        for (size_t at = 0; at < vary.size();) {
-            const size_t comma = std::min(vary.find(',', at), vary.size());
-            names.push_back(vary.substr(at, comma - at));
-            at = comma + 1;
-        }
-        for (const std::string& n : names)
-            if (std::find(ai::weight_names().begin(), ai::weight_names().end(), n) == ai::weight_names().end())
-                throw std::runtime_error("--vary: no weight '" + n + "'");
-        if (names.empty()) names = ai::weight_names();
-        const size_t dim = names.size();
-        tools::ProtocolSpec spec;
-        if (protocol == 29) {
-            spec.start_level = 29;
-            spec.line_target = 300;
-        }
-        std::vector<uint32_t> seeds;
-        for (int i = 0; i < games; ++i) seeds.push_back(first_seed + static_cast<uint32_t>(i));
-
-        auto fitness = [&](const std::vector<double>& x) {
-            const auto results = tools::play_many(seeds, spec, ai::expand_tables(with_values(start, x, names)), threads);
-            if (protocol == 19 && fitness_kind == "best-third") {
-                std::vector<double> scores;
-                for (const auto& r : results) scores.push_back(r.line_score);
-                std::sort(scores.begin(), scores.end(), std::greater<>());
-                scores.resize((scores.size() + 2) / 3);
-                double sum = 0;
-                for (double v : scores) sum += v;
-                return sum / static_cast<double>(scores.size());
+        try {
+            const ai::Weights start = ai::parse_weights(read_file(weights_path));
+            std::vector<std::string> names;
+            for (size_t at = 0; at < vary.size();) {
+                const size_t comma = std::min(vary.find(',', at), vary.size());
+                names.push_back(vary.substr(at, comma - at));
+                at = comma + 1;
             }
-            double f = 0;
-            for (const auto& r : results)
-                f += protocol == 29            ? r.lines
-                     : fitness_kind == "capped" ? std::min<double>(r.score, 999999)
-                                                : std::min<double>(r.score, 999999) +
-                                                      600000.0 * std::min<uint32_t>(r.lines, 230) / 230;
-            return f / static_cast<double>(results.size());
-        };
+            for (const std::string& n : names)
+                if (std::find(ai::weight_names().begin(), ai::weight_names().end(), n) == ai::weight_names().end())
+                    throw std::runtime_error("--vary: no weight '" + n + "'");
+            if (names.empty()) names = ai::weight_names();
+            const size_t dim = names.size();
+            tools::ProtocolSpec spec;
+            if (protocol == 29) {
+                spec.start_level = 29;
+                spec.line_target = 300;
+            }
+            std::vector<uint32_t> seeds;
+            for (int i = 0; i < games; ++i) seeds.push_back(first_seed + static_cast<uint32_t>(i));
 
-        Swarm swarm;
-        if (fs::exists(state_path)) {
-            swarm = load(read_file(state_path));
-            if (swarm.best_x.size() != dim)
-                throw std::runtime_error("the state file tunes " + std::to_string(swarm.best_x.size()) +
-                                         " weights, this command " + std::to_string(dim) + " (--vary)");
-            std::printf("resuming at iteration %d, best fitness %.0f\n", swarm.iteration, swarm.best_f);
-        } else {
-            std::mt19937_64 init(42);
-            std::vector<double> x0(dim);
-            for (size_t i = 0; i < dim; ++i) x0[i] = start.get(names[i]);
-            swarm.particles.resize(static_cast<size_t>(particles));
-            for (size_t p = 0; p < swarm.particles.size(); ++p) {
-                Particle& pt = swarm.particles[p];
-                pt.x = x0;
-                pt.v.assign(dim, 0);
-                for (size_t i = 0; i < dim && p > 0; ++i) {  // particle 0 starts at the given weights
-                    const Bounds b = bounds_of(names[i]);
-                    const double spread = std::max(2.0, 0.35 * std::max(x0[i], 0.05 * (b.hi - b.lo)));
-                    pt.x[i] = std::clamp(x0[i] + std::normal_distribution<double>(0, spread)(init), b.lo, b.hi);
+            auto fitness = [&](const std::vector<double>& x) {
+                const auto results = tools::play_many(seeds, spec, ai::expand_tables(with_values(start, x, names)), threads);
+                if (protocol == 19 && fitness_kind == "best-third") {
+                    std::vector<double> scores;
+                    for (const auto& r : results) scores.push_back(r.line_score);
+                    std::sort(scores.begin(), scores.end(), std::greater<>());
+                    scores.resize((scores.size() + 2) / 3);
+                    double sum = 0;
+                    for (double v : scores) sum += v;
+                    return sum / static_cast<double>(scores.size());
                 }
-            }
-        }
-        std::mt19937_64 rng(swarm.rng_state);
-        for (int it = 0; it < iterations; ++it) {
-            for (Particle& p : swarm.particles) {
-                if (swarm.iteration > 0 || p.best_f > -1e299) {  // move (not before the first evaluation)
-                    for (size_t i = 0; i < dim; ++i) {
+                double f = 0;
+                for (const auto& r : results)
+                    f += protocol == 29            ? r.lines
+                         : fitness_kind == "capped" ? std::min<double>(r.score, 999999)
+                                                    : std::min<double>(r.score, 999999) +
+                                                          600000.0 * std::min<uint32_t>(r.lines, 230) / 230;
+                return f / static_cast<double>(results.size());
+            };
+
+            Swarm swarm;
+            if (fs::exists(state_path)) {
+                swarm = load(read_file(state_path));
+                if (swarm.best_x.size() != dim)
+                    throw std::runtime_error("the state file tunes " + std::to_string(swarm.best_x.size()) +
+                                             " weights, this command " + std::to_string(dim) + " (--vary)");
+                std::printf("resuming at iteration %d, best fitness %.0f\n", swarm.iteration, swarm.best_f);
+            } else {
+                std::mt19937_64 init(42);
+                std::vector<double> x0(dim);
+                for (size_t i = 0; i < dim; ++i) x0[i] = start.get(names[i]);
+                swarm.particles.resize(static_cast<size_t>(particles));
+                for (size_t p = 0; p < swarm.particles.size(); ++p) {
+                    Particle& pt = swarm.particles[p];
+                    pt.x = x0;
+                    pt.v.assign(dim, 0);
+                    for (size_t i = 0; i < dim && p > 0; ++i) {  // particle 0 starts at the given weights
                         const Bounds b = bounds_of(names[i]);
-                        const double r1 = std::uniform_real_distribution<double>(0, 1)(rng);
-                        const double r2 = std::uniform_real_distribution<double>(0, 1)(rng);
-                        const double vmax = 0.2 * (b.hi - b.lo);
-                        p.v[i] = std::clamp(0.72 * p.v[i] + 1.49 * r1 * (p.best_x[i] - p.x[i]) +
-                                                1.49 * r2 * (swarm.best_x[i] - p.x[i]), -vmax, vmax);
-                        p.x[i] = std::clamp(p.x[i] + p.v[i], b.lo, b.hi);
+                        const double spread = std::max(2.0, 0.35 * std::max(x0[i], 0.05 * (b.hi - b.lo)));
+                        pt.x[i] = std::clamp(x0[i] + std::normal_distribution<double>(0, spread)(init), b.lo, b.hi);
                     }
                 }
-                const double f = fitness(p.x);
-                if (f > p.best_f) {
-                    p.best_f = f;
-                    p.best_x = p.x;
-                }
-                if (f > swarm.best_f) {
-                    swarm.best_f = f;
-                    swarm.best_x = p.x;
-                    write_atomically(out_path, "# tuned by nestris-tune, protocol " + std::to_string(protocol) +
-                                                   ", fitness (" + fitness_kind + ") " +
-                                                   std::to_string(static_cast<long>(f)) + " at iteration " +
-                                                   std::to_string(swarm.iteration + 1) + "\n# training seeds " +
-                                                   std::to_string(first_seed) + ".." +
-                                                   std::to_string(first_seed + static_cast<uint32_t>(games) - 1) +
-                                                   "\n# command: " + command_line + "\n" +
-                                                   ai::format_weights(with_values(start, swarm.best_x, names)));
-                }
             }
-            ++swarm.iteration;
-            swarm.rng_state = rng();
-            rng.seed(swarm.rng_state);
-            write_atomically(state_path, save(swarm));
-            std::printf("iteration %d: best fitness %.0f\n", swarm.iteration, swarm.best_f);
-            std::fflush(stdout);
+            std::mt19937_64 rng(swarm.rng_state);
+            for (int it = 0; it < iterations; ++it) {
+                for (Particle& p : swarm.particles) {
+                    if (swarm.iteration > 0 || p.best_f > -1e299) {  // move (not before the first evaluation)
+                        for (size_t i = 0; i < dim; ++i) {
+                            const Bounds b = bounds_of(names[i]);
+                            const double r1 = std::uniform_real_distribution<double>(0, 1)(rng);
+                            const double r2 = std::uniform_real_distribution<double>(0, 1)(rng);
+                            const double vmax = 0.2 * (b.hi - b.lo);
+                            p.v[i] = std::clamp(0.72 * p.v[i] + 1.49 * r1 * (p.best_x[i] - p.x[i]) +
+                                                    1.49 * r2 * (swarm.best_x[i] - p.x[i]), -vmax, vmax);
+                            p.x[i] = std::clamp(p.x[i] + p.v[i], b.lo, b.hi);
+                        }
+                    }
+                    const double f = fitness(p.x);
+                    if (f > p.best_f) {
+                        p.best_f = f;
+                        p.best_x = p.x;
+                    }
+                    if (f > swarm.best_f) {
+                        swarm.best_f = f;
+                        swarm.best_x = p.x;
+                        write_atomically(out_path, "# tuned by nestris-tune, protocol " + std::to_string(protocol) +
+                                                       ", fitness (" + fitness_kind + ") " +
+                                                       std::to_string(static_cast<long>(f)) + " at iteration " +
+                                                       std::to_string(swarm.iteration + 1) + "\n# training seeds " +
+                                                       std::to_string(first_seed) + ".." +
+                                                       std::to_string(first_seed + static_cast<uint32_t>(games) - 1) +
+                                                       "\n# command: " + command_line + "\n" +
+                                                       ai::format_weights(with_values(start, swarm.best_x, names)));
+                    }
+                }
+                ++swarm.iteration;
+                swarm.rng_state = rng();
+                rng.seed(swarm.rng_state);
+                write_atomically(state_path, save(swarm));
+                std::printf("iteration %d: best fitness %.0f\n", swarm.iteration, swarm.best_f);
+                std::fflush(stdout);
+            }
+        } catch (const std::exception& e) {
+            std::cerr << "nestris-tune: error: " << e.what() << "\n";
+            return 1;
         }
-    } catch (const std::exception& e) {
-        std::cerr << "nestris-tune: error: " << e.what() << "\n";
-        return 1;
-    }
-    return 0;
+        return 0;
+    });
 }

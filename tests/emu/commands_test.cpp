@@ -1,0 +1,120 @@
+// The emulator's subcommands (run-bin, trace, run-rom) as a user runs them: outputs written
+// atomically or not at all, inputs checked before they are opened, numbers that do not wrap.
+#include "command_runner.hpp"
+#include "emu/emu_test_support.hpp"
+#include "emu_commands.hpp"
+#include "file_io.hpp"
+#include "support/scratch_dir.hpp"
+
+#include <CLI/CLI.hpp>
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+using namespace nestris;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+    int code = 0;
+    std::string out, err;
+};
+
+Run run_emu(const std::vector<std::string>& args) {
+    CLI::App app{"nestris-ai (test)", "nestris-ai"};
+    app.require_subcommand(1);
+    add_emu_commands(app);
+    std::vector<const char*> argv = {"nestris-ai"};
+    for (const std::string& a : args) argv.push_back(a.c_str());
+    std::ostringstream out, err;
+    std::streambuf* old_out = std::cout.rdbuf(out.rdbuf());
+    std::streambuf* old_err = std::cerr.rdbuf(err.rdbuf());
+    Run r;
+    r.code = run_program(app, static_cast<int>(argv.size()), argv.data());
+    std::cout.rdbuf(old_out);
+    std::cerr.rdbuf(old_err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
+void write_bytes(const fs::path& p, const std::vector<uint8_t>& bytes) {
+    std::ofstream f(p, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// An MMC1 image that loops at $8000 forever, the NMI off.
+std::vector<uint8_t> looping_rom() {
+    emu::test::TestRom rom;
+    rom.put(0x8000, {0x4C, 0x00, 0x80}).vectors(0x8000, 0x8000);
+    return rom.image();
+}
+
+}  // namespace
+
+TEST_CASE("emu commands: run-rom writes its PNG and RAM atomically, never onto its input or a device") {
+    test::ScratchDir dir("emu_cmd_out");
+    write_bytes(dir / "loop.nes", looping_rom());
+    Run r = run_emu({"run-rom", (dir / "loop.nes").string(), "--frames", "2", "--png", (dir / "s.png").string(),
+                     "--ram", (dir / "ram.bin").string()});
+    REQUIRE(r.code == 0);
+    CHECK(read_file(dir / "ram.bin").size() == 2048);
+    const std::vector<uint8_t> png = read_file(dir / "s.png");
+    REQUIRE(png.size() > 8);
+    CHECK(png[1] == 'P');
+    CHECK_THAT(r.out, Contains("ran 2 frames"));
+    // Onto the ROM it ran: refused, the ROM untouched.
+    r = run_emu({"run-rom", (dir / "loop.nes").string(), "--frames", "1", "--ram", (dir / "loop.nes").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("nestris-ai run-rom: error:") && Contains("is an input"));
+    CHECK(read_file(dir / "loop.nes") == looping_rom());
+    // Into a directory that does not exist, or onto a device: an error, nothing written.
+    r = run_emu({"run-rom", (dir / "loop.nes").string(), "--frames", "1", "--png", (dir / "no" / "s.png").string()});
+    CHECK(r.code == 1);
+    r = run_emu({"run-rom", (dir / "loop.nes").string(), "--frames", "1", "--png", "/dev/null"});
+    CHECK(r.code == 1);
+    CHECK(fs::is_character_file("/dev/null"));
+    CHECK(dir.listing() == std::vector<std::string>{"loop.nes", "ram.bin", "s.png"});
+}
+
+TEST_CASE("emu commands: a refused input leaves no trace file; a FIFO is refused, not waited on") {
+    test::ScratchDir dir("emu_cmd_in");
+    REQUIRE(::mkfifo((dir / "fifo").c_str(), 0644) == 0);
+    Run r = run_emu({"trace", (dir / "fifo").string(), "-o", (dir / "t.txt").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("not a regular file"));
+    CHECK_FALSE(fs::exists(dir / "t.txt"));
+    r = run_emu({"run-bin", (dir / "fifo").string()});
+    CHECK(r.code == 1);
+    write_bytes(dir / "empty.bin", {});
+    r = run_emu({"run-bin", (dir / "empty.bin").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("is empty"));
+    // A load that runs past $FFFF names the address in hex.
+    write_bytes(dir / "two.bin", {0xEA, 0xEA});
+    r = run_emu({"run-bin", (dir / "two.bin").string(), "--load", "FFFF"});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("at $FFFF runs past"));
+}
+
+TEST_CASE("emu commands: negative or oversized numbers are usage errors, never wrapped") {
+    test::ScratchDir dir("emu_cmd_num");
+    write_bytes(dir / "loop.nes", looping_rom());
+    write_bytes(dir / "trap.bin", {0x4C, 0x00, 0x00});  // JMP $0000: a trap at once
+    Run r = run_emu({"run-bin", (dir / "trap.bin").string(), "--pc", "0", "--max-cycles", "-1"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains("nestris-ai run-bin: error:"));
+    r = run_emu({"trace", (dir / "loop.nes").string(), "--skip-frames", "-1"});
+    CHECK(r.code == 2);
+    r = run_emu({"trace", (dir / "loop.nes").string(), "--skip-frames", "100000000", "-n", "1"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains("--skip-frames is larger than"));
+    r = run_emu({"trace", (dir / "trap.bin").string(), "--start-cycles", "-1"});
+    CHECK(r.code == 2);
+}
