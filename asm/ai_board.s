@@ -439,10 +439,10 @@ below:
 
 ; X = transitions of the row A (low byte) / Y (high byte): the popcount of row ^ (row >> 1) over
 ; bits 0..10 (rows hold both walls: bit 0 the left one, bit c+1 column c, bit 11 the right one),
-; by nibbles. The index into gen_row_lo/hi. Clobbers A, Y and its scratch byte.
+; by nibbles. The index into gen_row_lo/hi. Clobbers A, Y and a z_s scratch byte.
 .segment "PACK_ai_row_index"
 .proc ai_row_index
-row_lo     = z_s0           ; its scratch byte: the row's low byte,
+row_lo     = z_s0           ; the row's low byte,
 row_hi     = z_s0           ; then its high byte,
 count      = z_s0           ; then the transitions counted so far
     sta row_lo
