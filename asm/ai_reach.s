@@ -7,8 +7,6 @@
 ; the target needs R(2s-1) <= landing, the columns beyond it need R(2s) <= landing.
 .include "ai.inc"
 
-.import ai_on_target
-
 .segment "AI_ZEROPAGE07": zeropage
 sw_p:     .res 1    ; its rotation presses
 sw_left:  .res 1    ; sweeping left?
@@ -120,8 +118,6 @@ other:
 no:
     rts
 .endproc
-
-.export ai_set_gravity_rows
 
 ; Every reachable placement of piece type z_type on eb, in the canonical order: each is passed
 ; to ai_on_target in z_o, z_x, z_y, z_rot. The gravity must be set (ai_set_gravity_rows).

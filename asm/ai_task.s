@@ -18,14 +18,10 @@
 .include "ai.inc"
 .include "hooks.inc"
 
-.import drv_active, drv_id
-.export ai_idle, playing_mode, co_len, ram_ok, plan_ok, plan_id, plan_shift, plan_shift_last, plan_rot
-.export plan_rot_last, plan_down, task_late, late_plans, PLAN_LOST
-.exportzp ai_mode
-
 CO_BUF_SIZE = 12
 RAM_OK      = $5A       ; ram_ok holds this while the AI's RAM is valid (the game fills the page
                         ; with $EF when a game starts and ends)
+PLAN_LOST   = $4C       ; plan_ok when the piece has no reachable placement (not a plan)
 
 .segment "AI_ZEROPAGE"
 ai_mode:    .res 1      ; AI_MODE_HUMAN, AI_MODE_DEMO or AI_MODE_GAME (set by the hooks)
