@@ -5,6 +5,10 @@
 ; eb_h and eb_f from the rows of eb (rows top to bottom, columns 0-9).
 .segment "PACK_ai_recompute_columns"
 .proc ai_recompute_columns
+cells_lo   = z_t0           ; the row's cells, column c at bit c (shifted out column by column)
+cells_hi   = z_t1
+row_height = z_t2           ; 20 - row: the height a cell of the row gives its column
+row_saved  = z_t3           ; the row at hand, kept over the yield
     lda #0
     ldx #COLUMNS-1
 clear:
@@ -23,24 +27,24 @@ row:
 cells:
     lda eb_hi,y
     lsr                     ; drop the left wall: column c at bit c
-    sta z_t1
+    sta cells_hi
     lda eb_lo,y
     ror
-    sta z_t0
+    sta cells_lo
     tya
     eor #$FF
     sec
     adc #ROWS               ; 20 - row: the height a cell of this row gives its column
-    sta z_t2
+    sta row_height
     ldx #0
 column:
-    lsr z_t1
-    ror z_t0                ; C = cell of column x
+    lsr cells_hi
+    ror cells_lo            ; C = cell of column x
     bcc next
     inc eb_f,x
     lda eb_h,x
     bne next
-    lda z_t2
+    lda row_height
     sta eb_h,x
 next:
     inx
@@ -50,9 +54,9 @@ empty:
     iny
     cpy #ROWS/2
     bne same_step
-    sty z_t3                ; a full board takes two steps of the task
+    sty row_saved           ; a full board takes two steps of the task
     jsr ai_yield
-    ldy z_t3
+    ldy row_saved
 same_step:
     cpy #ROWS
     bne row
@@ -64,7 +68,13 @@ same_step:
 ; filled in a row get its height less the full rows below it.
 .segment "PACK_ai_heights_from_rows"
 .proc ai_heights_from_rows
-    sta z_t3                ; full rows below the row at hand
+full_below = z_t3           ; full rows below the row at hand
+seen_lo    = z_s0           ; the columns seen filled so far (walls included), as in a row
+seen_hi    = z_s1
+new_lo     = z_t0           ; the columns first seen filled in the row at hand
+new_hi     = z_t1
+height     = z_t2           ; their height: 20 - row - full rows below
+    sta full_below          ; (A)
     lda #0
     ldx #COLUMNS-1
 clear:
@@ -72,9 +82,9 @@ clear:
     dex
     bpl clear
     lda #$01                ; seen so far: the walls
-    sta z_s0
+    sta seen_lo
     lda #$08
-    sta z_s1
+    sta seen_hi
 row:
     lda eb_lo,y
     cmp #$FF
@@ -82,58 +92,58 @@ row:
     lda eb_hi,y
     cmp #$0F
     bne not_full
-    dec z_t3                ; a full row: cleared
+    dec full_below          ; a full row: cleared
     jmp next
 not_full:
-    lda z_s0
+    lda seen_lo
     eor #$FF
     and eb_lo,y
-    sta z_t0                ; cells of columns 0-6 first seen here (bits 1-7)
-    lda z_s1
+    sta new_lo              ; cells of columns 0-6 first seen here (bits 1-7)
+    lda seen_hi
     eor #$FF
     and eb_hi,y
-    sta z_t1                ; of columns 7-9 (bits 0-2)
-    ora z_t0
+    sta new_hi              ; of columns 7-9 (bits 0-2)
+    ora new_lo
     beq next
-    lda z_t0
-    ora z_s0
-    sta z_s0
-    lda z_t1
-    ora z_s1
-    sta z_s1
+    lda new_lo
+    ora seen_lo
+    sta seen_lo
+    lda new_hi
+    ora seen_hi
+    sta seen_hi
     tya
     eor #$FF
     sec
     adc #ROWS
     sec
-    sbc z_t3
-    sta z_t2                ; 20 - row - full rows below
-    lsr z_t0                ; (the wall's bit)
+    sbc full_below
+    sta height              ; 20 - row - full rows below
+    lsr new_lo              ; (the wall's bit)
     ldx #0
 low:
-    lsr z_t0
+    lsr new_lo
     bcc low_next
-    lda z_t2
+    lda height
     sta eb_h,x
 low_next:
     inx
-    lda z_t0
+    lda new_lo
     bne low
     ldx #7
 high:
-    lsr z_t1
+    lsr new_hi
     bcc high_next
-    lda z_t2
+    lda height
     sta eb_h,x
 high_next:
     inx
-    lda z_t1
+    lda new_hi
     bne high
-    lda z_s0
-    and z_s1
+    lda seen_lo
+    and seen_hi
     cmp #$0F & $FF          ; all seen: $FF and $0F
     bne next
-    lda z_s0
+    lda seen_lo
     cmp #$FF
     beq done
 next:
@@ -153,19 +163,20 @@ done:
 ; The caches of eb: eb_tr and eb_rowsum (rows), the prefix sums of hole costs, the extremes.
 ; A step of the background task of their own.
 .proc ai_board_caches
+row_saved  = z_t6           ; the row at hand, kept over ai_row_index
     jsr ai_yield
     lda #0
     sta eb_rowsum
     sta eb_rowsum+1
     ldx #ROWS-1
 rows:
-    stx z_t6
+    stx row_saved
     lda eb_hi,x
     tay
     lda eb_lo,x
     jsr ai_row_index
     txa
-    ldx z_t6
+    ldx row_saved
     sta eb_tr,x
     tay
     lda gen_row_lo,y
@@ -222,9 +233,9 @@ suf_keep:
     dex
     bne suf
     jsr ai_find_extremes
-    lda z_t0
+    lda max08
     sta eb_max08
-    lda z_t2
+    lda max36
     sta eb_max36
     ; eb_base = rows + holes + stack + spawn + lines cost of a placement that clears nothing:
     ; a lower bound of every such placement's cost but for its rows (holes, stack and spawn
@@ -283,22 +294,23 @@ gaps:
     jmp ai_yield            ; (and a step ends)
 .endproc
 
-; z_t0 = highest of columns 0-8, z_t1 = lowest of 0-8, z_t2 = highest of 3-6 (eb_h).
+; max08 = highest of columns 0-8, min08 = lowest of 0-8, max36 = highest of 3-6 (eb_h); the
+; names of these scratch bytes are ai.inc's.
 .segment "PACK_ai_find_extremes"
 .proc ai_find_extremes
     lda eb_h+8
-    sta z_t0
-    sta z_t1
+    sta max08
+    sta min08
     ldx #7
 scan:
     lda eb_h,x
-    cmp z_t0
+    cmp max08
     bcc not_higher
-    sta z_t0
+    sta max08
 not_higher:
-    cmp z_t1
+    cmp min08
     bcs not_lower
-    sta z_t1
+    sta min08
 not_lower:
     dex
     bpl scan
@@ -311,32 +323,32 @@ spawn_scan:
 keep:
     dex
     bpl spawn_scan
-    sta z_t2
+    sta max36
     rts
 .endproc
 
-; z_cost += stack, spawn and well costs, from z_t0 (highest of 0-8), z_t1 (lowest of 0-8),
-; z_t2 (highest of 3-6) and z_t3 (the well column's height).
+; z_cost += stack, spawn and well costs, from max08, min08, max36 and well_h (the scratch
+; bytes of the column extremes, named in ai.inc).
 .segment "PACK_ai_extremes_cost"
 .proc ai_extremes_cost
-    lda z_t0
+    lda max08
     clc
     adc s_stack_off
     tay
     lda gen_stack_lo,y
     ldx gen_stack_hi,y
     jsr add_ax
-    ldy z_t2
+    ldy max36
     lda gen_spawn_lo,y
     ldx gen_spawn_hi,y
     jsr add_ax
 .endproc
 ; fall through
-; z_cost += the well's cost, from z_t1 (lowest of 0-8) and z_t3 (the well column's height).
+; z_cost += the well's cost, from min08 (lowest of 0-8) and well_h (the well column's height).
 .proc ai_well_cost
-    lda z_t1
+    lda min08
     sec
-    sbc z_t3
+    sbc well_h
     bcc covered             ; the well column above the lowest other column
     cmp #READY_CAP+1
     bcc ready_ok
@@ -369,6 +381,7 @@ covered:
 ; its top row or the board's, the higher (the placement must not top out).
 .segment "PACK_ai_top_row"
 .proc ai_top_row
+board_top  = z_s0           ; 20 - the highest column: the board's top row
     lda eb_max08
     cmp eb_h+9
     bcs highest
@@ -377,16 +390,16 @@ highest:
     eor #$FF
     sec
     adc #ROWS
-    sta z_s0                ; 20 - the highest column
+    sta board_top           ; 20 - the highest column
     ldx z_o
     lda z_y
     clc
     adc gen_shape_min_dy2,x
     sec
     sbc #2                  ; the piece's top row
-    cmp z_s0
+    cmp board_top
     bcc piece
-    lda z_s0
+    lda board_top
 piece:
     tay
     rts
@@ -426,31 +439,34 @@ below:
 
 ; X = transitions of the row A (low byte) / Y (high byte): the popcount of row ^ (row >> 1) over
 ; bits 0..10 (rows hold both walls: bit 0 the left one, bit c+1 column c, bit 11 the right one),
-; by nibbles. The index into gen_row_lo/hi. Clobbers A, Y, z_s0.
+; by nibbles. The index into gen_row_lo/hi. Clobbers A, Y and a z_s scratch byte.
 .segment "PACK_ai_row_index"
 .proc ai_row_index
-    sta z_s0
+row_lo     = z_s0           ; the row's low byte,
+row_hi     = z_s0           ; then its high byte,
+count      = z_s0           ; then the transitions counted so far
+    sta row_lo
     tya
     lsr                     ; C = cell 8
-    lda z_s0
+    lda row_lo
     ror                     ; (row >> 1), low byte
-    eor z_s0
+    eor row_lo
     tax                     ; changes among cells 0-8
-    sty z_s0
+    sty row_hi
     tya
     lsr
-    eor z_s0
+    eor row_hi
     and #$07                ; changes among cells 8-11
     tay
     lda gen_nibble_count,y
-    sta z_s0
+    sta count
     txa
     and #$0F
     tay
     lda gen_nibble_count,y
     clc
-    adc z_s0
-    sta z_s0
+    adc count
+    sta count
     txa
     lsr
     lsr
@@ -459,7 +475,7 @@ below:
     tay
     lda gen_nibble_count,y
     clc
-    adc z_s0
+    adc count
     tax
     rts
 .endproc

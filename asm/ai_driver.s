@@ -6,10 +6,6 @@
 .include "ai.inc"
 .include "hooks.inc"
 
-.import plan_ok, plan_id, plan_shift, plan_shift_last, plan_rot, plan_rot_last, plan_down, ram_ok
-.import playing_mode
-.export ai_poll, drv_active, drv_id, drv_held
-
 RESET_BUTTONS = BUTTON_A | BUTTON_B | BUTTON_SELECT | BUTTON_START
 
 .segment "AI_BSS"

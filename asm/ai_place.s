@@ -17,12 +17,23 @@ tg_entry:  .res 2       ; of the evaluation's row blocks for its rows, the top r
 tg_row0:   .res 1       ; entry + 2 for its run at column 0 (gen_row_top, gen_row_halo)
 tg_halo:   .res 4
 
+; Handed from or_piece to apply_rows and ai_apply_placement in a scratch byte:
+dropped    = z_t6           ; the piece's cells above the visible rows (left out of eb)
+
 ; z_cost = cost of placing z_o at (z_x, z_y) on eb: lines cost + evaluation of the board it
 ; leaves, COST_MAX when a cell lands above the visible rows, and COST_MAX as well when it clears
 ; nothing and costs at least best_hi:best_lo (it could not be chosen: the search's bound).
 ; z_lines = lines it clears. eb is not changed.
 .segment "PACK_ai_eval_placement"
 .proc ai_eval_placement
+classes    = z_t4           ; class changes + 4 of the rows the piece covers
+nb_lo      = z_s0           ; the rows: the run's filled neighbours, low byte
+c0         = z_t5           ; the first column the piece covers
+c1         = z_t6           ; one past its last
+new_top    = z_t7           ; the covered columns: 22 - y
+entry      = z_s0           ; the covered columns: the shape entry (X) kept
+diff_lo    = z_s0           ; the stack and spawn: the low byte of a cost's change
+window_end = z_t7           ; the gaps: b + 1, past the last column that sees new heights
     lda z_o
     cmp tg_o
     beq loaded
@@ -45,7 +56,7 @@ on_board:
     ; +1 (both neighbours of its run empty), 0 or -1 (both filled; the row fills up when it had
     ; 2 transitions).
     lda #4
-    sta z_t4                ; class changes + 4
+    sta classes             ; class changes + 4
     lda z_y
     clc
     adc tg_row0
@@ -64,12 +75,12 @@ on_board:
     tax                     ; the run's two neighbours (gen_halo entry + 2)
     lda gen_halo_lo-2,x
     and eb_lo,y
-    sta z_s0
+    sta nb_lo
     lda gen_halo_hi-2,x
     and eb_hi,y
-    ora z_s0
+    ora nb_lo
     bne .ident(.sprintf("filled%d", J))
-    inc z_t4                ; both empty
+    inc classes             ; both empty
 .ident(.sprintf("next%d", J)):
     iny
 .endrepeat
@@ -80,7 +91,7 @@ on_board:
     ; nothing is cleared): once the bound reaches the cost to beat (best), the placement cannot
     ; be chosen and its evaluation stops (z_cost = COST_MAX).
     ; base + row changes
-    ldx z_t4
+    ldx classes
     lda eb_base
     clc
     adc gen_row_delta_lo,x
@@ -95,17 +106,17 @@ on_board:
     cmp best_lo
     jcs pruned
 rows_below:
-    ; - the old hole costs of the covered columns c0 .. c1-1 (z_t5, z_t6) through the prefix
+    ; - the old hole costs of the covered columns c0 .. c1-1 through the prefix
     ; sums, + their new ones
     ldx z_o
     lda z_x
     clc
     adc gen_shape_min_dx,x
-    sta z_t5                ; c0
+    sta c0
     tay
     clc
     adc gen_shape_width,x
-    sta z_t6                ; c1
+    sta c1
     lda z_cost
     clc
     adc hp_lo,y
@@ -113,7 +124,7 @@ rows_below:
     lda z_cost+1
     adc hp_hi,y
     sta z_cost+1
-    ldy z_t6
+    ldy c1
     lda z_cost
     sec
     sbc hp_lo,y
@@ -122,33 +133,33 @@ rows_below:
     sbc hp_hi,y
     sta z_cost+1
     ; the covered columns: holes and new heights, and with them the extremes (heights only
-    ; grow when no line is cleared): z_t0 highest of 0-8, z_t1 lowest of the covered ones of
-    ; 0-8, z_t2 highest of 3-6, z_t3 the well column
+    ; grow when no line is cleared): max08 highest of 0-8, min08 lowest of the covered ones of
+    ; 0-8, max36 highest of 3-6, well_h the well column
     lda #22
     sec
     sbc z_y
-    sta z_t7                ; 22 - y: a column's new height is this - (highest cell + 2)
+    sta new_top             ; 22 - y: a column's new height is this - (highest cell + 2)
     lda eb_max08
-    sta z_t0
+    sta max08
     lda #$FF
-    sta z_t1
+    sta min08
     lda eb_max36
-    sta z_t2
+    sta max36
     lda eb_h+9
-    sta z_t3
+    sta well_h
     lda z_o
     asl
     asl
     tax                     ; shape entry o*4 + j, j = column - c0
-    ldy z_t5
+    ldy c0
 column:
     lda gen_shape_column,x
     and #$03                ; lowest cell + 2
     eor #$FF
     clc
-    adc z_t7                ; 22 - y - (lowest + 2) - 1, C = 1
+    adc new_top             ; 22 - y - (lowest + 2) - 1, C = 1
     sbc eb_f,y              ; holes = new height - (filled + cells)
-    stx z_s0
+    stx entry
     tax
     lda gen_hole_lo,x
     clc
@@ -157,38 +168,38 @@ column:
     lda gen_hole_hi,x
     adc z_cost+1
     sta z_cost+1
-    ldx z_s0
+    ldx entry
     lda gen_shape_column,x
     lsr
     lsr                     ; highest cell + 2
     eor #$FF
     sec
-    adc z_t7                ; the new height
+    adc new_top             ; the new height
     sta gh+1,y              ; (for the gap term; put back before the return)
     cpy #9
     bcs well
-    cmp z_t0
+    cmp max08
     bcc not_max
-    sta z_t0
+    sta max08
 not_max:
-    cmp z_t1
+    cmp min08
     bcs not_min
-    sta z_t1
+    sta min08
 not_min:
     cpy #3
     bcc next_column
     cpy #7
     bcs next_column
-    cmp z_t2
+    cmp max36
     bcc next_column
-    sta z_t2
+    sta max36
     bcs next_column         ; (always)
 well:
-    sta z_t3
+    sta well_h
 next_column:
     inx
     iny
-    cpy z_t6
+    cpy c1
     bne column
     lda z_cost+1
     cmp best_hi
@@ -199,7 +210,7 @@ next_column:
     jcs pruned_gh
 holes_below:
     ; the stack and spawn costs where the highest columns grew
-    lda z_t0
+    lda max08
     cmp eb_max08
     beq stack_same
     clc
@@ -211,54 +222,54 @@ holes_below:
     lda gen_stack_lo,y
     sec
     sbc gen_stack_lo,x
-    sta z_s0
+    sta diff_lo
     lda gen_stack_hi,y
     sbc gen_stack_hi,x
     tax
-    lda z_s0
+    lda diff_lo
     jsr add_ax
 stack_same:
-    ldy z_t2
+    ldy max36
     ldx eb_max36
     cpy eb_max36
     beq spawn_same
     lda gen_spawn_lo,y
     sec
     sbc gen_spawn_lo,x
-    sta z_s0
+    sta diff_lo
     lda gen_spawn_hi,y
     sbc gen_spawn_hi,x
     tax
-    lda z_s0
+    lda diff_lo
     jsr add_ax
 spawn_same:
     ; the lowest of 0-8: the covered ones and the uncovered ones left and right of them
-    ldy z_t5
+    ldy c0
     lda pre_min,y
-    cmp z_t1
+    cmp min08
     bcs left_higher
-    sta z_t1
+    sta min08
 left_higher:
-    ldy z_t6
+    ldy c1
     lda suf_min-1,y
-    cmp z_t1
+    cmp min08
     bcs right_higher
-    sta z_t1
+    sta min08
 right_higher:
     jsr ai_well_cost
     ; the gaps: columns a = max(c0 - 1, 0) .. b = min(c1, 8) see the new heights, the others
     ; keep their costs: + gp(9) - gp(b + 1) + gp(a), a lower bound until the window is added
-    ldx z_t5
+    ldx c0
     beq a_known
     dex
 a_known:
-    ldy z_t6
+    ldy c1
     iny
     cpy #COLUMNS
     bcc b_known
     ldy #COLUMNS-1
 b_known:
-    sty z_t7                ; b + 1
+    sty window_end          ; b + 1
     lda z_cost
     clc
     adc gp_lo+COLUMNS-1
@@ -301,7 +312,7 @@ lower:
     add_cost gen_gap
 no_gap:
     inx
-    cpx z_t7
+    cpx window_end
     bne window
     jmp restore_gh
 pruned_gh:
@@ -329,21 +340,21 @@ neighbour_filled:
     clc
     rts
 fewer:
-    dec z_t4
+    dec classes
 one:
     clc
     rts
 ; entries of the row blocks by the piece's rows: 4 rows start at row0, 1 at row3
 row_entries:
     .addr row3, row2, row1, row0
-; gh of the covered columns c0 .. c1 - 1 (z_t5, z_t6) back to eb_h's.
+; gh of the covered columns c0 .. c1 - 1 back to eb_h's.
 restore_gh:
-    ldy z_t5
+    ldy c0
 restore:
     lda eb_h,y
     sta gh+1,y
     iny
-    cpy z_t6
+    cpy c1
     bne restore
     rts
 
@@ -352,7 +363,7 @@ restore:
 ; the stack), the columns recomputed and evaluated in full, and everything put back. The row
 ; changes are already counted (a full row costs what an empty one does).
 with_clear:
-    ldx z_t4
+    ldx classes
     lda gen_row_delta_lo,x
     sta z_delta
     lda gen_row_delta_hi,x
@@ -397,13 +408,14 @@ unsave:
 ; (C = 0) or takes them away (C = 1).
 .segment "PACK_adjust_filled"
 .proc adjust_filled
+added      = z_s1           ; A: what every column's eb_f gets
     php
-    sta z_s1
+    sta added
     ldx #COLUMNS-1
 all:
     lda eb_f,x
     clc
-    adc z_s1
+    adc added
     sta eb_f,x
     dex
     bpl all
@@ -413,10 +425,14 @@ all:
 ; The piece z_o at (z_x, z_y) adds its cells to its columns' eb_f (C = 0) or takes them away
 ; (C = 1).
 .proc piece_cells
+columns_left = z_t5         ; the piece's columns still to go
+taking     = z_s1           ; bit 7: the cells are taken away (C = 1)
+top_plus2  = z_s0           ; the column's highest cell + 2,
+cells_less1 = z_s0          ; then its cells - 1
     php
     ldx z_o
     lda gen_shape_width,x
-    sta z_t5                ; columns to go
+    sta columns_left
     lda z_x
     clc
     adc gen_shape_min_dx,x
@@ -426,18 +442,18 @@ all:
     asl
     tax                     ; shape entry o*4
     plp
-    ror z_s1                ; bit 7: take
+    ror taking              ; bit 7: take
 column:
     lda gen_shape_column,x
     lsr
     lsr
-    sta z_s0                ; highest cell + 2
+    sta top_plus2           ; highest cell + 2
     lda gen_shape_column,x
     and #$03                ; lowest cell + 2
     sec
-    sbc z_s0
-    sta z_s0                ; cells - 1
-    bit z_s1
+    sbc top_plus2
+    sta cells_less1         ; cells - 1
+    bit taking
     bmi take
     sec
     adc eb_f,y              ; (eb_f may be "negative" for the moment: the rows were taken first)
@@ -445,12 +461,12 @@ column:
 take:
     lda eb_f,y
     clc
-    sbc z_s0
+    sbc cells_less1
 store:
     sta eb_f,y
     inx
     iny
-    dec z_t5
+    dec columns_left
     bne column
     rts
 .endproc
@@ -461,7 +477,7 @@ store:
 .segment "PACK_ai_apply_placement"
 .proc ai_apply_placement
     jsr apply_rows
-    lda z_t6
+    lda dropped
     bne recount             ; cells dropped above the visible rows: count the columns again
     lda z_lines
     eor #$FF
@@ -477,7 +493,8 @@ recount:
     jmp ai_prepare_board
 .endproc
 
-; The rows of ai_apply_placement only (pm holds the piece's cells afterwards).
+; The rows of ai_apply_placement only (pm holds the piece's cells afterwards, dropped what or_piece
+; left out).
 .segment "PACK_apply_rows"
 .proc apply_rows
     jsr ai_piece_masks
@@ -485,7 +502,7 @@ recount:
     sta z_lines
     sta ud_count
     jsr or_piece
-    lda z_t6
+    lda dropped
     bne rebuild
     ldx #ROWS-1             ; remove full rows, moving the rows above down
     ldy #ROWS-1
@@ -578,11 +595,11 @@ recount:
     rts
 .endproc
 
-; The piece's cells (pm) into eb's rows; z_t6 = cells above the visible rows (dropped).
+; The piece's cells (pm) into eb's rows; dropped = its cells above the visible rows (left out).
 .segment "PACK_or_piece"
 .proc or_piece
     lda #0
-    sta z_t6
+    sta dropped
     ldx #3
 slot:
     txa
@@ -594,7 +611,7 @@ slot:
     lda pm_lo,x             ; a cell above the visible rows
     ora pm_hi,x
     beq next
-    inc z_t6
+    inc dropped
     bne next
 on_board:
     tay
@@ -619,13 +636,18 @@ next:
 ; in a row that stays, lowered by the full rows under it).
 .segment "PACK_heights_after_clear"
 .proc heights_after_clear
+columns_left = z_t2         ; the piece's columns: those still to go,
+new_top    = z_t3           ; and 22 - y (a cell's height is this - (its row offset + 2))
+r0         = z_t3           ; the first full row
+r0_height  = z_t6           ; 20 - r0: the height of a top in r0
+full_below = z_t2           ; full rows at or below the row at hand (r0 counted)
     ldx z_o                 ; the piece's columns: their tops are the piece's
     lda z_x
     clc
     adc gen_shape_min_dx,x
     tay                     ; c0
     lda gen_shape_width,x
-    sta z_t2
+    sta columns_left
     txa
     asl
     asl
@@ -633,18 +655,18 @@ next:
     lda #22
     sec
     sbc z_y
-    sta z_t3                ; 22 - y: a cell's height is this - (its row offset + 2)
+    sta new_top             ; 22 - y: a cell's height is this - (its row offset + 2)
 cover:
     lda gen_shape_column,x
     lsr
     lsr                     ; highest cell + 2
     eor #$FF
     sec
-    adc z_t3
+    adc new_top
     sta eb_h,y
     inx
     iny
-    dec z_t2
+    dec columns_left
     bne cover
     ; r0 = the first full row among y-2 .. y+1 (a full row holds a piece cell: row >= 0)
     lda z_y
@@ -665,16 +687,16 @@ not_full:
     iny
     bne find                ; (always)
 found:
-    sty z_t3                ; r0
+    sty r0
     tya
     eor #$FF
     sec
     adc #ROWS
-    sta z_t6                ; 20 - r0: the height of a top in r0
+    sta r0_height           ; 20 - r0: the height of a top in r0
     ldx #COLUMNS-1
 column:
     lda eb_h,x
-    cmp z_t6
+    cmp r0_height
     beq scan                ; its top is in r0
     sec
     sbc z_lines
@@ -683,9 +705,9 @@ column:
     bpl column
     rts
 scan:
-    ldy z_t3                ; rows below r0: full ones are skipped, each leaves one less below
+    ldy r0                  ; rows below r0: full ones are skipped, each leaves one less below
     lda z_lines
-    sta z_t2                ; full rows at or below the row at hand, r0 counted
+    sta full_below          ; full rows at or below the row at hand, r0 counted
 below:
     iny
     cpy #ROWS
@@ -696,7 +718,7 @@ below:
     lda eb_hi,y
     cmp #$0F
     bne stays
-    dec z_t2                ; a full row
+    dec full_below          ; a full row
     jmp below
 stays:
     lda eb_lo,y
@@ -706,10 +728,10 @@ stays:
     and gen_bit_hi+1,x
     beq below
 cell:
-    dec z_t2                ; (r0 is above)
+    dec full_below          ; (r0 is above)
     tya
     clc
-    adc z_t2                ; row + full rows below it
+    adc full_below          ; row + full rows below it
     eor #$FF
     sec
     adc #ROWS               ; 20 - that
@@ -725,6 +747,9 @@ bottom:
 ; pm_lo/pm_hi = the cells of orientation z_o at column z_x in its rows y-2 .. y+1 (slots 0-3).
 .segment "PACK_ai_piece_masks"
 .proc ai_piece_masks
+entry      = z_t0           ; the shape's entry: o*4
+run        = z_t2           ; the slot's run: first column + 2 (high nibble), its cells (low)
+cells_left = z_t3           ; the run's cells still to go
     lda #0
     ldx #7
 clear:
@@ -734,16 +759,16 @@ clear:
     lda z_o
     asl
     asl
-    sta z_t0
+    sta entry
     ldx #3
 slot:
     txa
     clc
-    adc z_t0
+    adc entry
     tay
     lda gen_shape_runs,y
     beq next
-    sta z_t2
+    sta run
     lsr
     lsr
     lsr
@@ -752,9 +777,9 @@ slot:
     adc z_x
     tay                     ; first column + 2, and +1 for the bit tables: index = column + 1
     dey
-    lda z_t2
+    lda run
     and #$0F
-    sta z_t3
+    sta cells_left
 cell:
     lda pm_lo,x
     ora gen_bit_lo,y
@@ -763,7 +788,7 @@ cell:
     ora gen_bit_hi,y
     sta pm_hi,x
     iny
-    dec z_t3
+    dec cells_left
     bne cell
 next:
     dex
@@ -774,9 +799,10 @@ next:
 ; The rows of ai_undo_placement only (pm must hold the piece's cells).
 .segment "PACK_undo_rows"
 .proc undo_rows
+kept_row   = z_t0           ; the next row that stayed, in the compacted board
     lda ud_count
     beq remove
-    sta z_t0                ; the next surviving row in the compacted board
+    sta kept_row
     ldx #0
 row:
     ldy ud_count
@@ -792,12 +818,12 @@ find:
     sta eb_hi,x
     jmp next
 survivor:
-    ldy z_t0
+    ldy kept_row
     lda eb_lo,y
     sta eb_lo,x
     lda eb_hi,y
     sta eb_hi,x
-    inc z_t0
+    inc kept_row
 next:
     inx
     cpx #ROWS
@@ -839,10 +865,10 @@ next_slot:
 .segment "PACK_cleared_columns_cost"
 .proc cleared_columns_cost
     lda #0
-    sta z_t0                ; highest of 0-8
-    sta z_t2                ; highest of 3-6
+    sta max08               ; highest of 0-8
+    sta max36               ; highest of 3-6
     lda #$FF
-    sta z_t1                ; lowest of 0-8
+    sta min08               ; lowest of 0-8
     ldx #0
 column:
     lda eb_h,x              ; holes: height - (filled - lines)
@@ -855,21 +881,21 @@ column:
     cpx #COLUMNS-1
     beq well
     lda eb_h,x
-    cmp z_t0
+    cmp max08
     bcc not_highest
-    sta z_t0
+    sta max08
 not_highest:
-    cmp z_t1
+    cmp min08
     bcs not_lowest
-    sta z_t1
+    sta min08
 not_lowest:
     cpx #3
     bcc gap
     cpx #7
     bcs gap
-    cmp z_t2
+    cmp max36
     bcc gap
-    sta z_t2
+    sta max36
 gap:
     lda eb_h-1,x            ; the lower neighbour (the wall left of column 0) ...
     cmp eb_h+1,x
@@ -886,6 +912,6 @@ next:
     bne column              ; (always)
 well:
     lda eb_h+COLUMNS-1
-    sta z_t3
+    sta well_h
     jmp ai_extremes_cost
 .endproc

@@ -4,6 +4,9 @@
 .include "ai.inc"
 
 .segment "AI_ZEROPAGE"
+; Scratch bytes, used only through names: each routine names in its .proc what they hold there;
+; a value one routine hands another has one name for both (ai.inc says where).
+; read_or_check reads z_t0-z_t3 as one 4-byte array: they stay adjacent, in this order.
 z_t0:    .res 1
 z_t1:    .res 1
 z_t2:    .res 1

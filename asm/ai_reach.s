@@ -7,8 +7,6 @@
 ; the target needs R(2s-1) <= landing, the columns beyond it need R(2s) <= landing.
 .include "ai.inc"
 
-.import ai_on_target
-
 .segment "AI_ZEROPAGE07": zeropage
 sw_p:     .res 1    ; its rotation presses
 sw_left:  .res 1    ; sweeping left?
@@ -39,9 +37,11 @@ sw_x   = z_x
 
 ; The shape at hand at column A: C = 0 outside the walls; else C = 1 and A = landing row + 2
 ; (the lowest row its lowest cells can sit on, + 2): 23 - the highest (height + lowest cell + 2)
-; of its columns. Clobbers X, Y, z_s0, z_s1.
+; of its columns. Clobbers X, Y and both z_s scratch bytes.
 .segment "PACK_landing_at"
 .proc landing_at
+col_end    = z_s1           ; one past the last column
+highest    = z_s0           ; the highest height + lowest cell + 2 of the columns so far
     clc
     adc sh_mindx
     bmi outside
@@ -50,14 +50,14 @@ sw_x   = z_x
     adc sh_w
     cmp #COLUMNS+1
     bcs outside
-    sta z_s1                ; one past the last column
+    sta col_end
     ldx sh_base
     lda gen_shape_column,x
     and #$03                ; lowest cell + 2
     adc eb_h,y              ; (C = 0)
-    sta z_s0                ; the first column's sum: the highest so far
+    sta highest             ; the first column's sum: the highest so far
     iny
-    cpy z_s1
+    cpy col_end
     beq last
 column:
     inx
@@ -65,17 +65,17 @@ column:
     and #$03
     clc
     adc eb_h,y
-    cmp z_s0
+    cmp highest
     bcc lower
-    sta z_s0
+    sta highest
 lower:
     iny
-    cpy z_s1
+    cpy col_end
     bne column
 last:
     lda #23
     sec
-    sbc z_s0
+    sbc highest
     rts                     ; (C = 1)
 outside:
     clc
@@ -118,8 +118,6 @@ other:
 no:
     rts
 .endproc
-
-.export ai_set_gravity_rows
 
 ; Every reachable placement of piece type z_type on eb, in the canonical order: each is passed
 ; to ai_on_target in z_o, z_x, z_y, z_rot. The gravity must be set (ai_set_gravity_rows).

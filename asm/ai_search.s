@@ -10,6 +10,8 @@
 ; signed). B-Type: no change.
 .segment "PACK_ai_after_lines"
 .proc ai_after_lines
+count_hi   = z_s0           ; the lines count's high byte, shifted right into A,
+tens       = z_s0           ; then the tens: (hi:lo) >> 4, low byte
     ldx s_btype
     bne done
     tax
@@ -36,19 +38,19 @@ units_ok:
     and #$0F
     bne next
     lda s_lines_hi               ; tens = (hi:lo) >> 4, low byte
-    sta z_s0
+    sta count_hi
     lda s_lines_lo
-    lsr z_s0
+    lsr count_hi
     ror
-    lsr z_s0
+    lsr count_hi
     ror
-    lsr z_s0
+    lsr count_hi
     ror
-    lsr z_s0
+    lsr count_hi
     ror
-    sta z_s0
+    sta tens
     lda s_level
-    cmp z_s0
+    cmp tens
     bpl next
     inc s_level
 next:
@@ -62,6 +64,8 @@ done:
 ; ply, keep the best cost. Yields to the game afterwards.
 .segment "PACK_ai_on_target"
 .proc ai_on_target
+at         = z_t0           ; the place the placement takes among the candidates
+fields_left = z_s0          ; candidate fields still to move
     jsr ai_eval_placement
     lda s_ply
     cmp #1
@@ -98,19 +102,19 @@ lower:
 found:
     cpx s_keep
     bcs out                 ; not among the K best
-    stx z_t0                ; at
+    stx at
     ; move candidates at .. down one place (the last one drops off when the list is full)
     ldy cand_count
     cpy s_keep
     bcc move
     dey
 move:
-    cpy z_t0
+    cpy at
     beq place
     tya
     tax
     lda #6                  ; the six candidate fields, adjacent, K_MAX bytes each
-    sta z_s0
+    sta fields_left
 field:
     lda cand_rot-1,x
     sta cand_rot,x
@@ -118,12 +122,12 @@ field:
     clc
     adc #K_MAX
     tax
-    dec z_s0
+    dec fields_left
     bne field
     dey
     jmp move
 place:
-    ldx z_t0
+    ldx at
     lda z_rot
     sta cand_rot,x
     lda z_x
@@ -182,21 +186,25 @@ done:
     rts
 .endproc
 
-; X:A (lo in z_t0, hi in z_t1) = the lines cost of candidate X: COST_MAX when it tops out.
+; candidate_lines_cost hands ai_precompute_prepared a candidate's lines cost in scratch bytes:
+lines_cost_lo = z_t0
+lines_cost_hi = z_t1
+
+; lines_cost_lo/hi = the lines cost of candidate X: COST_MAX when it tops out. Keeps X.
 .segment "PACK_candidate_lines_cost"
 .proc candidate_lines_cost
     lda #$FF
-    sta z_t0
-    sta z_t1
+    sta lines_cost_lo
+    sta lines_cost_hi
     lda cand_cost_lo,x
     and cand_cost_hi,x
     cmp #$FF
     beq done
     ldy cand_lines,x
     lda gen_lines_lo,y
-    sta z_t0
+    sta lines_cost_lo
     lda gen_lines_hi,y
-    sta z_t1
+    sta lines_cost_hi
 done:
     rts
 .endproc
@@ -209,6 +217,8 @@ done:
 ; fall through
 ; ai_precompute on an eb whose columns and caches are current (ai_apply_placement keeps them).
 .proc ai_precompute_prepared
+total_lo   = z_t0           ; a candidate's total with a reply: lines cost + best reply
+total_hi   = z_t1
     lda #0
     sta cand_count
     lda s_level
@@ -282,10 +292,10 @@ reply_type:
     beq sweep
     lda best_total_lo,y
     sec
-    sbc z_t0
+    sbc lines_cost_lo
     sta best_lo
     lda best_total_hi,y
-    sbc z_t1
+    sbc lines_cost_hi
     sta best_hi
     bcc skip                ; total >= the best one whatever the reply
     ora best_lo
@@ -296,31 +306,31 @@ sweep:
     ldx ply2_k
     jsr candidate_lines_cost
     ldy z_type
-    lda z_t0
+    lda lines_cost_lo
     clc
     adc best_lo
-    sta z_t0
-    lda z_t1
+    sta total_lo
+    lda lines_cost_hi
     adc best_hi
-    sta z_t1
+    sta total_hi
     bcc no_overflow
     lda #$FF
-    sta z_t0
-    sta z_t1
+    sta total_lo
+    sta total_hi
 no_overflow:
     cpx #0
     beq take
-    lda z_t1
+    lda total_hi
     cmp best_total_hi,y
     bcc take
     bne skip
-    lda z_t0
+    lda total_lo
     cmp best_total_lo,y
     bcs skip
 take:
-    lda z_t0
+    lda total_lo
     sta best_total_lo,y
-    lda z_t1
+    lda total_hi
     sta best_total_hi,y
     txa
     sta best_k,y

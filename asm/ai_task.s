@@ -18,14 +18,10 @@
 .include "ai.inc"
 .include "hooks.inc"
 
-.import drv_active, drv_id
-.export ai_idle, playing_mode, co_len, ram_ok, plan_ok, plan_id, plan_shift, plan_shift_last, plan_rot
-.export plan_rot_last, plan_down, task_late, late_plans, PLAN_LOST
-.exportzp ai_mode
-
 CO_BUF_SIZE = 12
 RAM_OK      = $5A       ; ram_ok holds this while the AI's RAM is valid (the game fills the page
                         ; with $EF when a game starts and ends)
+PLAN_LOST   = $4C       ; plan_ok when the piece has no reachable placement (not a plan)
 
 .segment "AI_ZEROPAGE"
 ai_mode:    .res 1      ; AI_MODE_HUMAN, AI_MODE_DEMO or AI_MODE_GAME (set by the hooks)
@@ -203,12 +199,13 @@ save:
 ; piece).
 .segment "PACK_next_frame"
 .proc next_frame
+idle_seen  = z_t0           ; idle_count when it was called
     lda idle_count
-    sta z_t0
+    sta idle_seen
 again:
     jsr ai_yield
     lda idle_count
-    cmp z_t0
+    cmp idle_seen
     beq again
     lda playState
     cmp #1
@@ -358,9 +355,11 @@ redo:
 ; assumed, when eb itself has been worked on since.
 .segment "PACK_eb_checksum"
 .proc eb_checksum
+sum        = z_t0           ; the bytes' sum
+sum_of_sums = z_t1          ; the sum of the sums
     lda #0
-    sta z_t0
-    sta z_t1
+    sta sum
+    sta sum_of_sums
     ldy #ROWS-1
 row:
     lda eb_lo,y
@@ -369,16 +368,16 @@ row:
     jsr add
     dey
     bpl row
-    lda z_t0
-    ldx z_t1
+    lda sum
+    ldx sum_of_sums
     rts
 add:
     clc
-    adc z_t0
-    sta z_t0
+    adc sum
+    sta sum
     clc
-    adc z_t1
-    sta z_t1
+    adc sum_of_sums
+    sta sum_of_sums
     rts
 .endproc
 
@@ -404,13 +403,15 @@ add:
 ; rotation are pressed, and the frame from which Down is held.
 .segment "PACK_publish"
 .proc publish
+presses    = z_t0           ; the rotation's presses
+shifts     = z_t1           ; the shifts to the candidate's column
     lda #0
     sta plan_ok             ; the driver never sees half a plan (it runs in the NMI)
     ldy cand_rot,x
     lda slot_buttons,y
     sta plan_rot
     lda slot_presses,y
-    sta z_t0                ; presses
+    sta presses
     asl
     sbc #0                  ; C clear: 2p - 1 (0 presses: 255, never reached... 0 below)
     bcs rot_last
@@ -427,17 +428,17 @@ rot_last:
     ldy #BUTTON_LEFT
 right:
     sty plan_shift
-    sta z_t1                ; shifts
+    sta shifts
     asl
     sbc #0
     bcs shift_last
     lda #0
 shift_last:
     sta plan_shift_last
-    lda z_t1                ; Down from max(2 max(shifts, presses), 1)
-    cmp z_t0
+    lda shifts              ; Down from max(2 max(shifts, presses), 1)
+    cmp presses
     bcs n_known
-    lda z_t0
+    lda presses
 n_known:
     asl
     bne down_known
@@ -460,20 +461,26 @@ slot_buttons:
 ; A = 2: C = 1 when the piece, level and lines are as assumed; the board into eb.
 .segment "PACK_read_or_check"
 .proc read_or_check
-    sta z_t4
+mode       = z_t4           ; A: 0 read, 1 check, 2 check and read the board
+shown      = z_t0           ; what the game shows, laid out as s_type .. s_lines_hi are:
+shown_type = z_t0           ; the piece's type,
+shown_level = z_t1          ; the level,
+shown_lines_lo = z_t2       ; the lines (BCD)
+shown_lines_hi = z_t3
+    sta mode
     ldx currentPiece
     lda gen_type_of_orientation,x
-    sta z_t0
+    sta shown_type
     lda levelNumber
-    sta z_t1
+    sta shown_level
     lda lines
-    sta z_t2
+    sta shown_lines_lo
     lda lines+1
-    sta z_t3
+    sta shown_lines_hi
     ldx #3                  ; s_type, s_level, s_lines_lo, s_lines_hi are adjacent
 field:
-    lda z_t0,x
-    ldy z_t4
+    lda shown,x
+    ldy mode
     bne compare
     sta s_type,x
     jmp next
@@ -483,7 +490,7 @@ compare:
 next:
     dex
     bpl field
-    lda z_t4
+    lda mode
     bne rows
     lda gameType
     sta s_btype
@@ -491,7 +498,7 @@ next:
     and #$80
     sta s_hold
 rows:
-    lda z_t4
+    lda mode
     and #1                  ; 1: compare the rows; 0, 2: read them
     jmp scan_playfield
 differ:
@@ -505,48 +512,54 @@ differ:
 ; every 4 rows.
 .segment "PACK_scan_playfield"
 .proc scan_playfield
-    sta z_t3
+comparing  = z_t3           ; A: 1 compare the rows, 0 store them
+cell_at    = z_t5           ; the cell at hand (playfield index)
+row_at     = z_t6           ; the row at hand
+bits_lo    = z_t0           ; the row's 12 bits
+bits_hi    = z_t1
+cells_left = z_t2           ; the row's cells still to go
+    sta comparing
     lda #ROWS*COLUMNS-1
-    sta z_t5                ; the cell at hand
+    sta cell_at
     lda #ROWS-1
-    sta z_t6                ; the row at hand
+    sta row_at
 row:
-    ldy z_t5
+    ldy cell_at
     lda #0                  ; empty cells, the right wall first (filled: 0)
-    sta z_t0
-    sta z_t1
+    sta bits_lo
+    sta bits_hi
     lda #COLUMNS
-    sta z_t2
+    sta cells_left
 cell:
     lda playfield,y
     cmp #EMPTY_TILE         ; C = empty
-    rol z_t0
-    rol z_t1
+    rol bits_lo
+    rol bits_hi
     dey
-    dec z_t2
+    dec cells_left
     bne cell
-    sty z_t5
-    asl z_t0                ; the left wall (filled)
-    rol z_t1
-    lda z_t0
+    sty cell_at
+    asl bits_lo             ; the left wall (filled)
+    rol bits_hi
+    lda bits_lo
     eor #$FF
-    sta z_t0
-    lda z_t1
+    sta bits_lo
+    lda bits_hi
     eor #$0F                ; the 12 bits: filled
-    sta z_t1
-    ldx z_t6
-    lda z_t3
+    sta bits_hi
+    ldx row_at
+    lda comparing
     bne compare
-    lda z_t0
+    lda bits_lo
     sta eb_lo,x
-    lda z_t1
+    lda bits_hi
     sta eb_hi,x
     jmp next
 compare:
-    lda z_t0
+    lda bits_lo
     cmp eb_lo,x
     bne differ
-    lda z_t1
+    lda bits_hi
     cmp eb_hi,x
     bne differ
 next:
@@ -555,7 +568,7 @@ next:
     bne same_step
     jsr ai_yield
 same_step:
-    dec z_t6
+    dec row_at
     bpl row
     sec
     rts

@@ -49,7 +49,6 @@ human:
 HINT_ROW    = 26
 HINT_COLUMN = 4
 HINT_WIDTH  = 24                ; the width inside the frame
-.export hint_text
 hint:
     .dbyt $2000 + HINT_ROW * 32 + HINT_COLUMN
     .byte HINT_WIDTH

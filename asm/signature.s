@@ -4,7 +4,7 @@
 .include "version.inc"
 
 .segment "SIGNATURE"
-.export nestris_signature, nestris_build_id
+.global nestris_signature, nestris_build_id   ; (read by the C++ side; asm/ai.inc: linking)
 nestris_signature:
     .byte "NESTRIS-AI", 0
     .byte NESTRIS_VERSION_MAJOR, NESTRIS_VERSION_MINOR, NESTRIS_VERSION_PATCH
