@@ -4,6 +4,7 @@
 #include "emu/emu_test_support.hpp"
 #include "emu_commands.hpp"
 #include "file_io.hpp"
+#include "support/run_cli.hpp"
 #include "support/scratch_dir.hpp"
 
 #include <CLI/CLI.hpp>
@@ -21,28 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-    int code = 0;
-    std::string out, err;
-};
-
-Run run_emu(const std::vector<std::string>& args) {
-    CLI::App app{"nestris-ai (test)", "nestris-ai"};
-    app.require_subcommand(1);
-    add_emu_commands(app);
-    std::vector<const char*> argv = {"nestris-ai"};
-    for (const std::string& a : args) argv.push_back(a.c_str());
-    std::ostringstream out, err;
-    std::streambuf* old_out = std::cout.rdbuf(out.rdbuf());
-    std::streambuf* old_err = std::cerr.rdbuf(err.rdbuf());
-    Run r;
-    r.code = run_program(app, static_cast<int>(argv.size()), argv.data());
-    std::cout.rdbuf(old_out);
-    std::cerr.rdbuf(old_err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
+test::CliResult run_emu(const std::vector<std::string>& args) { return test::run_commands(add_emu_commands, args); }
 
 void write_bytes(const fs::path& p, const std::vector<uint8_t>& bytes) {
     std::ofstream f(p, std::ios::binary);
@@ -61,7 +41,7 @@ std::vector<uint8_t> looping_rom() {
 TEST_CASE("emu commands: run-rom writes its PNG and RAM atomically, never onto its input or a device") {
     test::ScratchDir dir("emu_cmd_out");
     write_bytes(dir / "loop.nes", looping_rom());
-    Run r = run_emu({"run-rom", (dir / "loop.nes").string(), "--frames", "2", "--png", (dir / "s.png").string(),
+    test::CliResult r = run_emu({"run-rom", (dir / "loop.nes").string(), "--frames", "2", "--png", (dir / "s.png").string(),
                      "--ram", (dir / "ram.bin").string()});
     REQUIRE(r.code == 0);
     CHECK(read_file(dir / "ram.bin").size() == 2048);
@@ -86,7 +66,7 @@ TEST_CASE("emu commands: run-rom writes its PNG and RAM atomically, never onto i
 TEST_CASE("emu commands: a refused input leaves no trace file; a FIFO is refused, not waited on") {
     test::ScratchDir dir("emu_cmd_in");
     REQUIRE(::mkfifo((dir / "fifo").c_str(), 0644) == 0);
-    Run r = run_emu({"trace", (dir / "fifo").string(), "-o", (dir / "t.txt").string()});
+    test::CliResult r = run_emu({"trace", (dir / "fifo").string(), "-o", (dir / "t.txt").string()});
     CHECK(r.code == 1);
     CHECK_THAT(r.err, Contains("not a regular file"));
     CHECK_FALSE(fs::exists(dir / "t.txt"));
@@ -107,7 +87,7 @@ TEST_CASE("emu commands: negative or oversized numbers are usage errors, never w
     test::ScratchDir dir("emu_cmd_num");
     write_bytes(dir / "loop.nes", looping_rom());
     write_bytes(dir / "trap.bin", {0x4C, 0x00, 0x00});  // JMP $0000: a trap at once
-    Run r = run_emu({"run-bin", (dir / "trap.bin").string(), "--pc", "0", "--max-cycles", "-1"});
+    test::CliResult r = run_emu({"run-bin", (dir / "trap.bin").string(), "--pc", "0", "--max-cycles", "-1"});
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Contains("nestris-ai run-bin: error:"));
     r = run_emu({"trace", (dir / "loop.nes").string(), "--skip-frames", "-1"});

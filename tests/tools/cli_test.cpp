@@ -8,6 +8,7 @@
 #include "patch.hpp"
 #include "patcher/support.hpp"
 #include "patcher_commands.hpp"
+#include "support/run_cli.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -22,41 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct CliResult {
-    int code = 0;
-    std::string out, err;
-};
-
-// Swaps std::cout/std::cerr for strings while a command runs.
-class Capture {
-public:
-    Capture() : old_out_(std::cout.rdbuf(out.rdbuf())), old_err_(std::cerr.rdbuf(err.rdbuf())) {}
-    ~Capture() {
-        std::cout.rdbuf(old_out_);
-        std::cerr.rdbuf(old_err_);
-    }
-    Capture(const Capture&) = delete;
-    Capture& operator=(const Capture&) = delete;
-    std::ostringstream out, err;
-
-private:
-    std::streambuf* old_out_;
-    std::streambuf* old_err_;
-};
-
-CliResult run_cli(const std::vector<std::string>& args) {
-    CLI::App app{"nestris-ai (test)", "nestris-ai"};
-    app.require_subcommand(1);
-    add_patcher_commands(app);
-    std::vector<const char*> argv = {"nestris-ai"};
-    for (const std::string& a : args) argv.push_back(a.c_str());
-    CliResult result;
-    Capture capture;
-    result.code = run_program(app, static_cast<int>(argv.size()), argv.data());
-    result.out = capture.out.str();
-    result.err = capture.err.str();
-    return result;
-}
+CliResult run_cli(const std::vector<std::string>& args) { return run_commands(add_patcher_commands, args); }
 
 void write_plain(const fs::path& p, const std::vector<uint8_t>& bytes) {
     std::ofstream out(p, std::ios::binary);
