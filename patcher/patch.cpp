@@ -127,10 +127,10 @@ void check_patch_in_place(const IpsPatch& patch, std::span<const uint8_t> file) 
 
 PatchedRom patch_rom(std::span<const uint8_t> file, const CartImage& cart, std::span<const KnownRom> catalogue) {
     PatchedRom out;
-    out.source = identify_rom(file, {catalogue, cart_build_id(cart)});
+    out.patch = cart_patch(cart);
+    out.source = identify_rom(file, {catalogue, cart_build_id(cart), &out.patch});
     if (!out.source.patchable()) throw PatchError(refusal(out.source));
     out.original = standard_original(file, out.source);
-    out.patch = cart_patch(cart);
     out.bytes = apply_ips(out.original, out.patch);
     check_patched(out.original, out.patch, out.bytes);
     return out;

@@ -191,6 +191,12 @@ std::string RomIdentity::summary() const {
             return name + ", a headerless dump (supported: the patched ROM gets the standard iNES header)";
         case RomKind::Refused: return name + ": not supported, " + std::string(game->refusal);
         case RomKind::Patched:
+            if (!signature->intact())
+                return "a damaged nestris-ai patch: the signature of nestris-ai " + signature->version() + ", build " +
+                       hex8(signature->build_id) + " (this build), but " + std::to_string(signature->differing_bytes) +
+                       " of the " + std::to_string(signature->patched_bytes) +
+                       " bytes its patch writes differ (patched with a generic IPS tool while the dump had no "
+                       "header? Patch your Tetris (USA) with nestris-ai patch, or any tool after adding the header)";
             return "already patched by nestris-ai " + signature->version() + ", build " + hex8(signature->build_id) +
                    (signature->this_build ? " (this build)" : " (not this build)");
         case RomKind::Unknown: return header ? "unknown NES ROM (not Tetris (USA))" : "unknown file (not Tetris (USA))";
@@ -246,6 +252,18 @@ RomIdentity identify_rom(std::span<const uint8_t> file, const IdentifyContext& c
     }
     if ((id.signature = find_signature(file, context.this_build_id))) {
         id.kind = RomKind::Patched;
+        if (id.signature->this_build && context.this_patch) {
+            // The patch's offsets are those of a file with the 16-byte header.
+            const int64_t shift = id.header ? 0 : -static_cast<int64_t>(kInesHeaderSize);
+            for (const IpsRecord& r : context.this_patch->records) {
+                for (uint32_t k = 0; k < r.length; ++k) {
+                    const int64_t at = static_cast<int64_t>(r.offset) + k + shift;
+                    ++id.signature->patched_bytes;
+                    if (at < 0 || static_cast<uint64_t>(at) >= file.size() || file[static_cast<size_t>(at)] != r.byte_at(k))
+                        ++id.signature->differing_bytes;
+                }
+            }
+        }
         return id;
     }
     if (id.header && id.header->tv == TvSystem::Pal)

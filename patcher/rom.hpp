@@ -3,6 +3,8 @@
 // unknown. Identification is by checksum only: no byte of the game is stored in this project.
 #pragma once
 
+#include "ips.hpp"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -71,6 +73,11 @@ struct NestrisSignature {
     uint8_t major = 0, minor = 0, patch = 0;
     uint32_t build_id = 0;
     bool this_build = false;
+    // For this build, when identify was given its patch: the bytes the patch writes, and how
+    // many of them the file does not hold (the signature alone proves nothing: a copy of it in
+    // another file, or a patch applied 16 bytes off to a headerless dump, carries it too).
+    uint32_t patched_bytes = 0, differing_bytes = 0;
+    bool intact() const { return differing_bytes == 0; }
     std::string version() const;
 };
 
@@ -109,6 +116,9 @@ struct RomIdentity {
 struct IdentifyContext {
     std::span<const KnownRom> catalogue = known_roms();
     uint32_t this_build_id = 0;  // build id of the running nestris-ai, to say "this build"
+    // This build's patch (offsets in a file with the standard header): a file with this build's
+    // signature is "this build" only if it holds every byte of it.
+    const IpsPatch* this_patch = nullptr;
 };
 
 RomIdentity identify_rom(std::span<const uint8_t> file, const IdentifyContext& context);

@@ -1,6 +1,7 @@
 // nestris-ai fidelity: the game model against the real game in the embedded emulator.
 #include "command_runner.hpp"
 #include "file_io.hpp"
+#include "patcher_commands.hpp"
 #include "fidelity.hpp"
 #include "model_commands.hpp"
 #include "rom.hpp"
@@ -38,7 +39,7 @@ int run(const FidelityOptions& o) {
     }
     const std::vector<uint8_t> rom = read_file(path);
     // The model is of Tetris (USA) (NTSC); anything else would only produce divergences.
-    const RomIdentity id = identify_rom(rom, IdentifyContext{});
+    const RomIdentity id = identify_rom(rom, this_build_context());
     if (id.kind != RomKind::Original)
         throw std::runtime_error("'" + path + "' is not the original Tetris (USA) iNES file (" + id.summary() +
                                     "); the model follows that game only");

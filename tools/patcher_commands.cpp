@@ -23,7 +23,6 @@ namespace fs = std::filesystem;
 
 std::string hex(uint32_t v) { return crc32_hex(v); }
 
-IdentifyContext this_build() { return {known_roms(), cart_build_id(shipped_cart())}; }
 
 // tetris.nes -> tetris-nestris-ai.nes, next to the input.
 fs::path default_patched_path(const fs::path& rom) {
@@ -145,10 +144,11 @@ void add_identify(CLI::App& app) {
     sub->callback([path] {
         run_command("nestris-ai identify", [&] {
             const std::vector<uint8_t> file = read_file(*path);
-            const RomIdentity id = identify_rom(file, this_build());
+            const RomIdentity id = identify_rom(file, this_build_context());
             print_identity(std::cout, *path, id);
             if (id.patchable()) std::cout << "  -> nestris-ai patch " << path->string() << "\n";
-            return id.kind == RomKind::Unknown ? kExitFailed : 0;
+            const bool damaged = id.kind == RomKind::Patched && !id.signature->intact();
+            return id.kind == RomKind::Unknown || damaged ? kExitFailed : 0;
         });
     });
 }
@@ -168,7 +168,7 @@ void add_verify(CLI::App& app) {
     sub->callback([o] {
         run_command("nestris-ai verify", [&] {
             const std::vector<uint8_t> file = read_file(o->rom);
-            const RomIdentity id = identify_rom(file, this_build());
+            const RomIdentity id = identify_rom(file, this_build_context());
             if (id.kind != RomKind::Patched) throw PatchError("not patched by nestris-ai: " + id.summary());
             if (!id.signature->this_build)
                 throw PatchError(id.summary() + "; this nestris-ai is build " + hex(cart_build_id(shipped_cart())));
@@ -187,7 +187,7 @@ void add_verify(CLI::App& app) {
                 return 0;
             }
             const std::vector<uint8_t> original_file = read_file(o->original);
-            const RomIdentity original_id = identify_rom(original_file, this_build());
+            const RomIdentity original_id = identify_rom(original_file, this_build_context());
             if (!original_id.patchable())
                 throw PatchError("--original " + o->original.string() + " is not the supported original: " +
                                  original_id.summary());
@@ -246,6 +246,11 @@ void add_apply_ips(CLI::App& app) {
 }
 
 }  // namespace
+
+IdentifyContext this_build_context() {
+    static const IpsPatch patch = cart_patch(shipped_cart());
+    return {known_roms(), cart_build_id(shipped_cart()), &patch};
+}
 
 void add_patcher_commands(CLI::App& app) {
     add_build(app);

@@ -12,6 +12,7 @@
 #include "input.hpp"
 #include "nes.hpp"
 #include "patch.hpp"
+#include "patcher_commands.hpp"
 #include "rom.hpp"
 
 #include <cstdio>
@@ -46,9 +47,9 @@ std::string png_name(const std::string& base, uint64_t frame) {
 int play(const PlayOptions& o) {
     const std::vector<uint8_t> file = read_file(o.rom);
     const CartImage& cart = shipped_cart();
-    const RomIdentity id = identify_rom(file, {known_roms(), cart_build_id(cart)});
+    const RomIdentity id = identify_rom(file, this_build_context());
     std::vector<uint8_t> rom;
-    if (id.kind == RomKind::Patched && id.signature && id.signature->this_build) {
+    if (id.kind == RomKind::Patched && id.signature && id.signature->this_build && id.signature->intact()) {
         rom = file;
     } else {
         rom = patch_rom(file, cart).bytes;  // throws with the reason for anything else

@@ -8,6 +8,8 @@
 #include "patch.hpp"
 #include "patcher/support.hpp"
 #include "patcher_commands.hpp"
+#include "play_command.hpp"
+#include "rom.hpp"
 #include "support/run_cli.hpp"
 
 #include <catch2/catch.hpp>
@@ -130,6 +132,36 @@ TEST_CASE("cli: identify says what a file is, with exit codes") {
     r = run_cli({"identify", (dir / "nope").string()});
     CHECK(r.code == 1);
     CHECK_THAT(r.err, Contains("no such file"));
+}
+
+TEST_CASE("cli: identify and play trust the bytes, not the signature") {
+    ScratchDir dir("cli_signature");
+    const std::vector<uint8_t> patched = apply_ips(synthetic_rom(3), cart_patch(shipped_cart()));
+    const auto sig = find_signature(patched, cart_build_id(shipped_cart()));
+    REQUIRE(sig);
+    // Another image that holds this build's signature and nothing else of its patch.
+    std::vector<uint8_t> copied = synthetic_rom(5);
+    std::copy_n(patched.begin() + static_cast<std::ptrdiff_t>(sig->file_offset), kSignatureSize,
+                copied.begin() + static_cast<std::ptrdiff_t>(sig->file_offset));
+    write_plain(dir / "copied.nes", copied);
+    CliResult r = run_cli({"identify", (dir / "copied.nes").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Contains("a damaged nestris-ai patch"));
+    r = run_commands(add_play_command, {"play", (dir / "copied.nes").string(), "--frames", "10"});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("damaged"));
+    // A headerless dump patched by a generic IPS tool: every record lands 16 bytes off.
+    const std::vector<uint8_t> dump = synthetic_rom(3);
+    const std::vector<uint8_t> headerless(dump.begin() + 16, dump.end());
+    write_plain(dir / "off.nes", apply_ips(headerless, cart_patch(shipped_cart()), {.allow_growth = true}));
+    r = run_cli({"identify", (dir / "off.nes").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Contains("a damaged nestris-ai patch") && Contains("no header"));
+    // The real thing still says "this build".
+    write_plain(dir / "good.nes", patched);
+    r = run_cli({"identify", (dir / "good.nes").string()});
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("(this build)"));
 }
 
 TEST_CASE("cli: verify checks signature, header and every patch byte") {

@@ -35,7 +35,7 @@ std::optional<std::vector<uint8_t>> pal_rom_or_skip() {
     }
 }
 
-IdentifyContext this_build() { return {known_roms(), cart_build_id(shipped_cart())}; }
+IdentifyContext this_build() { return this_build_context(); }
 
 int run_cli(const std::vector<std::string>& args, std::string& out) {
     CLI::App app{"nestris-ai (test)", "nestris-ai"};
