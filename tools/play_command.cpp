@@ -45,6 +45,12 @@ std::string png_name(const std::string& base, uint64_t frame) {
 }
 
 int play(const PlayOptions& o) {
+    if (o.level < 0 || o.level > 19) throw UsageError("--level is 0-19 (10-19 with the A trick)");
+    if (o.height < 0 || o.height > 5) throw UsageError("--height is 0-5");
+    if (o.height && !o.b_type) throw UsageError("--height is for B-Type games (add --b-type)");
+    if (o.demo && (!o.input.empty() || o.human)) throw UsageError("--demo goes alone (not with --input or --human)");
+    if (o.soak && (o.demo || o.human || !o.input.empty()))
+        throw UsageError("--soak is for AI games (not with --demo, --human or --input)");
     const std::vector<uint8_t> file = read_file(o.rom);
     const CartImage& cart = shipped_cart();
     const RomIdentity id = identify_rom(file, this_build_context());
@@ -54,8 +60,6 @@ int play(const PlayOptions& o) {
     } else {
         rom = patch_rom(file, cart).bytes;  // throws with the reason for anything else
     }
-    if (o.level < 0 || o.level > 19) throw UsageError("--level is 0-19 (10-19 with the A trick)");
-    if (o.height < 0 || o.height > 5) throw UsageError("--height is 0-5");
 
     emu::Nes nes(rom);
     const uint16_t game_mode = tetris::gameMode, ai_mode = cart.require("ai_mode"),
@@ -79,8 +83,6 @@ int play(const PlayOptions& o) {
         what = std::string(o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") + " game from level " +
                std::to_string(o.level);
     }
-    if (o.soak && (o.demo || o.human || !o.input.empty()))
-        throw UsageError("--soak is for AI games (not with --demo, --human or --input)");
     nes.watch_main_loop(tetris::game_mainLoop);
     // The frame's margin: from the moment the game's frame work is done (its main loop enters the
     // wait for the vertical blank, ai_idle) to the next NMI; the least one seen in play.
@@ -146,11 +148,20 @@ int play(const PlayOptions& o) {
     }
     const uint32_t line_count = bcd_to_int(nes.ram().data() + lines, 2);
     const uint32_t score_value = bcd_to_int(nes.ram().data() + score, 3);
-    std::printf("played %s for %llu frames (%.1f s): game mode %u, AI mode %u, level %u, %u lines, score %u, "
-                "%llu pieces, %llu top-outs, %llu lag frames\n",
+    static const char* const kModeNames[] = {"the legal screen", "the title", "the game type menu", "the level menu",
+                                             "a game", "the demo", "the title (to the demo)"};
+    static const char* const kAiModeNames[] = {"the AI off", "the AI in the demo", "the AI playing"};
+    const uint8_t mode_now = nes.read_ram(game_mode), ai_now = nes.read_ram(ai_mode);
+    const bool b_type_now = nes.read_ram(tetris::gameType) != 0;
+    std::printf("played %s for %llu frames (%.1f s); at the end: %s, %s, level %u, %u %s, score %u, %llu %s, "
+                "%llu %s\n",
                 what.c_str(), static_cast<unsigned long long>(o.frames), static_cast<double>(o.frames) / 60.0988,
-                nes.read_ram(game_mode), nes.read_ram(ai_mode), nes.read_ram(level), line_count, score_value,
-                static_cast<unsigned long long>(pieces), static_cast<unsigned long long>(top_outs),
+                mode_now < 7 ? kModeNames[mode_now] : "an unknown screen", ai_now < 3 ? kAiModeNames[ai_now] : "the AI in an unknown mode",
+                nes.read_ram(level), line_count, b_type_now ? "lines left" : "lines", score_value,
+                static_cast<unsigned long long>(pieces), pieces == 1 ? "piece" : "pieces",
+                static_cast<unsigned long long>(top_outs), top_outs == 1 ? "top-out" : "top-outs");
+    std::printf("frames in which the game's main loop did not run: %llu in all, the game's own (screens drawn, "
+                "line clears, top-out curtains: the original does the same); during AI play, below\n",
                 static_cast<unsigned long long>(nes.lag_frames()));
     std::printf("AI play: %llu frames%s, %llu lag frames in them (frames whose main loop never ran); worst frame "
                 "margin %lld cycles (the least time left from the game's frame work done to the next NMI, of "
@@ -188,7 +199,8 @@ void add_play_command(CLI::App& app) {
                   "status 1 when a frame of AI play lagged");
     sub->footer("The menu walk: Start through the legal and title screens, Right for B-Type, the level (and\n"
                 "height) with the pad, then Select held (and A for levels 10-19) and Start: the AI plays.\n"
-                "Prints the game's state at the end: level, lines, score, pieces, top-outs, lag frames.\n"
+                "Prints the game's state at the end (screen, AI mode, level, lines, score, pieces, top-outs)\n"
+                "and the frames in which the game's main loop did not run: in all, and during AI play.\n"
                 "Exit status 0; 1 with a message (not Tetris (USA), a lag frame in a soak); 2 a bad option.");
     sub->callback([o] {
         run_command("nestris-ai play", [o] { return play(*o); });

@@ -286,3 +286,20 @@ TEST_CASE("cli: every subcommand explains itself in --help") {
         for (const char* phrase : phrases) CHECK_THAT(r.out, Contains(phrase));
     }
 }
+
+TEST_CASE("cli: play refuses options that do not go together before it reads the ROM") {
+    ScratchDir dir("cli_play_usage");
+    write_plain(dir / "t.nes", synthetic_rom(6));
+    const std::string rom = (dir / "t.nes").string();
+    CliResult r = run_commands(add_play_command, {"play", rom, "--height", "3"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains("--height is for B-Type games"));
+    r = run_commands(add_play_command, {"play", rom, "--demo", "--input", "S"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains("--demo goes alone"));
+    r = run_commands(add_play_command, {"play", rom, "--frames", "-1"});
+    CHECK(r.code == 2);
+    r = run_commands(add_play_command, {"play", rom, "--frames", "5"});
+    CHECK(r.code == 1);  // not Tetris (USA)
+    CHECK_THAT(r.err, Contains("nestris-ai play: error:") && Contains("not the supported ROM"));
+}
