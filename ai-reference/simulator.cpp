@@ -1,5 +1,7 @@
 #include "simulator.hpp"
 
+#include "tally.hpp"
+
 #include "power_on.hpp"
 #include "worker_pool.hpp"
 
@@ -80,27 +82,19 @@ std::vector<GameResult> simulate(const SimulationConfig& config,
     return results;
 }
 
-Distribution distribution(std::vector<double> v) {
+Distribution distribution(const std::vector<double>& v) {
     Distribution d;
     if (v.empty()) return d;
-    std::sort(v.begin(), v.end());
-    // Linear interpolation between closest ranks.
-    auto at = [&](double q) {
-        const double pos = q * static_cast<double>(v.size() - 1);
-        const auto lo = static_cast<std::size_t>(std::floor(pos));
-        const std::size_t hi = std::min(lo + 1, v.size() - 1);
-        return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
-    };
-    double sum = 0;
-    for (double x : v) sum += x;
-    d.mean = sum / static_cast<double>(v.size());
-    d.median = at(0.5);
-    d.p10 = at(0.1);
-    d.p25 = at(0.25);
-    d.p75 = at(0.75);
-    d.p90 = at(0.9);
-    d.min = v.front();
-    d.max = v.back();
+    Tally<double> t(true);
+    for (double x : v) t.add(x);
+    d.mean = t.mean();
+    d.median = t.median();
+    d.p10 = t.percentile(0.1);
+    d.p25 = t.percentile(0.25);
+    d.p75 = t.percentile(0.75);
+    d.p90 = t.percentile(0.9);
+    d.min = t.min();
+    d.max = t.max();
     return d;
 }
 

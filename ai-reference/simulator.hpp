@@ -65,7 +65,7 @@ std::vector<GameResult> simulate(const SimulationConfig& config,
 struct Distribution {
     double mean = 0, median = 0, p10 = 0, p25 = 0, p75 = 0, p90 = 0, min = 0, max = 0;
 };
-Distribution distribution(std::vector<double> values);
+Distribution distribution(const std::vector<double>& values);
 
 struct SimulationSummary {
     std::size_t games = 0;

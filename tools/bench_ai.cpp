@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
             const auto t0 = std::chrono::steady_clock::now();
             const auto results = tools::play_many(seeds(n), spec, tables, threads);
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            tools::Tally<> lines(true), score(true), line_score(true);
+            Tally<> lines(true), score(true), line_score(true);
             std::vector<double> line_scores;
             int reached = 0, maxed = 0, topped = 0, topped_before_29 = 0;
             uint64_t pieces = 0, evals = 0, tetris_lines = 0, all_lines = 0, frames = 0;
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
                         100.0 * maxed / n);
             std::sort(line_scores.begin(), line_scores.end(), std::greater<>());
             line_scores.resize((line_scores.size() + 2) / 3);
-            tools::Tally<> best_third;
+            Tally<> best_third;
             for (double x : line_scores) best_third.add(x);
             std::printf("  score as seed 004 counts it (line clears only, no cap): mean %.0f, median %.0f, mean of "
                         "the best third %.0f\n",

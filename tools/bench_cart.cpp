@@ -34,7 +34,7 @@ struct SearchTally {
     uint64_t mismatches = 0;
     uint64_t timed = 0, late = 0;      // game searches with a deadline, and the ones that miss it
     double worst_ratio = 0;            // most cycles needed / cycles available
-    tools::Tally<uint64_t> cycles{true}, evaluations;  // per search (cycles: every one kept)
+    Tally<uint64_t> cycles{true}, evaluations;  // per search (cycles: every one kept)
     void merge(const SearchTally& o) {
         timed += o.timed;
         late += o.late;
@@ -211,7 +211,7 @@ void print_budget(const LoopTally& lt, uint32_t game_work, bool timed_steps) {
                 game_work, static_cast<unsigned long long>(lt.cart.max_overrun),
                 static_cast<unsigned long long>(game_work + lt.cart.max_overrun),
                 29780ll - static_cast<long long>(game_work + lt.cart.max_overrun));
-    const tools::Tally<uint64_t>& first = lt.cart.first_input;
+    const Tally<uint64_t>& first = lt.cart.first_input;
     if (first.count())
         std::printf("frames from a spawn to the first input (1 = the first frame the game reads input for the "
                     "piece): mean %.2f, max %llu over %llu pieces; a game's first piece: %llu (its hold)\n",
@@ -329,7 +329,7 @@ int main(int argc, char** argv) {
         SearchTally all;
         for (const SearchTally& t : per_thread) all.merge(t);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const tools::Tally<uint64_t>& cycles = all.cycles;
+        const Tally<uint64_t>& cycles = all.cycles;
         std::printf("searches: %llu (%d games from level %d, %d random positions), %.1f s\n",
                     static_cast<unsigned long long>(cycles.count()), games, level, positions, secs);
         std::printf("mismatches with the reference: %llu\n", static_cast<unsigned long long>(all.mismatches));

@@ -37,7 +37,7 @@ using namespace nestris;
 
 namespace {
 
-using Stat = tools::Tally<uint64_t>;  // cycles over frames
+using Stat = Tally<uint64_t>;  // cycles over frames
 
 // One main-loop period (from an NMI's return to the next NMI) and the NMI that ends it.
 struct Period {

@@ -30,13 +30,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     uint64_t end = file.size();
     for (const nestris::IpsRecord& r : patch.records) end = std::max<uint64_t>(end, r.end());
     if (patch.truncate_to) end = std::max<uint64_t>(end, *patch.truncate_to);
+    // Without growth or truncation allowed it applies exactly when nothing reaches past the end
+    // of the file and no truncation record cuts it short.
+    const bool shortens = patch.truncate_to && *patch.truncate_to < file.size();
     try {
         const std::vector<uint8_t> out = nestris::apply_ips(file, patch);
-        // Without growth it applies exactly when nothing reaches past the end of the file.
-        if (end != file.size()) fail();
+        if (end != file.size() || shortens) fail();
         if (out.size() != (patch.truncate_to ? *patch.truncate_to : file.size())) fail();
     } catch (const nestris::IpsError&) {
-        if (end == file.size()) fail();
+        if (end == file.size() && !shortens) fail();
     }
     if (end > (1u << 22)) return 0;  // keep growth cheap
     std::vector<uint8_t> naive = file;
@@ -45,6 +47,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         for (uint32_t i = 0; i < r.length; ++i) naive[r.offset + i] = r.rle ? r.data[0] : r.data[i];
     }
     if (patch.truncate_to) naive.resize(*patch.truncate_to, 0);
-    if (nestris::apply_ips(file, patch, {.allow_growth = true}) != naive) fail();
+    if (nestris::apply_ips(file, patch, {.allow_growth = true, .allow_truncation = true}) != naive) fail();
     return 0;
 }

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 using nestris::tools::CartLoopStats;
-using nestris::tools::Tally;
+using nestris::Tally;
 
 TEST_CASE("tally: count, sum, mean, min, max") {
     Tally<uint64_t> t;

@@ -1,10 +1,10 @@
-// The tools' one stats tally: the figures of a quantity over many samples (search cycles, frames
+// One stats tally: the figures of a quantity over many samples (search cycles, frames
 // to a first input, idle cycles of a frame, lines of a game): count, sum, mean, min, max and,
 // when the samples are kept, median and percentiles.
 //
 // Percentiles, two definitions (the tools print both kinds, each keeps its own):
 //   percentile(p):      linear interpolation between the closest ranks, at p (n - 1):
-//                       v[i] (1 - f) + v[i + 1] f with i + f = p (n - 1);
+//                       v[i] + (v[i + 1] - v[i]) f with i + f = p (n - 1);
 //   rank_percentile(p): the sample at rank floor(p (n - 1)) of the sorted samples, no
 //                       interpolation (always one of the samples).
 // Both: p in [0, 1], 0 on an empty tally; they need the samples (keep_samples).
@@ -16,7 +16,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace nestris::tools {
+namespace nestris {
 
 template <class T = double>
 class Tally {
@@ -66,7 +66,7 @@ public:
         const auto i = static_cast<std::size_t>(pos);
         const double f = pos - static_cast<double>(i);
         const double a = static_cast<double>(v[i]);
-        return i + 1 < v.size() ? a * (1 - f) + static_cast<double>(v[i + 1]) * f : a;
+        return i + 1 < v.size() ? a + (static_cast<double>(v[i + 1]) - a) * f : a;
     }
     T rank_percentile(double p) const {
         if (!count_) return T{};
@@ -93,4 +93,4 @@ private:
     mutable bool sorted_ = true;
 };
 
-}  // namespace nestris::tools
+}  // namespace nestris
