@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -17,7 +18,7 @@ namespace {
 
 struct RenderOptions {
     std::string state;
-    int64_t seed = -1;
+    std::optional<uint32_t> seed;
     int level = 0;
     std::string type = "A";
     int height = 0;
@@ -35,10 +36,10 @@ struct RenderOptions {
 };
 
 int run(const RenderOptions& o) {
-    if (o.state.empty() == (o.seed < 0))
+    if (o.state.empty() == !o.seed)
         throw UsageError("give one start: --state FILE or --seed N");
     GameState s = o.state.empty()
-        ? seeded_game(static_cast<uint32_t>(o.seed), static_cast<uint8_t>(o.level), o.type == "B" ? 1 : 0,
+        ? seeded_game(*o.seed, static_cast<uint8_t>(o.level), o.type == "B" ? 1 : 0,
                       static_cast<uint8_t>(o.height))
         : load_state_file(o.state);
     std::unique_ptr<Player> player;

@@ -8,6 +8,7 @@
 #include "patch.hpp"
 #include "patcher/support.hpp"
 #include "patcher_commands.hpp"
+#include "model_commands.hpp"
 #include "play_command.hpp"
 #include "rom.hpp"
 #include "support/run_cli.hpp"
@@ -302,4 +303,20 @@ TEST_CASE("cli: play refuses options that do not go together before it reads the
     r = run_commands(add_play_command, {"play", rom, "--frames", "5"});
     CHECK(r.code == 1);  // not Tetris (USA)
     CHECK_THAT(r.err, Contains("nestris-ai play: error:") && Contains("not the supported ROM"));
+}
+
+TEST_CASE("cli: fidelity and render refuse bad input with a clear message") {
+    ScratchDir dir("cli_model_cmds");
+    fs::create_directory(dir / "adir");
+    CliResult r = run_commands(add_fidelity_command, {"fidelity", "--rom", (dir / "adir").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("nestris-ai fidelity: error:") && Contains("it is a directory"));
+    // A ROM patched by this build is named as such (not "not this build").
+    write_plain(dir / "patched.nes", apply_ips(synthetic_rom(3), cart_patch(shipped_cart())));
+    r = run_commands(add_fidelity_command, {"fidelity", "--rom", (dir / "patched.nes").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("(this build)"));
+    r = run_commands(add_render_command, {"render", "--seed", "-5"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains("--seed") && Contains("negative"));
 }
