@@ -1,5 +1,5 @@
-// bench-ai: the reference AI's strength on the frame-accurate game model, by the protocols of
-// issue 5 (seeded games: the game's own piece sequences), and its cost per decision.
+// bench-ai: the reference AI's strength on the frame-accurate game model, by the protocols
+// of the project (seeded games: the game's own piece sequences), and its cost per decision.
 //   level 19 start, to 230 lines or top-out (seed 004's protocol)
 //   level 18 start, until level 29: top-outs before level 29
 //   level 29 start: lines until top-out (capped by --l29-cap)
@@ -22,7 +22,7 @@
 using namespace nestris;
 
 int main(int argc, char** argv) {
-    CLI::App app{"Measure the reference AI's strength on the game model (issue 5 protocols).", "bench-ai"};
+    CLI::App app{"Measure the reference AI's strength on the game model: level-19 games to 230 lines, level-18\ngames to level 29, level-29 games (seeded: the game's own piece sequences).", "bench-ai"};
     int games = 100, games29 = 0, games18 = 0;
     uint32_t first_seed = 1;
     uint32_t l29_cap = 5000;

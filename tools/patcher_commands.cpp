@@ -62,12 +62,14 @@ void print_identity(std::ostream& out, const fs::path& path, const RomIdentity& 
 
 void add_build(CLI::App& app) {
     auto output = std::make_shared<fs::path>("nestris-ai.ips");
+    auto verbose = std::make_shared<bool>(false);
     CLI::App* sub = app.add_subcommand(
         "build", "Write the IPS patch of the cartridge code built into this nestris-ai. Needs no ROM.");
     sub->add_option("-o,--output", *output, "where to write the patch")->capture_default_str();
-    sub->footer("Prints how much of each free ROM region the code uses, and the build id that the\n"
-                "patched ROM carries in its signature (see `nestris-ai identify`).");
-    sub->callback([output] {
+    sub->add_flag("--verbose", *verbose, "also print how much of each free ROM region the code uses");
+    sub->footer("Prints the build id that the patched ROM carries in its signature (see\n"
+                "`nestris-ai identify`); --verbose adds the use of each free ROM region.");
+    sub->callback([output, verbose] {
         run_command("nestris-ai build", [&] {
             const CartImage& cart = shipped_cart();
             const IpsPatch patch = cart_patch(cart);
@@ -80,9 +82,9 @@ void add_build(CLI::App& app) {
                 patched += r.length;
                 rle += r.rle ? 1 : 0;
             }
-            std::cout << "nestris-ai " << cart_version(cart) << ", build " << hex(cart_build_id(cart)) << "\n"
-                      << "cartridge usage (bytes):\n"
-                      << cart.usage_report() << "wrote " << output->string() << ": " << bytes.size() << " bytes, "
+            std::cout << "nestris-ai " << cart_version(cart) << ", build " << hex(cart_build_id(cart)) << "\n";
+            if (*verbose) std::cout << "cartridge usage (bytes):\n" << cart.usage_report();
+            std::cout << "wrote " << output->string() << ": " << bytes.size() << " bytes, "
                       << patch.records.size() << " record(s) (" << rle << " RLE), writing " << patched
                       << " bytes of Tetris (USA)\n";
             return 0;

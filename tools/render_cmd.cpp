@@ -1,4 +1,5 @@
 // nestris-ai render: pictures of model states (text for terminals, PNG).
+#include "ai_player.hpp"
 #include "command_runner.hpp"
 #include "model_commands.hpp"
 #include "player.hpp"
@@ -50,8 +51,10 @@ int run(const RenderOptions& o) {
         player = std::make_unique<MoviePlayer>(std::move(movie));
     } else if (o.player == "drop") {
         player = std::make_unique<DropAtSpawnPlayer>();
+    } else if (o.player == "ai") {
+        player = std::make_unique<ai::AiPlayer>(ai::default_tables(), s.gameType != 0);
     } else if (!o.player.empty()) {
-        throw UsageError("unknown player '" + o.player + "' (drop)");
+        throw UsageError("unknown player '" + o.player + "' (ai, drop)");
     }
     if (frames && !player) throw UsageError("--frame needs --movie or --player");
     if (!o.frames_dir.empty()) std::filesystem::create_directories(o.frames_dir);
@@ -92,7 +95,7 @@ void add_render_command(CLI::App& app) {
     cmd->add_option("--type", o->type, "A or B")->check(CLI::IsMember({"A", "B"}));
     cmd->add_option("--height", o->height, "B-Type height 0-5")->check(CLI::Range(0, 5));
     cmd->add_option("--movie", o->movie, "play this movie from the start");
-    cmd->add_option("--player", o->player, "play with this player (drop)");
+    cmd->add_option("--player", o->player, "play with this player: ai (the reference AI) or drop");
     cmd->add_option("--frame", o->frame, "frames to play (default: the whole movie)");
     cmd->add_flag("--text", o->text, "print the text board (also with --png)");
     cmd->add_flag("--color", o->color, "ANSI colours on a terminal");

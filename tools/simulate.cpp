@@ -67,7 +67,7 @@ bool stderr_is_terminal() { return isatty(fileno(stderr)) != 0; }
 namespace {
 
 struct SimulateOptions {
-    std::string player = "drop";
+    std::string player = "ai";
     std::string movie;
     std::string seeds;
     uint32_t games = 100;
