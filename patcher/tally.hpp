@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <vector>
@@ -92,5 +93,13 @@ private:
     mutable std::vector<T> samples_;  // sorted on the first percentile asked for
     mutable bool sorted_ = true;
 };
+
+// The total of one figure over many results: sum_of(games, &Game::lines), or with a function.
+template <class Range, class Figure>
+uint64_t sum_of(const Range& results, Figure figure) {
+    uint64_t total = 0;
+    for (const auto& r : results) total += static_cast<uint64_t>(std::invoke(figure, r));
+    return total;
+}
 
 }  // namespace nestris

@@ -7,6 +7,7 @@
 #include "cart_image.hpp"
 #include "command_runner.hpp"
 #include "file_io.hpp"
+#include "tally.hpp"
 #include "game_harness.hpp"
 #include "worker_pool.hpp"
 
@@ -27,25 +28,16 @@ double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * static_ca
 // AI games on the real ROM against the cartridge in the loop (game_harness.hpp).
 int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b_type, uint64_t frames,
                    unsigned threads) {
-    std::atomic<uint64_t> total_frames{0}, pieces{0}, lines{0}, fallbacks{0}, overs{0}, mismatches{0}, pieces_29{0},
-        fallbacks_29{0}, reached_230{0};
+    using Game = game::AiGameComparison;
+    std::vector<Game> games(count);
     std::mutex out;
     parallel_for(count, std::max(1u, threads), [&](uint64_t i) {
         game::MenuWalk walk;
         walk.level = level;
         walk.b_type = b_type;
         walk.title_wait = static_cast<int>(i);
-        const game::AiGameComparison c =
-            game::compare_ai_game_with_loop(roms.patched, shipped_cart(), walk, frames);
-        total_frames += c.frames;
-        pieces += c.pieces;
-        lines += c.lines;
-        fallbacks += c.real_fallbacks;
-        pieces_29 += c.pieces_29;
-        fallbacks_29 += c.fallbacks_29;
-        reached_230 += c.lines >= 230;
-        overs += c.game_over;
-        if (c.mismatch || c.real_fallbacks != c.loop_fallbacks) ++mismatches;
+        const Game c = game::compare_ai_game_with_loop(roms.patched, shipped_cart(), walk, frames);
+        games[i] = c;
         std::lock_guard<std::mutex> lock(out);
         std::printf("AI game %llu: %llu frames, %u pieces, %u lines, %u fallback pieces (loop %u; at level 29+: %u of "
                     "%u pieces), %s, idle %u-%u (mean %.0f): %s\n",
@@ -55,19 +47,25 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b
                     c.idle_min, c.idle_max, c.idle_mean, c.mismatch ? c.mismatch->c_str() : "identical");
         std::fflush(stdout);
     });
+    const uint64_t pieces = sum_of(games, &Game::pieces), fallbacks = sum_of(games, &Game::real_fallbacks);
+    const uint64_t pieces_29 = sum_of(games, &Game::pieces_29), fallbacks_29 = sum_of(games, &Game::fallbacks_29);
+    const uint64_t mismatches =
+        sum_of(games, [](const Game& c) { return c.mismatch || c.real_fallbacks != c.loop_fallbacks; });
     std::printf("%llu AI games from level %d (%s), %llu frames, %llu pieces, %llu lines, %llu game overs, %llu reached "
                 "230 lines\n"
                 "pieces given the best placement of a search not done at their spawn: %llu (%.1f %%); below level 29: "
                 "%llu of %llu (%.1f %%), at level 29 and above: %llu of %llu (%.1f %%)\n"
                 "mismatches with the cartridge in the loop: %llu\n",
                 static_cast<unsigned long long>(count), level, b_type ? "B-Type" : "A-Type",
-                static_cast<unsigned long long>(total_frames.load()), static_cast<unsigned long long>(pieces.load()),
-                static_cast<unsigned long long>(lines.load()), static_cast<unsigned long long>(overs.load()),
-                static_cast<unsigned long long>(reached_230.load()), static_cast<unsigned long long>(fallbacks.load()),
-                percent(fallbacks, pieces), static_cast<unsigned long long>(fallbacks - fallbacks_29),
-                static_cast<unsigned long long>(pieces - pieces_29), percent(fallbacks - fallbacks_29, pieces - pieces_29),
-                static_cast<unsigned long long>(fallbacks_29.load()), static_cast<unsigned long long>(pieces_29.load()),
-                percent(fallbacks_29, pieces_29), static_cast<unsigned long long>(mismatches.load()));
+                static_cast<unsigned long long>(sum_of(games, &Game::frames)), static_cast<unsigned long long>(pieces),
+                static_cast<unsigned long long>(sum_of(games, &Game::lines)),
+                static_cast<unsigned long long>(sum_of(games, &Game::game_over)),
+                static_cast<unsigned long long>(sum_of(games, [](const Game& c) { return c.lines >= 230; })),
+                static_cast<unsigned long long>(fallbacks), percent(fallbacks, pieces),
+                static_cast<unsigned long long>(fallbacks - fallbacks_29), static_cast<unsigned long long>(pieces - pieces_29),
+                percent(fallbacks - fallbacks_29, pieces - pieces_29), static_cast<unsigned long long>(fallbacks_29),
+                static_cast<unsigned long long>(pieces_29), percent(fallbacks_29, pieces_29),
+                static_cast<unsigned long long>(mismatches));
     return mismatches ? 1 : 0;
 }
 

@@ -2,6 +2,7 @@
 #include "command_runner.hpp"
 #include "file_io.hpp"
 #include "patcher_commands.hpp"
+#include "tally.hpp"
 #include "fidelity.hpp"
 #include "model_commands.hpp"
 #include "rom.hpp"
@@ -58,17 +59,9 @@ int run(const FidelityOptions& o) {
     });
     if (bar) std::cerr << '\n';
 
-    std::size_t frames = 0, clears = 0, tetrises = 0, level_ups = 0, pauses = 0, pieces = 0, failed = 0,
-                hidden = 0;
+    std::size_t failed = 0;
     std::string failures;
     for (const FidelityResult& r : results) {
-        frames += r.frames_compared;
-        clears += r.line_clears;
-        tetrises += r.tetrises;
-        level_ups += r.level_ups;
-        pauses += r.pauses;
-        pieces += r.pieces;
-        hidden += r.hidden_row_locks;
         if (!r.ok()) {
             ++failed;
             if (failures.empty()) failures = describe(r);  // the first one in full
@@ -77,10 +70,12 @@ int run(const FidelityOptions& o) {
     }
     std::ostringstream summary;
     summary << "fidelity: " << results.size() - failed << " of " << results.size() << " games matched the game "
-            << "every frame; " << frames << " frames compared, " << pieces << " pieces, " << clears
-            << " line clears (" << tetrises << " tetrises), " << level_ups << " level-ups, " << pauses
-            << " pauses, " << hidden << " locks into the hidden rows; start levels " << o.levels << "; "
-            << seconds() << " s\n";
+            << "every frame; " << sum_of(results, &FidelityResult::frames_compared) << " frames compared, "
+            << sum_of(results, &FidelityResult::pieces) << " pieces, " << sum_of(results, &FidelityResult::line_clears)
+            << " line clears (" << sum_of(results, &FidelityResult::tetrises) << " tetrises), "
+            << sum_of(results, &FidelityResult::level_ups) << " level-ups, " << sum_of(results, &FidelityResult::pauses)
+            << " pauses, " << sum_of(results, &FidelityResult::hidden_row_locks)
+            << " locks into the hidden rows; start levels " << o.levels << "; " << seconds() << " s\n";
     std::cout << summary.str();
     if (!failures.empty()) std::cout << "first failing game:\n" << failures;
     if (!o.report.empty()) {
