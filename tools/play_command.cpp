@@ -44,6 +44,15 @@ std::string png_name(const std::string& base, uint64_t frame) {
     return dot == std::string::npos ? base + suffix : base.substr(0, dot) + suffix + base.substr(dot);
 }
 
+// printf-style formatting onto std::cout (so the summary goes where the command's output goes).
+template <class... Args>
+void print(const char* format, Args... args) {
+    const int n = std::snprintf(nullptr, 0, format, args...);
+    std::string text(static_cast<size_t>(n > 0 ? n : 0), '\0');
+    std::snprintf(text.data(), text.size() + 1, format, args...);
+    std::cout << text;
+}
+
 int play(const PlayOptions& o) {
     if (o.level < 0 || o.level > 19) throw UsageError("--level is 0-19 (10-19 with the A trick)");
     if (o.height < 0 || o.height > 5) throw UsageError("--height is 0-5");
@@ -153,17 +162,17 @@ int play(const PlayOptions& o) {
     static const char* const kAiModeNames[] = {"the AI off", "the AI in the demo", "the AI playing"};
     const uint8_t mode_now = nes.read_ram(game_mode), ai_now = nes.read_ram(ai_mode);
     const bool b_type_now = nes.read_ram(tetris::gameType) != 0;
-    std::printf("played %s for %llu frames (%.1f s); at the end: %s, %s, level %u, %u %s, score %u, %llu %s, "
+    print("played %s for %llu frames (%.1f s); at the end: %s, %s, level %u, %u %s, score %u, %llu %s, "
                 "%llu %s\n",
                 what.c_str(), static_cast<unsigned long long>(o.frames), static_cast<double>(o.frames) / 60.0988,
                 mode_now < 7 ? kModeNames[mode_now] : "an unknown screen", ai_now < 3 ? kAiModeNames[ai_now] : "the AI in an unknown mode",
                 nes.read_ram(level), line_count, b_type_now ? "lines left" : "lines", score_value,
                 static_cast<unsigned long long>(pieces), pieces == 1 ? "piece" : "pieces",
                 static_cast<unsigned long long>(top_outs), top_outs == 1 ? "top-out" : "top-outs");
-    std::printf("frames in which the game's main loop did not run: %llu in all, the game's own (screens drawn, "
+    print("frames in which the game's main loop did not run: %llu in all, the game's own (screens drawn, "
                 "line clears, top-out curtains: the original does the same); during AI play, below\n",
                 static_cast<unsigned long long>(nes.lag_frames()));
-    std::printf("AI play: %llu frames%s, %llu lag frames in them (frames whose main loop never ran); worst frame "
+    print("AI play: %llu frames%s, %llu lag frames in them (frames whose main loop never ran); worst frame "
                 "margin %lld cycles (the least time left from the game's frame work done to the next NMI, of "
                 "29780); %llu pieces given the best placement of a search not done at their spawn\n",
                 static_cast<unsigned long long>(play_frames),
@@ -172,7 +181,7 @@ int play(const PlayOptions& o) {
                 static_cast<long long>(margin_frames ? worst_margin : 0), static_cast<unsigned long long>(fallbacks));
     if (!o.png.empty()) {
         emu::write_png(o.png, nes.screenshot());
-        std::printf("screenshot: %s (made from your ROM: keep it to yourself)\n", o.png.c_str());
+        print("screenshot: %s (made from your ROM: keep it to yourself)\n", o.png.c_str());
     }
     return o.soak && play_lag ? kExitFailed : kExitDone;
 }

@@ -87,8 +87,8 @@ void add_render_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "render",
         "Show a game model state: as text on the terminal (default) or as PNG pictures. The state\n"
-        "comes from a state file or a seeded game start, optionally played on by a movie or the\n"
-        "drop player for --frame frames; --frames-dir writes a PNG of every (--every K-th) frame.");
+        "comes from a state file or a seeded game start, optionally played on by a movie or a\n"
+        "player (--player ai or drop) for --frame frames; --frames-dir writes a PNG of every (--every K-th) frame.");
     cmd->add_option("--state", o->state, "state file (nestris-state text)");
     cmd->add_option("--seed", o->seed, "start: the seeded game (frames in the level menu)");
     cmd->add_option("--level", o->level, "start level of the seeded game")->check(CLI::Range(0, 255));

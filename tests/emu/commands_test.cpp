@@ -63,6 +63,17 @@ TEST_CASE("emu commands: run-rom writes its PNG and RAM atomically, never onto i
     CHECK(dir.listing() == std::vector<std::string>{"loop.nes", "ram.bin", "s.png"});
 }
 
+TEST_CASE("emu commands: run-rom reports the frames run when the CPU jams, not the frames asked for") {
+    test::ScratchDir dir("emu_cmd_rate");
+    emu::test::TestRom rom;
+    rom.put(0x8000, {0x02}).vectors(0x8000, 0x8000);  // KIL: the CPU jams at once
+    write_bytes(dir / "jam.nes", rom.image());
+    const test::CliResult r = run_emu({"run-rom", (dir / "jam.nes").string(), "--frames", "100"});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Contains("ran 1 frames"));
+    CHECK_THAT(r.err, Contains("jammed"));
+}
+
 TEST_CASE("emu commands: a refused input leaves no trace file; a FIFO is refused, not waited on") {
     test::ScratchDir dir("emu_cmd_in");
     REQUIRE(::mkfifo((dir / "fifo").c_str(), 0644) == 0);

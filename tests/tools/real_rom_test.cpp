@@ -7,6 +7,8 @@
 #include "patcher/support.hpp"
 #include "patcher_commands.hpp"
 #include "support/rom.hpp"
+#include "support/run_cli.hpp"
+#include "play_command.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -140,4 +142,21 @@ TEST_CASE("real game: Tetris (Europe) is recognised and refused") {
     CHECK(id.payload_sha1 == id.game->payload_sha1);
     CHECK(identify_rom(std::vector<uint8_t>(pal->begin() + 16, pal->end()), this_build()).kind == RomKind::Refused);
     REQUIRE_THROWS_WITH(patch_rom(*pal, shipped_cart()), Contains("PAL"));
+}
+
+TEST_CASE("real game: play's summary says in plain words what ran, and counts AI play's lag apart") {
+    const auto rom = tetris_rom_or_skip();
+    if (!rom) return;
+    ScratchDir dir("real_play");
+    write_plain(dir / "tetris.nes", *rom);
+    const CliResult r = run_commands(add_play_command, {"play", (dir / "tetris.nes").string(), "--frames", "1200"});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("at the end: a game, the AI playing, level 19"));
+    CHECK_THAT(r.out, Contains("frames in which the game's main loop did not run:") && Contains("the game's own"));
+    CHECK_THAT(r.out, Contains("0 lag frames in them"));
+    const CliResult b = run_commands(add_play_command, {"play", (dir / "tetris.nes").string(), "--b-type", "--level", "9",
+                                                        "--height", "0", "--frames", "600"});
+    REQUIRE(b.code == 0);
+    CHECK_THAT(b.out, Contains("lines left"));
 }
