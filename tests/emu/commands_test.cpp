@@ -4,6 +4,7 @@
 #include "emu/emu_test_support.hpp"
 #include "emu_commands.hpp"
 #include "file_io.hpp"
+#include "support/file_size_limit.hpp"
 #include "support/run_cli.hpp"
 #include "support/scratch_dir.hpp"
 
@@ -108,4 +109,21 @@ TEST_CASE("emu commands: negative or oversized numbers are usage errors, never w
     CHECK_THAT(r.err, Contains("--skip-frames is larger than"));
     r = run_emu({"trace", (dir / "trap.bin").string(), "--start-cycles", "-1"});
     CHECK(r.code == 2);
+}
+
+TEST_CASE("emu commands: on a full disk the PNG, RAM dump and trace are not written, and the command fails") {
+    test::ScratchDir dir("emu_cmd_full");
+    write_bytes(dir / "loop.nes", looping_rom());
+    test::CliResult png, ram, trace;
+    {
+        const test::FileSizeLimit full_disk(100);  // every output here is bigger
+        png = run_emu({"run-rom", (dir / "loop.nes").string(), "--frames", "1", "--png", (dir / "s.png").string()});
+        ram = run_emu({"run-rom", (dir / "loop.nes").string(), "--frames", "1", "--ram", (dir / "ram.bin").string()});
+        trace = run_emu({"trace", (dir / "loop.nes").string(), "-n", "50", "-o", (dir / "t.txt").string()});
+    }
+    CHECK(png.code == 1);
+    CHECK_THAT(png.err, Contains("nestris-ai run-rom: error:"));
+    CHECK(ram.code == 1);
+    CHECK(trace.code == 1);
+    CHECK(dir.listing() == std::vector<std::string>{"loop.nes"});  // no output, no temporary file
 }

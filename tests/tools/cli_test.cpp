@@ -11,6 +11,7 @@
 #include "model_commands.hpp"
 #include "play_command.hpp"
 #include "rom.hpp"
+#include "support/file_size_limit.hpp"
 #include "support/run_cli.hpp"
 
 #include <catch2/catch.hpp>
@@ -321,4 +322,22 @@ TEST_CASE("cli: fidelity and render refuse bad input with a clear message") {
     r = run_commands(add_render_command, {"render", "--seed", "-5"});
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Contains("--seed") && Contains("negative"));
+}
+
+TEST_CASE("cli: on a full disk simulate's JSON and CSV and render's PNG are not written, and the command fails") {
+    ScratchDir dir("cli_full_disk");
+    CliResult json, csv, png;
+    {
+        const test::FileSizeLimit full_disk(64);
+        json = run_commands(add_simulate_command, {"simulate", "--player", "drop", "--games", "2", "--max-frames", "200",
+                                                   "--quiet", "--json", (dir / "s.json").string()});
+        csv = run_commands(add_simulate_command, {"simulate", "--player", "drop", "--games", "2", "--max-frames", "200",
+                                                  "--quiet", "--csv", (dir / "s.csv").string()});
+        png = run_commands(add_render_command, {"render", "--seed", "1", "--png", (dir / "b.png").string()});
+    }
+    CHECK(json.code == 1);
+    CHECK_THAT(json.err, Contains("nestris-ai simulate: error:"));
+    CHECK(csv.code == 1);
+    CHECK(png.code == 1);
+    CHECK(dir.listing().empty());
 }
