@@ -40,12 +40,14 @@ std::shared_ptr<const Cartridge> parse_ines(std::span<const uint8_t> img) {
     const bool has_trainer = f6 & 0x04;
 
     if (prg_banks == 0) throw InesError("invalid iNES header: 0 PRG banks");
-    if (cart->mapper != 1) {
+    if (cart->mapper != 0 && cart->mapper != 1) {
         throw InesError("unsupported mapper " + std::to_string(cart->mapper) +
-                        ": only mapper 1 (MMC1, as Tetris uses) is emulated");
+                        ": only mappers 0 (NROM) and 1 (MMC1, as Tetris uses) are emulated");
     }
     const size_t prg = prg_banks * kPrgBank;
     const size_t chr = chr_banks * kChrBank;
+    if (cart->mapper == 0 && (prg > 2 * kPrgBank || chr > kChrBank))
+        throw InesError("NROM with " + kib(prg) + " PRG and " + kib(chr) + " CHR: NROM has at most 32 KiB and 8 KiB");
     if (prg > kMaxPrg) {
         throw InesError("PRG of " + kib(prg) + ": MMC1 boards with more than 256 KiB PRG "
                         "(SUROM/SXROM) are not emulated");

@@ -29,8 +29,8 @@ struct Cartridge {
 
 // Parses and validates an iNES (or NES 2.0) image. Throws InesError with a message a person
 // can act on for: a short or foreign file, a truncated PRG/CHR, zero PRG banks, and any
-// mapper other than 1 (MMC1), the only one emulated; MMC1 boards with more than 256 KiB PRG
-// (SUROM, SXROM) are refused as well. Bytes after the CHR data are ignored.
+// mapper other than 0 (NROM, at most 32 KiB PRG and 8 KiB CHR) and 1 (MMC1); MMC1 boards with
+// more than 256 KiB PRG (SUROM, SXROM) are refused as well. Bytes after the CHR data are ignored.
 std::shared_ptr<const Cartridge> parse_ines(std::span<const uint8_t> image);
 
 }  // namespace nestris::emu

@@ -222,6 +222,19 @@ int run_rom(const RunRomOptions& o) {
         std::cerr << "nestris-ai run-rom: the CPU jammed at " << hex4(nes->cpu().pc()) << "\n";
         return kExitFailed;
     }
+    // Test ROMs in blargg's convention report at $6000: DE B0 61 at $6001 marks a report, $6000
+    // is the status ($80 running, $81 wants a reset, else the result: 0 passed), $6004 the text.
+    if (nes->peek(0x6001) == 0xDE && nes->peek(0x6002) == 0xB0 && nes->peek(0x6003) == 0x61) {
+        const uint8_t code = nes->peek(0x6000);
+        std::string text;
+        for (uint16_t a = 0x6004; a < 0x8000 && nes->peek(a) != 0 && text.size() < 4096; ++a)
+            text += static_cast<char>(nes->peek(a));
+        char head[64];
+        std::snprintf(head, sizeof head, "test ROM status $%02X: %s\n", code,
+                      code == 0 ? "passed" : code == 0x80 ? "still running" : code == 0x81 ? "wants a reset" : "failed");
+        std::cout << head << text << (text.empty() || text.back() == '\n' ? "" : "\n");
+        return code == 0 ? kExitDone : kExitFailed;
+    }
     return 0;
 }
 
@@ -264,7 +277,7 @@ void add_emu_commands(CLI::App& app) {
         auto o = std::make_shared<RunRomOptions>();
         auto* c = app.add_subcommand(
             "run-rom",
-            "Run an iNES image (mapper 1) headless for a number of frames with controller input, "
+            "Run an iNES image (mapper 0 or 1) headless for a number of frames with controller input, "
             "then save a screenshot and/or the 2 KiB of RAM.");
         c->add_option("file", o->file, "iNES image")->required()->check(CLI::ExistingFile);
         c->add_option("--frames", o->frames,

@@ -37,10 +37,11 @@ struct NesBus {
 Nes::Nes(std::span<const uint8_t> ines_image) : Nes(parse_ines(ines_image)) {}
 
 Nes::Nes(std::shared_ptr<const Cartridge> cart) : cart_(std::move(cart)) {
-    if (!cart_ || cart_->mapper != 1 || cart_->prg.empty() || cart_->prg.size() % 0x4000 ||
-        cart_->chr.size() % 0x2000) {
-        throw InesError("Nes needs an MMC1 cartridge with whole PRG and CHR banks");
+    if (!cart_ || (cart_->mapper != 0 && cart_->mapper != 1) || cart_->prg.empty() || cart_->prg.size() % 0x4000 ||
+        cart_->chr.size() % 0x2000 || (cart_->mapper == 0 && (cart_->prg.size() > 0x8000 || cart_->chr.size() > 0x2000))) {
+        throw InesError("Nes needs an NROM or MMC1 cartridge with whole PRG and CHR banks");
     }
+    nrom_ = cart_->mapper == 0;
     prg_ = cart_->prg.data();
     power_on();
 }
@@ -79,6 +80,13 @@ void Nes::restore(const NesState& state) {
 // ---- banking -----------------------------------------------------------------------------
 
 void Nes::update_banks() {
+    if (nrom_) {  // fixed: 32 KiB at $8000, or 16 KiB mirrored; 8 KiB CHR
+        s_.prg_offset[0] = 0;
+        s_.prg_offset[1] = cart_->prg.size() > 0x4000 ? 0x4000 : 0;
+        s_.chr_offset[0] = 0;
+        s_.chr_offset[1] = 0x1000;
+        return;
+    }
     unsigned lo = 0, hi = 0;
     s_.mmc1.prg_banks(static_cast<unsigned>(cart_->prg.size() / 0x4000), lo, hi);
     s_.prg_offset[0] = lo * 0x4000;
@@ -98,7 +106,8 @@ VideoMap Nes::video_map() const {
         // Writable only for CHR RAM; the const_cast is for our own vector in s_.
         m.chr_ram[i] = ram ? const_cast<uint8_t*>(base) + s_.chr_offset[i] : nullptr;
     }
-    m.mirroring = s_.mmc1.mirroring();
+    m.mirroring = !nrom_ ? s_.mmc1.mirroring()
+                         : cart_->vertical_mirroring ? Mirroring::Vertical : Mirroring::Horizontal;
     return m;
 }
 
@@ -129,7 +138,7 @@ uint8_t Nes::io_read(uint16_t addr) {
         default: return 0x40;      // write-only APU registers: open bus
         }
     }
-    if (addr >= 0x6000 && s_.mmc1.prg_ram_enabled()) return s_.prg_ram[addr - 0x6000];
+    if (addr >= 0x6000 && prg_ram_enabled()) return s_.prg_ram[addr - 0x6000];
     return static_cast<uint8_t>(addr >> 8);
 }
 
@@ -149,13 +158,14 @@ void Nes::io_write(uint16_t addr, uint8_t value) {
     }
     if (addr < 0x6000) return;
     if (addr < 0x8000) {
-        if (s_.mmc1.prg_ram_enabled()) s_.prg_ram[addr - 0x6000] = value;
+        if (prg_ram_enabled()) s_.prg_ram[addr - 0x6000] = value;
         return;
     }
     cart_write(addr, value);
 }
 
 void Nes::cart_write(uint16_t addr, uint8_t value) {
+    if (nrom_) return;  // no registers: ROM
     if (s_.mmc1_skip_write) {
         s_.mmc1_skip_write = false;
         return;
@@ -197,7 +207,7 @@ uint8_t Nes::peek(uint16_t addr) const {
         if (addr == 0x4017) return 0x40;
         return 0xFF;  // APU/IO registers are shown as $FF, as the nestest log does
     }
-    if (addr >= 0x6000 && s_.mmc1.prg_ram_enabled()) return s_.prg_ram[addr - 0x6000];
+    if (addr >= 0x6000 && prg_ram_enabled()) return s_.prg_ram[addr - 0x6000];
     return static_cast<uint8_t>(addr >> 8);
 }
 

@@ -142,6 +142,8 @@ public:
 private:
     friend struct NesBus;
     std::shared_ptr<const Cartridge> cart_;
+    bool nrom_ = false;  // mapper 0: fixed banks, no registers, 8 KiB PRG RAM at $6000 (as test boards have)
+    bool prg_ram_enabled() const { return nrom_ || s_.mmc1.prg_ram_enabled(); }
     const uint8_t* prg_ = nullptr;  // cart_->prg.data(), read on every opcode fetch
     NesState s_;
     uint32_t watch_pc_ = 0x10000;   // > $FFFF: not watching

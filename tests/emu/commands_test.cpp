@@ -127,3 +127,33 @@ TEST_CASE("emu commands: on a full disk the PNG, RAM dump and trace are not writ
     CHECK(trace.code == 1);
     CHECK(dir.listing() == std::vector<std::string>{"loop.nes"});  // no output, no temporary file
 }
+
+TEST_CASE("emu commands: run-rom reads a test ROM's report at $6000 (status, text) and exits by it") {
+    test::ScratchDir dir("emu_cmd_report");
+    for (const uint8_t status : {uint8_t{0x00}, uint8_t{0x03}}) {
+        // NROM, 32 KiB: write the report (status, DE B0 61, "ok\n") to PRG RAM, then loop.
+        std::vector<uint8_t> image(16 + 0x8000 + 0x2000, 0xEA);
+        const uint8_t header[16] = {'N', 'E', 'S', 0x1A, 2, 1, 0x00, 0};
+        std::copy(std::begin(header), std::end(header), image.begin());
+        std::vector<uint8_t> program;
+        const uint8_t report[] = {status, 0xDE, 0xB0, 0x61, 'o', 'k', '\n', 0};
+        for (size_t i = 0; i < sizeof report; ++i) {
+            const uint8_t at[] = {0xA9, report[i], 0x8D, static_cast<uint8_t>(i), 0x60};  // LDA #v / STA $60xx
+            program.insert(program.end(), std::begin(at), std::end(at));
+        }
+        const uint16_t loop = static_cast<uint16_t>(0x8000 + program.size());
+        program.insert(program.end(), {0x4C, static_cast<uint8_t>(loop), static_cast<uint8_t>(loop >> 8)});
+        std::copy(program.begin(), program.end(), image.begin() + 16);
+        image[16 + 0x7FFC] = 0x00;
+        image[16 + 0x7FFD] = 0x80;
+        write_bytes(dir / "report.nes", image);
+        const test::CliResult r = run_emu({"run-rom", (dir / "report.nes").string(), "--frames", "2"});
+        if (status == 0) {
+            CHECK(r.code == 0);
+            CHECK_THAT(r.out, Contains("test ROM status $00: passed") && Contains("ok"));
+        } else {
+            CHECK(r.code == 1);
+            CHECK_THAT(r.out, Contains("test ROM status $03: failed"));
+        }
+    }
+}

@@ -37,6 +37,27 @@ std::string ines_error(const std::vector<uint8_t>& img) {
 
 }  // namespace
 
+TEST_CASE("NROM: fixed banks (16 KiB mirrored at $C000), ROM writes ignored, PRG RAM at $6000") {
+    // 16 KiB PRG: $8000 and $C000 see the same bank; the reset vector sits at its end.
+    std::vector<uint8_t> image(16 + 0x4000 + 0x2000, 0xEA);
+    const uint8_t header[16] = {'N', 'E', 'S', 0x1A, 1, 1, 0x01, 0};  // mapper 0, vertical mirroring
+    std::copy(std::begin(header), std::end(header), image.begin());
+    // LDA #$42 / STA $6000 / LDA $8000 / STA $6001 / STA $8000 / JMP *
+    const uint8_t program[] = {0xA9, 0x42, 0x8D, 0x00, 0x60, 0xAD, 0x00, 0x80, 0x8D, 0x01, 0x60,
+                               0x8D, 0x00, 0x80, 0x4C, 0x0E, 0x80};
+    std::copy(std::begin(program), std::end(program), image.begin() + 16);
+    image[16 + 0x3FFC] = 0x00;  // reset vector: $8000 (read through the $C000 mirror)
+    image[16 + 0x3FFD] = 0x80;
+    Nes nes(image);
+    CHECK(nes.cartridge().mapper == 0);
+    CHECK(nes.peek(0xC000) == nes.peek(0x8000));
+    nes.run_frames(1);
+    CHECK(nes.peek(0x6000) == 0x42);
+    CHECK(nes.peek(0x6001) == 0xA9);       // the first byte of PRG
+    CHECK(nes.peek(0x8000) == 0xA9);       // the write to ROM changed nothing
+    CHECK(nes.cpu().pc() == 0x800E);
+}
+
 TEST_CASE("iNES: valid images load, bad ones are refused with a clear reason") {
     const std::vector<uint8_t> good = TestRom{}.image();
     auto cart = parse_ines(good);
@@ -49,8 +70,11 @@ TEST_CASE("iNES: valid images load, bad ones are refused with a clear reason") {
     bad[3] = 0x1B;
     CHECK_THAT(ines_error(bad), Catch::Contains("does not start with"));
     bad = good;
-    bad[6] = 0x00;  // mapper 0
-    CHECK_THAT(ines_error(bad), Catch::Contains("unsupported mapper 0"));
+    bad[6] = 0x00;  // mapper 0 (NROM): 32 KiB PRG and 8 KiB CHR load
+    CHECK(parse_ines(bad)->mapper == 0);
+    bad[4] = 4;  // 64 KiB PRG: more than NROM has
+    CHECK_THAT(ines_error(bad), Catch::Contains("NROM has at most 32 KiB"));
+    bad = good;
     bad[6] = 0x40;  // mapper 4
     CHECK_THAT(ines_error(bad), Catch::Contains("unsupported mapper 4"));
     bad = good;

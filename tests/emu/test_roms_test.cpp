@@ -1,0 +1,78 @@
+// Public NES test ROMs (nestest, blargg's suites), read from the directory NES_TEST_ROMS names
+// (the layout of the nes-test-roms collection); never committed. Skipped without it.
+#include "emu_commands.hpp"
+#include "support/run_cli.hpp"
+#include "support/scratch_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+using namespace nestris;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<fs::path> test_rom_or_skip(const std::string& relative) {
+    const char* dir = std::getenv("NES_TEST_ROMS");
+    if (!dir || !*dir) {
+        std::cout << "SKIPPED: set NES_TEST_ROMS=/path/to/nes-test-roms to run this test\n";
+        return std::nullopt;
+    }
+    const fs::path p = fs::path(dir) / relative;
+    if (!fs::exists(p)) {
+        std::cout << "SKIPPED: " << p << " is not there\n";
+        return std::nullopt;
+    }
+    return p;
+}
+
+std::string text_of(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    std::string t = s.str(), out;
+    for (char c : t)
+        if (c != '\r') out += c;
+    return out;
+}
+
+// Each line without trailing blanks.
+std::string trimmed(const std::string& text) {
+    std::istringstream in(text);
+    std::string line, out;
+    while (std::getline(in, line)) {
+        line.erase(line.find_last_not_of(' ') + 1);
+        out += line + "\n";
+    }
+    return out;
+}
+
+test::CliResult emu(const std::vector<std::string>& args) { return test::run_commands(add_emu_commands, args); }
+
+}  // namespace
+
+TEST_CASE("test ROMs: trace nestest.nes --pc C000 matches nestest.log line for line") {
+    const auto rom = test_rom_or_skip("other/nestest.nes");
+    const auto log = test_rom_or_skip("other/nestest.log");
+    if (!rom || !log) return;
+    test::ScratchDir dir("nestest");
+    const test::CliResult r = emu({"trace", rom->string(), "--pc", "C000", "-n", "8991", "-o", (dir / "t.txt").string()});
+    REQUIRE(r.code == 0);
+    CHECK(trimmed(text_of(dir / "t.txt")) == trimmed(text_of(*log)));
+}
+
+TEST_CASE("test ROMs: blargg's instr_test-v5 official_only passes all 16") {
+    const auto rom = test_rom_or_skip("instr_test-v5/official_only.nes");
+    if (!rom) return;
+    const test::CliResult r = emu({"run-rom", rom->string(), "--frames", "3000"});
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("test ROM status $00: passed") && Contains("All 16 tests passed"));
+}
