@@ -114,9 +114,9 @@ void write_file_atomically(const fs::path& given, std::span<const uint8_t> bytes
         throw FileError("cannot write " + in_quotes(given) + ": it is not a regular file (a device or a FIFO), "
                         "and it would be replaced by one");
     // Read-only by its mode (which root's access() would overlook) or to this user.
-    if (fs::exists(status) && ((fs::status(target, ec).permissions() & (fs::perms::owner_write | fs::perms::group_write |
-                                                                        fs::perms::others_write)) == fs::perms::none ||
-                               ::access(target.c_str(), W_OK) != 0))
+    constexpr fs::perms kAnyWrite = fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write;
+    if (fs::exists(status) &&
+        ((status.permissions() & kAnyWrite) == fs::perms::none || ::access(target.c_str(), W_OK) != 0))
         throw FileError("cannot write " + in_quotes(given) + ": it is read-only");
     for (const fs::path& input : inputs)
         if (same_file(target, input))

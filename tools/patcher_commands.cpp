@@ -221,10 +221,6 @@ void add_apply_ips(CLI::App& app) {
                 "atomically, never onto FILE or PATCH.");
     sub->callback([o] {
         run_command("nestris-ai apply-ips", [&] {
-            for (const fs::path& input : {o->rom, o->patch})
-                if (same_file(o->output, input))
-                    throw FileError("the output " + o->output.string() + " is an input (" + input.string() +
-                                    "); write to another file");
             const std::vector<uint8_t> file = read_file(o->rom);
             IpsPatch patch;
             try {

@@ -71,20 +71,15 @@ int play(const PlayOptions& o) {
     }
 
     emu::Nes nes(rom);
-    const uint16_t game_mode = tetris::gameMode, ai_mode = cart.require("ai_mode"),
-                   level = tetris::player1_levelNumber, lines = tetris::lines,
-                   score = tetris::score, play_state = tetris::player1_playState,
-                   spawn_count = tetris::spawnCount, late_plans = cart.require("late_plans");
-    const uint8_t mode_level_menu = tetris::GAME_MODE_LEVEL_MENU,
-                  mode_play = tetris::GAME_MODE_PLAY,
-                  state_curtain = tetris::PLAY_STATE_CURTAIN;
+    namespace t = tetris;
+    const uint16_t ai_mode = game::ai_mode_address(), late_plans = cart.require("late_plans");
     std::string what;
     if (!o.input.empty()) {
         nes.run_input(o.input);
         nes.set_buttons(0);
         what = "input";
     } else if (o.demo) {
-        for (int f = 0; f < 4000 && nes.read_ram(game_mode) != tetris::GAME_MODE_DEMO; ++f) nes.run_frame();
+        for (int f = 0; f < 4000 && nes.read_ram(t::gameMode) != t::GAME_MODE_DEMO; ++f) nes.run_frame();
         what = "the demo";
     } else {
         nes.run_input(game::menu_walk_input({o.level, o.b_type, o.height, !o.human, 0}));
@@ -92,7 +87,7 @@ int play(const PlayOptions& o) {
         what = std::string(o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") + " game from level " +
                std::to_string(o.level);
     }
-    nes.watch_main_loop(tetris::game_mainLoop);
+    nes.watch_main_loop(t::game_mainLoop);
     // The frame's margin: from the moment the game's frame work is done (its main loop enters the
     // wait for the vertical blank, ai_idle) to the next NMI; the least one seen in play.
     const uint16_t idle_entry = cart.require("ai_idle");
@@ -105,7 +100,7 @@ int play(const PlayOptions& o) {
         if (pc == idle_entry) {
             waited_at = n.cycles();
         } else if (pc == nmi_entry) {
-            if (measuring && n.read_ram(play_state) >= 1 && n.read_ram(play_state) < state_curtain) {
+            if (measuring && n.read_ram(t::player1_playState) >= 1 && n.read_ram(t::player1_playState) < t::PLAY_STATE_CURTAIN) {
                 const int64_t margin = waited_at > last_nmi ? int64_t(n.cycles() - waited_at) : 0;
                 worst_margin = std::min(worst_margin, margin);
                 ++margin_frames;
@@ -116,15 +111,15 @@ int play(const PlayOptions& o) {
     uint64_t pieces = 0, top_outs = 0, play_frames = 0, play_lag = 0, games = 0, fallbacks = 0;
     uint8_t last_late = nes.read_ram(late_plans);
     bool was_in_game = false, started = false;
-    uint8_t last_count = nes.read_ram(spawn_count), last_state = nes.read_ram(play_state);
+    uint8_t last_count = nes.read_ram(t::spawnCount), last_state = nes.read_ram(t::player1_playState);
     for (uint64_t f = 1; f <= o.frames; ++f) {
         // AI play: a game (or the demo) the AI plays, from its first frame whose main loop ran
         // (a game's first frames lag in the original too: the screen is drawn, B-Type's garbage
         // made) to its end (the curtain and B-Type's ending are loops of their own that never
         // reach the main loop, in the original as well).
-        const uint8_t state = nes.read_ram(play_state);
-        const bool in_game = nes.read_ram(game_mode) >= mode_play && nes.read_ram(ai_mode) != 0 && state >= 1 &&
-                             state < state_curtain;
+        const uint8_t state = nes.read_ram(t::player1_playState);
+        const bool in_game = nes.read_ram(t::gameMode) >= t::GAME_MODE_PLAY && nes.read_ram(ai_mode) != 0 && state >= 1 &&
+                             state < t::PLAY_STATE_CURTAIN;
         games += in_game && !was_in_game;
         was_in_game = in_game;
         started = in_game && started;
@@ -138,35 +133,35 @@ int play(const PlayOptions& o) {
             play_lag += nes.last_frame_lagged();
         }
         started = started || (in_game && !nes.last_frame_lagged());
-        if (o.soak && nes.read_ram(play_state) == state_curtain && nes.read_ram(game_mode) == mode_play) {
+        if (o.soak && nes.read_ram(t::player1_playState) == t::PLAY_STATE_CURTAIN && nes.read_ram(t::gameMode) == t::GAME_MODE_PLAY) {
             nes.run_input(".*400 S .");  // the curtain down: Start, back to the menu
             nes.set_buttons(0);
             f += 402;
         }
-        if (o.soak && nes.read_ram(game_mode) == mode_level_menu) {  // the game is over: another
+        if (o.soak && nes.read_ram(t::gameMode) == t::GAME_MODE_LEVEL_MENU) {  // the game is over: another
             nes.run_input(o.level >= 10 ? "A+E*3 A+E+S ." : "E*3 E+S .");
             nes.set_buttons(0);
             f += 5;
         }
-        if (nes.read_ram(spawn_count) != last_count) ++pieces;
-        if (nes.read_ram(play_state) == state_curtain && last_state != state_curtain) ++top_outs;
-        last_count = nes.read_ram(spawn_count);
+        if (nes.read_ram(t::spawnCount) != last_count) ++pieces;
+        if (nes.read_ram(t::player1_playState) == t::PLAY_STATE_CURTAIN && last_state != t::PLAY_STATE_CURTAIN) ++top_outs;
+        last_count = nes.read_ram(t::spawnCount);
         last_late = nes.read_ram(late_plans);
-        last_state = nes.read_ram(play_state);
+        last_state = nes.read_ram(t::player1_playState);
         if (!o.png.empty() && o.png_every && f % o.png_every == 0) emu::write_png(png_name(o.png, f), nes.screenshot());
     }
-    const uint32_t line_count = bcd_to_int(nes.ram().data() + lines, 2);
-    const uint32_t score_value = bcd_to_int(nes.ram().data() + score, 3);
+    const uint32_t line_count = bcd_to_int(nes.ram().data() + t::lines, 2);
+    const uint32_t score_value = bcd_to_int(nes.ram().data() + t::score, 3);
     static const char* const kModeNames[] = {"the legal screen", "the title", "the game type menu", "the level menu",
                                              "a game", "the demo", "the title (to the demo)"};
     static const char* const kAiModeNames[] = {"the AI off", "the AI in the demo", "the AI playing"};
-    const uint8_t mode_now = nes.read_ram(game_mode), ai_now = nes.read_ram(ai_mode);
-    const bool b_type_now = nes.read_ram(tetris::gameType) != 0;
+    const uint8_t mode_now = nes.read_ram(t::gameMode), ai_now = nes.read_ram(ai_mode);
+    const bool b_type_now = nes.read_ram(t::gameType) != 0;
     print("played %s for %llu frames (%.1f s); at the end: %s, %s, level %u, %u %s, score %u, %llu %s, "
                 "%llu %s\n",
                 what.c_str(), static_cast<unsigned long long>(o.frames), static_cast<double>(o.frames) / 60.0988,
                 mode_now < 7 ? kModeNames[mode_now] : "an unknown screen", ai_now < 3 ? kAiModeNames[ai_now] : "the AI in an unknown mode",
-                nes.read_ram(level), line_count, b_type_now ? "lines left" : "lines", score_value,
+                nes.read_ram(t::player1_levelNumber), line_count, b_type_now ? "lines left" : "lines", score_value,
                 static_cast<unsigned long long>(pieces), pieces == 1 ? "piece" : "pieces",
                 static_cast<unsigned long long>(top_outs), top_outs == 1 ? "top-out" : "top-outs");
     print("frames in which the game's main loop did not run: %llu in all, the game's own (screens drawn, "
