@@ -118,7 +118,7 @@ std::string generate(const EvalTables& tables) {
 
     // Rotation choices are slots 0-3: none, A, A+A, B; a type has the first rot_count of them
     // (checked here against the reference's rotations()).
-    std::vector<int> rot_count, spawn, type_of, cw, ccw;
+    std::vector<int> rot_count, spawn, cw, ccw;
     for (uint8_t t = 0; t < kPieceTypes; ++t) {
         const TypeRotations& r = rotations(t);
         static constexpr uint8_t presses[4] = {0, 1, 2, 1};
@@ -132,21 +132,15 @@ std::string generate(const EvalTables& tables) {
         spawn.push_back(kSpawnOrientation[t]);
     }
     for (uint8_t o2 = 0; o2 < kOrientations; ++o2) {
-        type_of.push_back(kTypeOfOrientation[o2]);
         cw.push_back(kRotateClockwise[o2]);
         ccw.push_back(kRotateCounterClockwise[o2]);
     }
     o << "\n; ---- rotation: choices per type (slots none, A, A+A, B), spawn orientations ----\n";
     table(o, "gen_rot_count", rot_count);
     table(o, "gen_spawn_orientation", spawn);
-    table(o, "gen_type_of_orientation", type_of);
     table(o, "gen_rotate_cw", cw);
     table(o, "gen_rotate_ccw", ccw);
 
-    std::vector<int> fpd;
-    for (int level = 0; level < 30; ++level) fpd.push_back(ai::frames_per_drop(static_cast<uint8_t>(level)));
-    o << "\n; ---- frames per drop by level (index 29 serves every level from 29 up) ----\n";
-    table(o, "gen_frames_per_drop", fpd);
 
     // The row of the piece k = 0..11 frames after spawn (+2, as the sweep compares it with
     // landing rows + 2), one block of 12 per gravity: block 0 for the hold and for every gravity

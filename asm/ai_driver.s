@@ -118,12 +118,7 @@ down:
     lda ai_mode
     cmp #AI_MODE_DEMO
     bne done                ; an AI game: the player's Start goes through (pause)
-    lda #$DD                ; the demo: Start goes back to the title, as the original demo did
-    sta demoButtonsAddr+1
-    lda #0
-    sta frameCounter+1
-    lda #GAME_MODE_TITLE
-    sta gameMode
+    jmp game_demoStartPressed ; the demo: the game's own way back to the title
 done:
     rts
 human:

@@ -373,7 +373,7 @@ none:
     lda #29
 table:
     tax
-    lda gen_frames_per_drop,x
+    lda game_framesPerDropTable,x
     rts
 .endproc
 

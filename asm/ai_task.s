@@ -242,7 +242,7 @@ placed:
     lda z_lines
     jsr ai_after_lines      ; the level when the preview piece spawns
     ldx nextPiece
-    lda gen_type_of_orientation,x
+    lda game_tetriminoTypeFromOrientation,x
     sta s_type
     lda #0
     sta s_hold
@@ -270,7 +270,7 @@ decide:
     bne finalize
 preview_shown:
     ldx nextPiece
-    lda gen_type_of_orientation,x
+    lda game_tetriminoTypeFromOrientation,x
 finalize:
     jsr ai_finalize
     bcc no_plan
@@ -339,7 +339,7 @@ lost:
     lda displayNextPiece
     bne chosen              ; no preview shown
     ldy nextPiece
-    lda gen_type_of_orientation,y
+    lda game_tetriminoTypeFromOrientation,y
     tay
     ldx best_k,y
 chosen:
@@ -469,7 +469,7 @@ shown_lines_lo = z_t2       ; the lines (BCD)
 shown_lines_hi = z_t3
     sta mode
     ldx currentPiece
-    lda gen_type_of_orientation,x
+    lda game_tetriminoTypeFromOrientation,x
     sta shown_type
     lda levelNumber
     sta shown_level

@@ -126,9 +126,24 @@ void check_patch_in_place(const IpsPatch& patch, std::span<const uint8_t> file) 
 }
 
 PatchedRom patch_rom(std::span<const uint8_t> file, const CartImage& cart, std::span<const KnownRom> catalogue) {
+    return patch_rom(file, cart_patch(cart), cart_build_id(cart), catalogue);
+}
+
+std::optional<NestrisSignature> patch_signature(const IpsPatch& patch) {
+    // Lay the patch over an empty image of the standard size and look for the signature there.
+    std::vector<uint8_t> image(tetris_usa_header().expected_file_size(), 0);
+    for (const IpsRecord& r : patch.records)
+        for (uint32_t k = 0; k < r.length && r.offset + k < image.size(); ++k) image[r.offset + k] = r.byte_at(k);
+    const auto header = encode_ines(tetris_usa_header());
+    std::copy(header.begin(), header.end(), image.begin());
+    return find_signature(image, 0);
+}
+
+PatchedRom patch_rom(std::span<const uint8_t> file, const IpsPatch& patch, uint32_t build_id,
+                     std::span<const KnownRom> catalogue) {
     PatchedRom out;
-    out.patch = cart_patch(cart);
-    out.source = identify_rom(file, {catalogue, cart_build_id(cart), &out.patch});
+    out.patch = patch;
+    out.source = identify_rom(file, {catalogue, build_id, &out.patch});
     if (!out.source.patchable()) throw PatchError(refusal(out.source));
     out.original = standard_original(file, out.source);
     out.bytes = apply_ips(out.original, out.patch);

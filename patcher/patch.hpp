@@ -7,6 +7,7 @@
 #include "rom.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -53,5 +54,12 @@ struct PatchedRom {
 // header or none); throws PatchError saying why not otherwise.
 PatchedRom patch_rom(std::span<const uint8_t> file, const CartImage& cart,
                      std::span<const KnownRom> catalogue = known_roms());
+// The same with a patch read from a file (the web page's): `build_id` is the one its signature
+// carries (see patch_signature).
+PatchedRom patch_rom(std::span<const uint8_t> file, const IpsPatch& patch, uint32_t build_id,
+                     std::span<const KnownRom> catalogue = known_roms());
+
+// The nestris-ai signature an IPS patch writes (version, build id); nullopt if it writes none.
+std::optional<NestrisSignature> patch_signature(const IpsPatch& patch);
 
 }  // namespace nestris

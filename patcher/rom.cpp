@@ -191,6 +191,11 @@ std::string RomIdentity::summary() const {
             return name + ", a headerless dump (supported: the patched ROM gets the standard iNES header)";
         case RomKind::Refused: return name + ": not supported, " + std::string(game->refusal);
         case RomKind::Patched:
+            if (signature->sixteen_bytes_off)
+                return "Tetris (USA) without its iNES header, patched 16 bytes off: nestris-ai's patch counts the "
+                       "16-byte header the dump lacks, so every patched byte landed 16 bytes late and the game will "
+                       "not run. Redo it from your unpatched dump with nestris-ai patch (it adds the header), or add "
+                       "the header first and then apply nestris-ai.ips, or use nestris-ai.bps (it checks the dump)";
             if (!signature->intact())
                 return "a damaged nestris-ai patch: the signature of nestris-ai " + signature->version() + ", build " +
                        hex8(signature->build_id) + " (this build), but " + std::to_string(signature->differing_bytes) +
@@ -254,15 +259,22 @@ RomIdentity identify_rom(std::span<const uint8_t> file, const IdentifyContext& c
         id.kind = RomKind::Patched;
         if (id.signature->this_build && context.this_patch) {
             // The patch's offsets are those of a file with the 16-byte header.
-            const int64_t shift = id.header ? 0 : -static_cast<int64_t>(kInesHeaderSize);
-            for (const IpsRecord& r : context.this_patch->records) {
-                for (uint32_t k = 0; k < r.length; ++k) {
-                    const int64_t at = static_cast<int64_t>(r.offset) + k + shift;
-                    ++id.signature->patched_bytes;
-                    if (at < 0 || static_cast<uint64_t>(at) >= file.size() || file[static_cast<size_t>(at)] != r.byte_at(k))
-                        ++id.signature->differing_bytes;
+            const auto differing = [&](int64_t shift) {
+                uint32_t differ = 0, patched = 0;
+                for (const IpsRecord& r : context.this_patch->records) {
+                    for (uint32_t k = 0; k < r.length; ++k) {
+                        const int64_t at = static_cast<int64_t>(r.offset) + k + shift;
+                        ++patched;
+                        if (at < 0 || static_cast<uint64_t>(at) >= file.size() ||
+                            file[static_cast<size_t>(at)] != r.byte_at(k))
+                            ++differ;
+                    }
                 }
-            }
+                id.signature->patched_bytes = patched;
+                return differ;
+            };
+            id.signature->differing_bytes = differing(id.header ? 0 : -static_cast<int64_t>(kInesHeaderSize));
+            if (!id.header && id.signature->differing_bytes > 0 && differing(0) == 0) id.signature->sixteen_bytes_off = true;
         }
         return id;
     }

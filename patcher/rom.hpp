@@ -77,6 +77,9 @@ struct NestrisSignature {
     // many of them the file does not hold (the signature alone proves nothing: a copy of it in
     // another file, or a patch applied 16 bytes off to a headerless dump, carries it too).
     uint32_t patched_bytes = 0, differing_bytes = 0;
+    // A headerless dump patched with a generic IPS tool: the patch's offsets count the 16-byte
+    // header the dump lacks, so every byte landed 16 bytes late (and the game cannot run).
+    bool sixteen_bytes_off = false;
     bool intact() const { return differing_bytes == 0; }
     std::string version() const;
 };
@@ -122,6 +125,22 @@ struct IdentifyContext {
 };
 
 RomIdentity identify_rom(std::span<const uint8_t> file, const IdentifyContext& context);
+
+// What a patch file is (IPS or BPS): its format, what it writes, what it patches; nullopt when
+// the file is neither. A damaged patch is recognised and says why.
+struct PatchFileIdentity {
+    std::string format;                // "IPS" or "BPS"
+    bool readable = false;             // parsed without error
+    bool this_build = false;           // byte for byte this build's patch of that format
+    std::vector<std::string> lines;    // for people, one fact each
+};
+struct PatchIdentifyContext {
+    std::span<const KnownRom> catalogue = known_roms();
+    const IpsPatch* this_ips = nullptr;               // this build's IPS patch
+    std::span<const uint8_t> this_bps;                // this build's BPS file (empty: unknown)
+    std::string this_build_name;                      // "nestris-ai 0.1.0, build 1234ABCD"
+};
+std::optional<PatchFileIdentity> identify_patch_file(std::span<const uint8_t> file, const PatchIdentifyContext& context);
 
 // Finds the nestris-ai signature in the PRG of a file (header or not); nullopt if absent.
 std::optional<NestrisSignature> find_signature(std::span<const uint8_t> file, uint32_t this_build_id);

@@ -1,5 +1,8 @@
 #include "cart_ai.hpp"
 
+#include "pieces.hpp"
+#include "tetris_map.hpp"
+
 #include <stdexcept>
 
 namespace nestris::tools {
@@ -18,7 +21,22 @@ ReferenceChoice reference_choice(const ai::Precomputed& pre) {
     return r;
 }
 
-CartAi::CartAi(const CartImage& cart) : cart_(cart) { machine_.load(cart); }
+std::vector<GameTable> game_tables_read_by_ai() {
+    GameTable gravity{tetris::game_framesPerDropTable, {}};
+    for (uint8_t level = 0; level < 30; ++level) gravity.bytes.push_back(frames_per_drop(level));
+    GameTable types{tetris::game_tetriminoTypeFromOrientation, {}};
+    types.bytes.assign(kTypeOfOrientation.begin(), kTypeOfOrientation.end());
+    return {gravity, types};
+}
+
+void load_game_tables(emu::FlatMachine& machine) {
+    for (const GameTable& table : game_tables_read_by_ai()) machine.load(table.address, table.bytes);
+}
+
+CartAi::CartAi(const CartImage& cart) : cart_(cart) {
+    machine_.load(cart);
+    load_game_tables(machine_);
+}
 
 void CartAi::write_board(const ai::Board& b) {
     const uint16_t lo = symbol("eb_lo"), hi = symbol("eb_hi");

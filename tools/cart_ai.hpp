@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace nestris::tools {
 
@@ -25,6 +26,17 @@ struct CartSearchResult {
 // A row as the cartridge keeps it: bit 0 the left wall, bit c+1 column c, bit 11 the right wall.
 inline uint16_t cart_row(uint16_t row) { return static_cast<uint16_t>(row << 1 | 0x801); }
 inline uint16_t reference_row(uint16_t cart) { return static_cast<uint16_t>((cart >> 1) & 0x3FF); }
+
+// The game's own tables that the cartridge AI reads from the game's ROM (addresses in
+// asm/tetris.inc), with their contents as the reference knows them: a flat machine holds no
+// game, so the harnesses put them where the game has them. The real-game tests check that the
+// game holds exactly these bytes there.
+struct GameTable {
+    uint16_t address = 0;
+    std::vector<uint8_t> bytes;
+};
+std::vector<GameTable> game_tables_read_by_ai();
+void load_game_tables(emu::FlatMachine& machine);
 
 // What the reference says the cartridge should hold after the same search.
 struct ReferenceChoice {

@@ -1,5 +1,6 @@
 #include "cart_loop.hpp"
 
+#include "cart_ai.hpp"
 #include "cart_image.hpp"
 #include "ram_map.hpp"
 
@@ -37,6 +38,7 @@ CartridgeInTheLoop::CartridgeInTheLoop(const GameState& start, CartLoopOptions o
     : state_(start), options_(options) {
     const CartImage& cart = shipped_cart();
     machine_.load(cart);
+    load_game_tables(machine_);
     ai_poll_ = cart.require("ai_poll");
     ai_idle_ = cart.require("ai_idle");
     ai_yield_ = cart.require("ai_yield");

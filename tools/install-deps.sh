@@ -1,20 +1,30 @@
 #!/usr/bin/env bash
-# Installs the Debian packages nestris-ai builds with, if any are missing. Safe to run again.
+# Installs what nestris-ai builds and tests with, if any of it is missing. Safe to run again.
+#  - Debian packages: the C++ toolchain and libraries, cc65, and for the web page emscripten,
+#    chromium (its test's browser), node and npm;
+#  - the web page test's npm packages (web/test/package.json, pinned by its package-lock.json).
 set -euo pipefail
-packages=(g++ cmake make cc65 catch2 libcli11-dev libstb-dev libssl-dev zlib1g-dev)
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+packages=(g++ cmake make cc65 catch2 libcli11-dev libstb-dev libssl-dev zlib1g-dev emscripten chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+# node and npm: any install will do (Debian's packages, or NodeSource's node, which brings npm).
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "install-deps: installing ${missing[*]}"
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install ${missing[*]}" >&2; exit 1; }
-  sudo="sudo"
+if [ ! -d "$repo/web/test/node_modules/puppeteer-core" ]; then
+  echo "install-deps: installing the web page test's npm packages (web/test)"
+  npm ci --prefix "$repo/web/test" --no-audit --no-fund --loglevel=error
 fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -3,12 +3,15 @@
 // failures print one clear message on stderr and leave a non-zero exit code.
 #include "patcher_commands.hpp"
 
+#include "bps.hpp"
 #include "cart_image.hpp"
 #include "checksums.hpp"
 #include "command_runner.hpp"
 #include "file_io.hpp"
 #include "ips.hpp"
 #include "patch.hpp"
+#include "release_record.hpp"
+#include "release_record_text.hpp"
 #include "rom.hpp"
 
 #include <cstdio>
@@ -28,6 +31,32 @@ std::string hex(uint32_t v) { return crc32_hex(v); }
 fs::path default_patched_path(const fs::path& rom) {
     const std::string extension = rom.has_extension() ? rom.extension().string() : ".nes";
     return rom.parent_path() / (rom.stem().string() + "-nestris-ai" + extension);
+}
+
+std::string build_name() {
+    return "nestris-ai " + cart_version(shipped_cart()) + ", build " + hex(cart_build_id(shipped_cart()));
+}
+
+// The source of the BPS: Tetris (USA) with its standard header.
+const KnownRom& bps_source() { return known_roms()[0]; }
+
+std::vector<uint8_t> bps_for(const IpsPatch& patch, uint32_t patched_crc32) {
+    return bps_from_ips(patch, bps_source().header.expected_file_size(), bps_source().file_crc32, patched_crc32);
+}
+
+// The patched ROM's CRC32 for this build as the release record gives it; throws when the record
+// is of another build (the code changed since dist/ was written).
+uint32_t recorded_patched_crc32() {
+    if (kRecordedReleaseText.empty())
+        throw PatchError("no release record (dist/release.txt) was compiled in, so the patched ROM's CRC32, which "
+                         "the BPS needs, is unknown: give --rom tetris.nes, or --no-bps");
+    const ReleaseRecord record = parse_release_record(kRecordedReleaseText);
+    const uint32_t build = cart_build_id(shipped_cart());
+    if (record.build_id != build)
+        throw PatchError("the release record (dist/release.txt) is of build " + hex(record.build_id) + ", this is build " +
+                         hex(build) + " (the cartridge code changed since): the BPS needs this build's patched ROM's "
+                         "CRC32, so give --rom tetris.nes (and refresh dist/ with nestris-ai release), or --no-bps");
+    return record.patched_crc32;
 }
 
 void print_checksums(std::ostream& out, const char* label, uint64_t size, const std::string& sha1, uint32_t crc) {
@@ -61,32 +90,100 @@ void print_identity(std::ostream& out, const fs::path& path, const RomIdentity& 
 }
 
 void add_build(CLI::App& app) {
-    auto output = std::make_shared<fs::path>("nestris-ai.ips");
-    auto verbose = std::make_shared<bool>(false);
+    struct Options {
+        fs::path ips = "nestris-ai.ips", bps, rom;
+        bool no_bps = false, verbose = false;
+    };
+    auto o = std::make_shared<Options>();
     CLI::App* sub = app.add_subcommand(
-        "build", "Write the IPS patch of the cartridge code built into this nestris-ai. Needs no ROM.");
-    sub->add_option("-o,--output", *output, "where to write the patch")->capture_default_str();
-    sub->add_flag("--verbose", *verbose, "also print how much of each free ROM region the code uses");
-    sub->footer("Prints the build id that the patched ROM carries in its signature (see\n"
+        "build", "Write the IPS and BPS patches of the cartridge code built into this nestris-ai. Needs no ROM.");
+    sub->add_option("-o,--output", o->ips, "where to write the IPS patch")->capture_default_str();
+    CLI::Option* bps_option =
+        sub->add_option("--bps", o->bps, "where to write the BPS patch (default: beside the IPS, ending .bps)");
+    sub->add_flag("--no-bps", o->no_bps, "write the IPS patch only")->excludes(bps_option);
+    sub->add_option("--rom", o->rom, "your Tetris (USA): the BPS's target checksum is then computed, not read from "
+                                     "the release record");
+    sub->add_flag("--verbose", o->verbose, "also print how much of each free ROM region the code uses");
+    sub->footer("The BPS carries the CRC32 of the ROM it makes, which needs the game to compute: without\n"
+                "--rom it is read from the release record compiled in (dist/release.txt), which must be of\n"
+                "this build. Both patches are for Tetris (USA) with its standard iNES header.\n"
+                "Prints the build id that the patched ROM carries in its signature (see\n"
                 "`nestris-ai identify`); --verbose adds the use of each free ROM region.");
-    sub->callback([output, verbose] {
+    sub->callback([o] {
         run_command("nestris-ai build", [&] {
             const CartImage& cart = shipped_cart();
             const IpsPatch patch = cart_patch(cart);
-            const std::vector<uint8_t> bytes = serialize_ips(patch);
-            write_file_atomically(*output, bytes, [&](std::span<const uint8_t> on_disk) {
+            const std::vector<uint8_t> ips = serialize_ips(patch);
+            std::vector<uint8_t> bps;
+            if (o->bps.empty()) o->bps = fs::path(o->ips).replace_extension(".bps");
+            if (!o->no_bps) {  // decided before anything is written
+                if (same_file(o->ips, o->bps)) throw FileError("the IPS and the BPS would be the same file");
+                const uint32_t patched_crc =
+                    o->rom.empty() ? recorded_patched_crc32() : crc32_of(patch_rom(read_file(o->rom), cart).bytes);
+                bps = bps_for(patch, patched_crc);
+            }
+            const std::vector<fs::path> inputs = o->rom.empty() ? std::vector<fs::path>{} : std::vector<fs::path>{o->rom};
+            write_file_atomically(o->ips, ips, [&](std::span<const uint8_t> on_disk) {
                 if (parse_ips(on_disk) != patch) throw FileError("the patch read back from disk differs");
-            });
+            }, inputs);
             uint32_t patched = 0, rle = 0;
             for (const IpsRecord& r : patch.records) {
                 patched += r.length;
                 rle += r.rle ? 1 : 0;
             }
-            std::cout << "nestris-ai " << cart_version(cart) << ", build " << hex(cart_build_id(cart)) << "\n";
-            if (*verbose) std::cout << "cartridge usage (bytes):\n" << cart.usage_report();
-            std::cout << "wrote " << output->string() << ": " << bytes.size() << " bytes, "
+            std::cout << build_name() << "\n";
+            if (o->verbose) std::cout << "cartridge usage (bytes):\n" << cart.usage_report();
+            std::cout << "wrote " << o->ips.string() << ": " << ips.size() << " bytes, SHA-1 " << sha1_hex(ips) << ", "
                       << patch.records.size() << " record(s) (" << rle << " RLE), writing " << patched
                       << " bytes of Tetris (USA)\n";
+            if (!o->no_bps) {
+                write_file_atomically(o->bps, bps, [&](std::span<const uint8_t> on_disk) { parse_bps(on_disk); }, inputs);
+                std::cout << "wrote " << o->bps.string() << ": " << bps.size() << " bytes, SHA-1 " << sha1_hex(bps)
+                          << ", from Tetris (USA) (CRC32 " << hex(bps_source().file_crc32)
+                          << ") to the patched ROM (CRC32 " << hex(parse_bps(bps).target_crc32) << ")\n";
+            }
+            return 0;
+        });
+    });
+}
+
+void add_release(CLI::App& app) {
+    struct Options {
+        fs::path rom, dir;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* sub = app.add_subcommand(
+        "release", "Maintainers: write the release files (IPS, BPS, release record) of this build into a folder.");
+    sub->group("Maintainers");
+    sub->add_option("--rom", o->rom, "your Tetris (USA), for the patched ROM's checksums")->required();
+    sub->add_option("--dir", o->dir, "the folder to write nestris-ai.ips, nestris-ai.bps and release.txt into (dist)")
+        ->required();
+    sub->footer("Patches the ROM in memory (checked byte for byte), builds the BPS with the patched ROM's\n"
+                "CRC32, checks that the BPS applied to the ROM gives the same bytes, then writes the three\n"
+                "files. Commit them with the code they were built from; the tests check that the build\n"
+                "still makes them.");
+    sub->callback([o] {
+        run_command("nestris-ai release", [&] {
+            if (!fs::is_directory(o->dir)) throw FileError(o->dir.string() + " is not a folder");
+            const CartImage& cart = shipped_cart();
+            const PatchedRom patched = patch_rom(read_file(o->rom), cart);
+            const IpsPatch patch = cart_patch(cart);
+            const std::vector<uint8_t> ips = serialize_ips(patch);
+            const std::vector<uint8_t> bps = bps_for(patch, crc32_of(patched.bytes));
+            if (apply_bps(patched.original, bps) != patched.bytes)
+                throw PatchError("the BPS applied to the ROM does not give the patched ROM (a bug)");
+            ReleaseRecord record{cart_version(cart), cart_build_id(cart), sha1_hex(ips), sha1_hex(bps),
+                                 sha1_hex(patched.bytes), crc32_of(patched.bytes)};
+            const std::vector<fs::path> inputs = {o->rom};
+            write_file_atomically(o->dir / "nestris-ai.ips", ips, {}, inputs);
+            write_file_atomically(o->dir / "nestris-ai.bps", bps, {}, inputs);
+            write_text_atomically(o->dir / "release.txt", format_release_record(record), inputs);
+            std::cout << build_name() << ": wrote " << (o->dir / "nestris-ai.ips").string() << ", "
+                      << (o->dir / "nestris-ai.bps").string() << " and " << (o->dir / "release.txt").string() << "\n"
+                      << "  nestris-ai.ips      SHA-1 " << record.ips_sha1 << "\n"
+                      << "  nestris-ai.bps      SHA-1 " << record.bps_sha1 << "\n"
+                      << "  patched ROM         SHA-1 " << record.patched_sha1 << "  CRC32 " << hex(record.patched_crc32)
+                      << "\n(README.md quotes these; rebuild so that build reads the new record.)\n";
             return 0;
         });
     });
@@ -140,12 +237,28 @@ void add_identify(CLI::App& app) {
     CLI::App* sub = app.add_subcommand("identify", "Say what a ROM file is, by its checksums.");
     sub->add_option("FILE", *path, "the file to look at")->required();
     sub->footer("Recognises Tetris (USA) (supported, with or without its header), Tetris (Europe)\n"
-                "(refused: PAL), ROMs already patched by nestris-ai (version and build), and prints the\n"
-                "checksums and iNES fields of anything else.\n"
-                "Exit status: 0 recognised; 1 not a ROM or patch it knows, or unreadable; 2 usage.");
+                "(refused: PAL), ROMs already patched by nestris-ai (version and build; a headerless dump\n"
+                "patched 16 bytes off by a generic IPS tool is named as such), IPS and BPS patches (what\n"
+                "they write and for which file; this build's own), and prints the checksums and iNES\n"
+                "fields of anything else.\n"
+                "Exit status: 0 recognised; 1 not a ROM or patch it knows, damaged, or unreadable; 2 usage.");
     sub->callback([path] {
         run_command("nestris-ai identify", [&] {
             const std::vector<uint8_t> file = read_file(*path);
+            const IpsPatch ips = cart_patch(shipped_cart());
+            std::vector<uint8_t> bps;
+            try {
+                bps = bps_for(ips, recorded_patched_crc32());
+            } catch (const PatchError&) {
+                // no release record of this build: a BPS cannot be called this build's
+            }
+            if (const auto patch = identify_patch_file(file, {known_roms(), &ips, bps, build_name()})) {
+                std::cout << path->string() << ": " << (patch->readable ? "" : "a damaged ") << patch->format
+                          << " patch\n";
+                print_checksums(std::cout, "file", file.size(), sha1_hex(file), crc32_of(file));
+                for (const std::string& line : patch->lines) std::cout << "  " << line << "\n";
+                return patch->readable ? 0 : kExitFailed;
+            }
             const RomIdentity id = identify_rom(file, this_build_context());
             print_identity(std::cout, *path, id);
             if (id.patchable()) std::cout << "  -> nestris-ai patch " << path->string() << "\n";
@@ -243,6 +356,45 @@ void add_apply_ips(CLI::App& app) {
     });
 }
 
+void add_apply_bps(CLI::App& app) {
+    struct Options {
+        fs::path file, patch, output;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* sub = app.add_subcommand("apply-bps", "Apply any BPS patch to any file (a general tool).");
+    sub->add_option("FILE", o->file, "the file to patch")->required();
+    sub->add_option("PATCH", o->patch, "the BPS patch")->required();
+    sub->add_option("-o,--output", o->output, "the patched file (must not be FILE)")->required();
+    sub->footer("Strict, as the format intends: the patch's own CRC32, the file's size and CRC32 before, and\n"
+                "the result's CRC32 after are all checked, and nothing is written unless all three match.\n"
+                "The output is written atomically, never onto FILE or PATCH.");
+    sub->callback([o] {
+        run_command("nestris-ai apply-bps", [&] {
+            const std::vector<uint8_t> file = read_file(o->file);
+            const std::vector<uint8_t> patch = read_file(o->patch);
+            std::vector<uint8_t> result;
+            try {
+                result = apply_bps(file, patch);
+            } catch (const BpsError& e) {
+                std::string hint;
+                const RomIdentity id = identify_rom(file, this_build_context());
+                if (id.kind == RomKind::Headerless || id.kind == RomKind::OriginalReheader)
+                    hint = " (" + o->file.string() + " is " + id.summary() +
+                           "; BPS patches are made for the file with its standard header: nestris-ai patch "
+                           "adds it)";
+                throw BpsError(o->patch.string() + ": " + e.what() + hint);
+            }
+            const std::vector<fs::path> inputs = {o->file, o->patch};
+            write_file_atomically(o->output, result, {}, inputs);
+            std::cout << "applied " << o->patch.string() << " to " << o->file.string()
+                      << " (patch, source and result CRC32s checked)\n"
+                      << "wrote " << o->output.string() << ": " << result.size() << " bytes, SHA-1 "
+                      << sha1_hex(result) << "  CRC32 " << hex(crc32_of(result)) << "\n";
+            return 0;
+        });
+    });
+}
+
 }  // namespace
 
 IdentifyContext this_build_context() {
@@ -256,6 +408,8 @@ void add_patcher_commands(CLI::App& app) {
     add_identify(app);
     add_verify(app);
     add_apply_ips(app);
+    add_apply_bps(app);
+    add_release(app);
 }
 
 }  // namespace nestris

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # nestris-ai from a fresh clone, in one command: installs the Debian packages that are missing,
-# builds nestris-ai, writes the patch (nestris-ai.ips) and, if you have Tetris (USA), patches it.
+# builds nestris-ai, writes the patches (nestris-ai.ips, nestris-ai.bps) and, if you have Tetris (USA), patches it.
 #
 #   tools/quickstart.sh [path/to/tetris.nes]
 #
@@ -52,7 +52,7 @@ fi
 echo
 echo "== quickstart: done"
 echo "  nestris-ai:  $build/bin/nestris-ai  (try: $build/bin/nestris-ai --help)"
-echo "  the patch:   $patch_file  (apply it to Tetris (USA) with any IPS tool)"
+echo "  the patches: $patch_file and ${patch_file%.ips}.bps  (any IPS or BPS tool; BPS checks your dump)"
 if [ -n "$rom" ]; then
   rom_dir="$(dirname "$rom")"
   rom_name="$(basename "$rom")"

@@ -1,6 +1,7 @@
 // The subcommands as a user runs them (in-process): exit codes, messages, and files written or
 // not written.
 #include "cart_image.hpp"
+#include "bps.hpp"
 #include "checksums.hpp"
 #include "command_runner.hpp"
 #include "file_io.hpp"
@@ -10,6 +11,8 @@
 #include "patcher_commands.hpp"
 #include "model_commands.hpp"
 #include "play_command.hpp"
+#include "release_record.hpp"
+#include "release_record_text.hpp"
 #include "rom.hpp"
 #include "support/file_size_limit.hpp"
 #include "support/run_cli.hpp"
@@ -41,7 +44,7 @@ std::vector<uint8_t> synthetic_rom(uint32_t seed) {
 
 }  // namespace
 
-TEST_CASE("cli: build writes the patch and reports the build id (and the usage with --verbose)") {
+TEST_CASE("cli: build writes the patches and reports the build id (and the usage with --verbose)") {
     ScratchDir dir("cli_build");
     const CliResult r = run_cli({"build", "-o", (dir / "x.ips").string()});
     INFO(r.out << r.err);
@@ -51,13 +54,23 @@ TEST_CASE("cli: build writes the patch and reports the build id (and the usage w
     CHECK_THAT(r.out, Contains("build " + crc32_hex(cart_build_id(shipped_cart()))));
     CHECK_THAT(r.out, !Contains("cartridge usage"));
     CHECK_THAT(r.out, Contains("wrote " + (dir / "x.ips").string()));
-    const CliResult verbose = run_cli({"build", "-o", (dir / "x.ips").string(), "--verbose"});
+    // The BPS lands beside the IPS; its target CRC32 is the release record's, its bytes the IPS's.
+    const std::vector<uint8_t> bps = read_file(dir / "x.bps");
+    const ReleaseRecord record = parse_release_record(kRecordedReleaseText);
+    CHECK(parse_bps(bps).target_crc32 == record.patched_crc32);
+    CHECK(bps == bps_from_ips(expected, 49168, known_roms()[0].file_crc32, record.patched_crc32));
+    CHECK_THAT(r.out, Contains("wrote " + (dir / "x.bps").string()));
+    const CliResult verbose = run_cli({"build", "-o", (dir / "x.ips").string(), "--verbose", "--no-bps"});
     CHECK_THAT(verbose.out, Contains(shipped_cart().usage_report()));
+    CHECK_THAT(verbose.out, !Contains(".bps"));
 
     const CliResult bad = run_cli({"build", "-o", (dir / "missing" / "x.ips").string()});
     CHECK(bad.code == 1);
     CHECK_THAT(bad.err, Contains("nestris-ai build: error: cannot write"));
-    CHECK(dir.listing() == std::vector<std::string>{"x.ips"});
+    const CliResult same = run_cli({"build", "-o", (dir / "y.ips").string(), "--bps", (dir / "y.ips").string()});
+    CHECK(same.code == 1);
+    CHECK_THAT(same.err, Contains("the same file"));
+    CHECK(dir.listing() == std::vector<std::string>{"x.bps", "x.ips"});
 }
 
 TEST_CASE("cli: patch refuses bad input with a message, a non-zero exit and no file") {
@@ -160,7 +173,7 @@ TEST_CASE("cli: identify and play trust the bytes, not the signature") {
     write_plain(dir / "off.nes", apply_ips(headerless, cart_patch(shipped_cart()), {.allow_growth = true}));
     r = run_cli({"identify", (dir / "off.nes").string()});
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Contains("a damaged nestris-ai patch") && Contains("no header"));
+    CHECK_THAT(r.out, Contains("patched 16 bytes off") && Contains("nestris-ai patch") && Contains("no header"));
     // The real thing still says "this build".
     write_plain(dir / "good.nes", patched);
     r = run_cli({"identify", (dir / "good.nes").string()});
@@ -247,6 +260,78 @@ TEST_CASE("cli: apply-ips applies any patch, strictly") {
     CHECK(fs::is_character_file("/dev/null"));
 }
 
+TEST_CASE("cli: apply-bps applies any BPS, strictly, and writes nothing when a check fails") {
+    ScratchDir dir("cli_apply_bps");
+    std::mt19937 rng(18);
+    const auto source = random_bytes(rng, 4000);
+    const IpsPatch ips = encode_ips({{10, random_bytes(rng, 30)}, {3000, random_bytes(rng, 5)}});
+    const auto target = apply_ips(source, ips);
+    write_plain(dir / "in.bin", source);
+    write_plain(dir / "p.bps", bps_from_ips(ips, source.size(), crc32_of(source), crc32_of(target)));
+    CliResult r = run_cli({"apply-bps", (dir / "in.bin").string(), (dir / "p.bps").string(), "-o", (dir / "out.bin").string()});
+    INFO(r.out << r.err);
+    CHECK(r.code == 0);
+    CHECK(read_file(dir / "out.bin") == target);
+    CHECK_THAT(r.out, Contains("SHA-1 " + sha1_hex(target)));
+
+    auto other = source;
+    other[0] ^= 1;
+    write_plain(dir / "other.bin", other);
+    r = run_cli({"apply-bps", (dir / "other.bin").string(), (dir / "p.bps").string(), "-o", (dir / "o2.bin").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("p.bps: the file's CRC32 is " + crc32_hex(crc32_of(other))));
+    auto damaged = read_file(dir / "p.bps");
+    damaged[8] ^= 0x40;
+    write_plain(dir / "damaged.bps", damaged);
+    r = run_cli({"apply-bps", (dir / "in.bin").string(), (dir / "damaged.bps").string(), "-o", (dir / "o3.bin").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("damaged"));
+    r = run_cli({"apply-bps", (dir / "in.bin").string(), (dir / "p.bps").string(), "-o", (dir / "p.bps").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("is an input"));
+    CHECK(dir.listing() == std::vector<std::string>{"damaged.bps", "in.bin", "other.bin", "out.bin", "p.bps"});
+}
+
+TEST_CASE("cli: identify names IPS and BPS patches, this build's own, and damaged ones") {
+    ScratchDir dir("cli_identify_patches");
+    const IpsPatch ips = cart_patch(shipped_cart());
+    write_plain(dir / "ours.ips", serialize_ips(ips));
+    CliResult r = run_cli({"identify", (dir / "ours.ips").string()});
+    INFO(r.out << r.err);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("IPS patch") && Contains("this is nestris-ai") && Contains("standard 16-byte iNES header"));
+    CHECK_THAT(r.out, !Contains("already patched"));
+
+    const ReleaseRecord record = parse_release_record(kRecordedReleaseText);
+    write_plain(dir / "ours.bps", bps_from_ips(ips, 49168, known_roms()[0].file_crc32, record.patched_crc32));
+    r = run_cli({"identify", (dir / "ours.bps").string()});
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("BPS patch") && Contains("= Tetris (USA) (standard header)") &&
+                          Contains("CRC32 " + crc32_hex(record.patched_crc32)) && Contains("this is nestris-ai"));
+
+    std::mt19937 rng(3);
+    const auto some = random_bytes(rng, 100);
+    write_plain(dir / "other.ips", serialize_ips(encode_ips({{4, {1, 2, 3}}})));
+    r = run_cli({"identify", (dir / "other.ips").string()});
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("1 record(s) (0 RLE) writing 3 bytes") && !Contains("this is nestris-ai"));
+    write_plain(dir / "other.bps", bps_from_ips({}, some.size(), crc32_of(some), crc32_of(some)));
+    r = run_cli({"identify", (dir / "other.bps").string()});
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("no ROM this nestris-ai knows"));
+
+    write_plain(dir / "cut.ips", {'P', 'A', 'T', 'C', 'H', 0, 0, 1, 0, 9, 1});
+    r = run_cli({"identify", (dir / "cut.ips").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Contains("a damaged IPS patch") && Contains("truncated record"));
+    auto bad_bps = read_file(dir / "ours.bps");
+    bad_bps[bad_bps.size() / 2] ^= 1;
+    write_plain(dir / "bad.bps", bad_bps);
+    r = run_cli({"identify", (dir / "bad.bps").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Contains("a damaged BPS patch") && Contains("its CRC32"));
+}
+
 TEST_CASE("cli: apply-ips reports a truncation record and refuses it unless --allow-truncate") {
     ScratchDir dir("cli_truncate");
     std::mt19937 rng(9);
@@ -277,9 +362,11 @@ TEST_CASE("cli: patch -o never replaces a device") {
 
 TEST_CASE("cli: every subcommand explains itself in --help") {
     const std::pair<const char*, std::vector<const char*>> expected[] = {
-        {"build", {"Needs no ROM", "-o,--output", "build id"}},
+        {"build", {"Needs no ROM", "-o,--output", "--bps", "--no-bps", "--rom", "release record", "build id"}},
+        {"apply-bps", {"CRC32", "nothing is written"}},
+        {"release", {"--rom", "--dir", "release.txt"}},
         {"patch", {"Tetris (USA)", "--in-place", "headerless", "nothing is written", "77747840541BFC62A28A5957692A98C550BD6B2B"}},
-        {"identify", {"Tetris (Europe)", "Exit status"}},
+        {"identify", {"Tetris (Europe)", "IPS and BPS", "16 bytes off", "Exit status"}},
         {"verify", {"--original", "Exit status"}},
         {"apply-ips", {"--allow-grow", "truncation"}},
     };

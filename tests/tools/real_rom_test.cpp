@@ -1,5 +1,7 @@
 // Tests on the genuine game: they run only where the user has it (TETRIS_ROM=/path/to/tetris.nes,
 // and TETRIS_PAL_ROM for Tetris (Europe)); otherwise they print SKIPPED and ctest says so.
+#include "bps.hpp"
+#include "cart_ai.hpp"
 #include "checksums.hpp"
 #include "command_runner.hpp"
 #include "file_io.hpp"
@@ -9,12 +11,14 @@
 #include "support/rom.hpp"
 #include "support/run_cli.hpp"
 #include "play_command.hpp"
+#include "release_record.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <unordered_set>
 
 using namespace nestris;
 using namespace nestris::test;
@@ -159,4 +163,63 @@ TEST_CASE("real game: play's summary says in plain words what ran, and counts AI
                                                         "--height", "0", "--frames", "600"});
     REQUIRE(b.code == 0);
     CHECK_THAT(b.out, Contains("lines left"));
+}
+
+TEST_CASE("real game: the release in dist/ makes the ROM its record names, by IPS, by BPS and by patch") {
+    const auto rom = tetris_rom_or_skip();
+    if (!rom) return;
+    const fs::path dist = fs::path(NESTRIS_SOURCE_DIR) / "dist";
+    const ReleaseRecord record = parse_release_record(read_text_file(dist / "release.txt"));
+    const PatchedRom patched = patch_rom(*rom, shipped_cart());
+    CHECK(sha1_hex(patched.bytes) == record.patched_sha1);
+    CHECK(crc32_of(patched.bytes) == record.patched_crc32);
+    CHECK(apply_bps(*rom, read_file(dist / "nestris-ai.bps")) == patched.bytes);
+    CHECK(apply_ips(*rom, parse_ips(read_file(dist / "nestris-ai.ips"))) == patched.bytes);
+    // The BPS refuses the headerless dump (it checks its source), and says how to go on.
+    const std::vector<uint8_t> headerless(rom->begin() + 16, rom->end());
+    CHECK_THROWS_WITH(apply_bps(headerless, read_file(dist / "nestris-ai.bps")), Contains("this patch is for a file of"));
+}
+
+// A window of 8 bytes that carries nothing of the game even when the game has it too: at most
+// four distinct values (runs of zeros, masks such as 00 00 00 01 02 04), or counting by one
+// step (0, 1, 2, ...).
+bool window_without_information(const uint8_t* w) {
+    const std::unordered_set<uint8_t> values(w, w + 8);
+    if (values.size() <= 4) return true;
+    for (int i = 1; i < 7; ++i)
+        if (static_cast<uint8_t>(w[i + 1] - w[i]) != static_cast<uint8_t>(w[1] - w[0])) return false;
+    return true;
+}
+
+TEST_CASE("real game: the release patches hold our bytes only (no 8 bytes of the game in them)") {
+    const auto rom = tetris_rom_or_skip();
+    if (!rom) return;
+    const auto window = [](const uint8_t* p) {
+        uint64_t v = 0;
+        for (int i = 0; i < 8; ++i) v = v << 8 | p[i];
+        return v;
+    };
+    std::unordered_set<uint64_t> game;
+    for (size_t i = 0; i + 8 <= rom->size(); ++i) game.insert(window(rom->data() + i));
+    const fs::path dist = fs::path(NESTRIS_SOURCE_DIR) / "dist";
+    for (const char* name : {"nestris-ai.ips", "nestris-ai.bps"}) {
+        const std::vector<uint8_t> patch = read_file(dist / name);
+        std::vector<std::string> copied;
+        for (size_t i = 0; i + 8 <= patch.size(); ++i)
+            if (game.count(window(patch.data() + i)) && !window_without_information(patch.data() + i))
+                copied.push_back("at byte " + std::to_string(i));
+        INFO(name);
+        CHECK(copied == std::vector<std::string>{});
+    }
+}
+
+TEST_CASE("real game: the game's tables the AI reads are the ones the harnesses give it") {
+    const auto rom = tetris_rom_or_skip();
+    if (!rom) return;
+    for (const tools::GameTable& table : tools::game_tables_read_by_ai()) {
+        const size_t at = prg_file_offset(table.address);
+        REQUIRE(at + table.bytes.size() <= rom->size());
+        CHECK(std::vector<uint8_t>(rom->begin() + static_cast<long>(at),
+                                   rom->begin() + static_cast<long>(at + table.bytes.size())) == table.bytes);
+    }
 }

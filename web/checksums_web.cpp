@@ -1,0 +1,18 @@
+// checksums.hpp for the WebAssembly build: OpenSSL and zlib are not there, so the plain C++
+// versions (patcher/portable_checksums), which the native tests check against them, stand in.
+#include "checksums.hpp"
+#include "portable_checksums.hpp"
+
+#include <cstdio>
+
+namespace nestris {
+
+std::string sha1_hex(std::span<const uint8_t> data) { return portable::sha1_hex(data); }
+uint32_t crc32_of(std::span<const uint8_t> data) { return portable::crc32_of(data); }
+std::string crc32_hex(uint32_t crc) {
+    char text[9];
+    std::snprintf(text, sizeof text, "%08X", crc);
+    return text;
+}
+
+}  // namespace nestris

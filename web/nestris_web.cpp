@@ -1,0 +1,199 @@
+// The web page's C++ (compiled to WebAssembly by emscripten): the same identification and
+// patching as `nestris-ai identify` / `patch`, and the same embedded NES as the command line,
+// bound to JavaScript with embind. Nothing here is a rewrite: it calls the patcher and emu-test
+// layers. Results cross to JavaScript as JSON text and byte arrays.
+#include "bps.hpp"
+#include "checksums.hpp"
+#include "ips.hpp"
+#include "nes.hpp"
+#include "patch.hpp"
+#include "rom.hpp"
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace nestris::web {
+namespace {
+
+std::span<const uint8_t> bytes_of(const std::string& s) {
+    return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
+}
+
+std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') out += '\\', out += static_cast<char>(c);
+        else if (c == '\n') out += "\\n";
+        else if (c < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out += buf;
+        } else out += static_cast<char>(c);
+    }
+    return out + "\"";
+}
+
+const char* kind_name(RomKind kind) {
+    switch (kind) {
+        case RomKind::Original: return "original";
+        case RomKind::OriginalReheader: return "original-reheader";
+        case RomKind::Headerless: return "headerless";
+        case RomKind::Refused: return "refused";
+        case RomKind::Patched: return "patched";
+        case RomKind::Unknown: return "unknown";
+    }
+    return "unknown";
+}
+
+emscripten::val byte_array(const std::vector<uint8_t>& bytes) {
+    // A copy owned by JavaScript (the view into wasm memory would not outlive the vector).
+    return emscripten::val::global("Uint8Array")
+        .new_(emscripten::typed_memory_view(bytes.size(), bytes.data()))
+        .call<emscripten::val>("slice");
+}
+
+}  // namespace
+
+// Identifies ROMs and patches them with the patch the page serves (nestris-ai.ips, which
+// `nestris-ai build` wrote beside it).
+class Patcher {
+public:
+    // Returns JSON {"version", "build"} or {"error"}.
+    std::string load_patch(const std::string& ips_file) {
+        try {
+            patch_ = parse_ips(bytes_of(ips_file));
+            const auto signature = patch_signature(patch_);
+            if (!signature) return R"j({"error":"this IPS patch is not nestris-ai's (it writes no signature)"})j";
+            build_id_ = signature->build_id;
+            loaded_ = true;
+            return "{\"version\":" + json_string(signature->version()) + ",\"build\":" +
+                   json_string(crc32_hex(build_id_)) + "}";
+        } catch (const std::exception& e) {
+            return std::string("{\"error\":") + json_string(e.what()) + "}";
+        }
+    }
+
+    // JSON: kind, summary, patchable, sha1, crc32, size, notes.
+    std::string identify(const std::string& file) const {
+        const RomIdentity id = identify_rom(bytes_of(file), {catalogue(), build_id_, loaded_ ? &patch_ : nullptr});
+        std::ostringstream o;
+        o << "{\"kind\":" << json_string(kind_name(id.kind)) << ",\"summary\":" << json_string(id.summary())
+          << ",\"patchable\":" << (id.patchable() ? "true" : "false") << ",\"sha1\":" << json_string(id.file_sha1)
+          << ",\"crc32\":" << json_string(crc32_hex(id.file_crc32)) << ",\"size\":" << id.file_size
+          << ",\"payload_sha1\":" << json_string(id.payload_sha1)
+          << ",\"payload_crc32\":" << json_string(crc32_hex(id.payload_crc32)) << ",\"notes\":[";
+        for (size_t i = 0; i < id.notes.size(); ++i) o << (i ? "," : "") << json_string(id.notes[i]);
+        o << "]}";
+        return o.str();
+    }
+
+    // {ok: true, bytes: Uint8Array, sha1, crc32, summary} or {ok: false, error}.
+    emscripten::val patch(const std::string& file) const {
+        emscripten::val out = emscripten::val::object();
+        try {
+            if (!loaded_) throw PatchError("the patch has not been loaded");
+            const PatchedRom result = patch_rom(bytes_of(file), patch_, build_id_, catalogue());
+            out.set("ok", true);
+            out.set("bytes", byte_array(result.bytes));
+            out.set("sha1", sha1_hex(result.bytes));
+            out.set("crc32", crc32_hex(crc32_of(result.bytes)));
+            out.set("summary", result.source.summary());
+        } catch (const std::exception& e) {
+            out.set("ok", false);
+            out.set("error", std::string(e.what()));
+        }
+        return out;
+    }
+
+    // For the page's test only (never called by the page): accept one synthetic "game" in place
+    // of Tetris (USA), so CI can patch a ROM that is not the game. Checksums in hex.
+    void use_test_catalogue(const std::string& file_sha1, const std::string& payload_sha1, uint32_t file_crc,
+                            uint32_t payload_crc) {
+        test_names_ = {"Test ROM (synthetic, not a game)", file_sha1, payload_sha1};
+        test_rom_ = KnownRom{test_names_[0], test_names_[1], file_crc, test_names_[2], payload_crc,
+                             tetris_usa_header(), true, ""};
+        testing_ = true;
+    }
+
+    std::string sha1(const std::string& data) const { return sha1_hex(bytes_of(data)); }
+
+private:
+    std::span<const KnownRom> catalogue() const {
+        return testing_ ? std::span<const KnownRom>(&test_rom_, 1) : known_roms();
+    }
+    IpsPatch patch_;
+    uint32_t build_id_ = 0;
+    bool loaded_ = false;
+    bool testing_ = false;
+    std::vector<std::string> test_names_;
+    KnownRom test_rom_;
+};
+
+// The embedded NES, a frame at a time, with the picture as RGBA for a canvas.
+class Console {
+public:
+    Console() { rgba_.resize(256 * 240 * 4, 255); }
+    // Powers on a ROM; returns "" or why it cannot run.
+    std::string load(const std::string& rom) {
+        try {
+            nes_ = std::make_unique<emu::Nes>(bytes_of(rom));
+            return "";
+        } catch (const std::exception& e) {
+            nes_.reset();
+            return e.what();
+        }
+    }
+    void set_buttons(int buttons) {
+        if (nes_) nes_->set_buttons(static_cast<uint8_t>(buttons));
+    }
+    // Runs one frame; false when nothing is loaded or the CPU has jammed (the picture then stays).
+    bool run_frame() { return nes_ && nes_->run_frame() != emu::RunStatus::Jammed; }
+    double frame() const { return nes_ ? static_cast<double>(nes_->frame()) : 0; }
+    void reset() {
+        if (nes_) nes_->reset();
+    }
+    // The picture just displayed, 256 x 240 RGBA (a view into wasm memory: copy it before the
+    // next call).
+    emscripten::val picture() {
+        if (nes_) {
+            nes_->screenshot(image_);
+            for (size_t i = 0, n = static_cast<size_t>(image_.width) * image_.height; i < n; ++i) {
+                rgba_[4 * i] = image_.rgb[3 * i];
+                rgba_[4 * i + 1] = image_.rgb[3 * i + 1];
+                rgba_[4 * i + 2] = image_.rgb[3 * i + 2];
+            }
+        }
+        return emscripten::val(emscripten::typed_memory_view(rgba_.size(), rgba_.data()));
+    }
+
+private:
+    std::unique_ptr<emu::Nes> nes_;
+    emu::Image image_{256, 240};
+    std::vector<uint8_t> rgba_;
+};
+
+}  // namespace nestris::web
+
+EMSCRIPTEN_BINDINGS(nestris) {
+    using namespace nestris::web;
+    emscripten::class_<Patcher>("Patcher")
+        .constructor<>()
+        .function("loadPatch", &Patcher::load_patch)
+        .function("identify", &Patcher::identify)
+        .function("patch", &Patcher::patch)
+        .function("useTestCatalogue", &Patcher::use_test_catalogue)
+        .function("sha1", &Patcher::sha1);
+    emscripten::class_<Console>("Console")
+        .constructor<>()
+        .function("load", &Console::load)
+        .function("setButtons", &Console::set_buttons)
+        .function("runFrame", &Console::run_frame)
+        .function("frame", &Console::frame)
+        .function("reset", &Console::reset)
+        .function("picture", &Console::picture);
+}
