@@ -35,6 +35,7 @@ EvalSet expand_set(const Weights& w) {
     e.row_step = capped(p("row_each"), kCapRowStep);
     e.keep = static_cast<uint8_t>(p("keep"));
     e.keep_fast = static_cast<uint8_t>(p("keep_fast"));
+    e.keep_margin = static_cast<uint16_t>(p("keep_margin"));
     return e;
 }
 
@@ -50,7 +51,7 @@ const std::vector<std::string>& weight_names() {
 }
 
 const std::vector<std::string>& search_parameter_names() {
-    static const std::vector<std::string> names = {"keep", "keep_fast"};
+    static const std::vector<std::string> names = {"keep", "keep_fast", "keep_margin"};
     return names;
 }
 
@@ -90,7 +91,7 @@ Weights parse_weights(std::string_view text) {
         auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
         if (ec != std::errc{} || end != value.data() + value.size()) fail("'" + key + "' needs an integer");
         if (v < 0 || v > 65535) fail("'" + key + "' must be 0..65535");
-        if (is_search && (v < 1 || v > kMaxKeep))
+        if (is_search && key != "keep_margin" && (v < 1 || v > kMaxKeep))
             fail("'" + key + "' must be 1.." + std::to_string(kMaxKeep));
         w.values[key] = v;
     }

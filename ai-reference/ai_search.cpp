@@ -151,6 +151,15 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
         if (out.count < keep) ++out.count;
     });
 
+    // Only candidates within keep_margin of the best go on (the sum saturates at the top-out
+    // cost: then every one does).
+    for (uint8_t k = 1; k < out.count; ++k) {
+        if (out.candidates[k].cost > saturating_add(out.candidates[0].cost, set.keep_margin)) {
+            out.count = k;
+            break;
+        }
+    }
+
     // Ply 2: for each kept candidate and each type the preview may show, the best reply.
     for (uint8_t k = 0; k < out.count; ++k) {
         const Placed p = place(in.board, out.candidates[k].target);

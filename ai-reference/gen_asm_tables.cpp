@@ -231,6 +231,8 @@ std::string generate_constants(const EvalTables& tables) {
     o << "KEEP        = " << int(tables.keep) << "     ; K: first-ply candidates kept (weights.txt keep)\n";
     o << "KEEP_FAST   = " << int(tables.keep_fast) << "     ; K at one row a frame (keep_fast)\n";
     o << "K_MAX       = " << std::max(int(tables.keep), int(tables.keep_fast)) << "     ; room for the candidates\n";
+    o << "KEEP_MARGIN = " << int(tables.keep_margin)
+      << "     ; a candidate goes on to the second ply only within this of the best (keep_margin)\n";
     o << "SPAWN_X     = " << ai::kSpawnX << "     ; the spawn column\n";
     o << "GAP_MIN_DEPTH = " << kGapMinDepth << "   ; a gap shallower than this costs nothing\n";
     o << "STACK_FAST_OFFSET = " << std::tuple_size_v<decltype(tables.stack)>

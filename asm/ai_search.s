@@ -244,6 +244,7 @@ keep:
     lda s_type
     sta z_type
     jsr ai_sweep_type
+    jsr drop_far_candidates
     ; second ply: for each candidate, the best reply of each type
     lda #2
     sta s_ply
@@ -362,6 +363,41 @@ chosen:
     rts
 none:
     clc
+    rts
+.endproc
+
+; After the first ply: only the candidates whose cost is at most the best one's + KEEP_MARGIN
+; go on (sorted by cost, so the first one beyond ends the list). A limit past $FFFF keeps all,
+; as the reference's saturating sum does.
+.segment "PACK_drop_far_candidates"
+.proc drop_far_candidates
+limit_lo   = z_t0
+limit_hi   = z_t1
+    lda cand_cost_lo
+    clc
+    adc #<KEEP_MARGIN
+    sta limit_lo
+    lda cand_cost_hi
+    adc #>KEEP_MARGIN
+    bcs done
+    sta limit_hi
+    ldx #1
+candidate:
+    cpx cand_count
+    bcs done
+    lda limit_hi
+    cmp cand_cost_hi,x
+    bcc cut                 ; limit < cost
+    bne next
+    lda limit_lo
+    cmp cand_cost_lo,x
+    bcc cut
+next:
+    inx
+    bne candidate
+cut:
+    stx cand_count
+done:
     rts
 .endproc
 

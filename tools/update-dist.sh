@@ -14,6 +14,12 @@ cmake -S "$repo" -B "$repo/build" >/dev/null
 cmake --build "$repo/build" -j2 --target nestris-ai
 "$repo/build/bin/nestris-ai" release --rom "$rom" --dir "$repo/dist"
 cmake -S "$repo" -B "$repo/build" >/dev/null
-cmake --build "$repo/build" -j2 --target nestris_web
+cmake --build "$repo/build" -j2   # everything: the tests compile the record in too
 cp "$repo/build/web/nestris-ai.html" "$repo/dist/nestris-ai.html"
-echo "update-dist: dist/ refreshed; check README's checksums against dist/release.txt"
+# README's checksum table (section "Checksums"), from the record.
+value() { sed -n "s/^$1 = //p" "$repo/dist/release.txt"; }
+sed -i -e "s/^| \`dist\/nestris-ai.bps\` | \`[0-9A-F]*\` |/| \`dist\/nestris-ai.bps\` | \`$(value bps_sha1)\` |/" \
+       -e "s/^| \`dist\/nestris-ai.ips\` | \`[0-9A-F]*\` |/| \`dist\/nestris-ai.ips\` | \`$(value ips_sha1)\` |/" \
+       -e "s/^| \*\*the patched ROM\*\* (nestris-ai [^,]*, build [0-9A-F]*) | \`[0-9A-F]*\` | \`[0-9A-F]*\` |/| **the patched ROM** (nestris-ai $(value version), build $(value build)) | \`$(value patched_sha1)\` | \`$(value patched_crc32)\` |/" \
+       "$repo/README.md"
+echo "update-dist: dist/ and README's checksums refreshed (dist/release.txt)"

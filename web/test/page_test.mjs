@@ -118,6 +118,16 @@ async function checkPage(url, label) {
     see(sha1(offered) === sha1(readFileSync(join(site, name))), `its link offers ${name} as built`);
   }
   if (!synthetic) {
+    // Every form of the dump gives the same patched ROM: headerless, and under a NES 2.0 header.
+    const headerless = rom.subarray(16);
+    const nes2 = Buffer.concat([Buffer.from([0x4E, 0x45, 0x53, 0x1A, 2, 2, 0x10, 0x08, 0, 0, 0, 0, 0, 0, 0, 0]), headerless]);
+    for (const [name, bytes, said] of [['headerless.nes', headerless, /headerless dump/], ['nes2.nes', nes2, /non-standard iNES header/]]) {
+      writeFileSync(join(scratch, name), bytes);
+      await (await page.$('#rom-input')).uploadFile(join(scratch, name));
+      await page.waitForFunction((n) => document.getElementById('download').download === n, {}, name.replace('.nes', '-nestris-ai.nes'));
+      see(said.test(await page.$eval('#identity-summary', (e) => e.textContent)), `${name} is identified as such`);
+      see(await page.$eval('#patched-sha1', (e) => e.textContent) === expected.patched_sha1, `${name} gives the same patched ROM`);
+    }
     const release = await page.$eval('#patched-release', (e) => e.textContent);
     see(release === '(the release\'s patched ROM)', `the page compares it with the release: ${release}`);
   }
