@@ -97,6 +97,7 @@ public:
         update_attention();
     }
     bool nmi_pending() const { return nmi_pending_; }
+    uint64_t nmi_cycle() const { return nmi_cycle_; }  // the cycle the pending NMI was latched in
     // The IRQ input is a level: taken while it is held and I is clear.
     void set_irq_line(bool asserted) {
         irq_line_ = asserted;

@@ -23,7 +23,7 @@ bool Ppu::process_event(Cpu6502& cpu) {
         if (!suppress_vblank) {
             status |= 0x80;
             vblank_dot = dot;
-            if (ctrl & 0x80) cpu.signal_nmi(dot / 3);
+            if (ctrl & 0x80) cpu.signal_nmi((dot - 1) / 3);  // the cycle whose end-of-cycle sample sees it
         }
         suppress_vblank = false;
         ++vblanks;
@@ -121,8 +121,14 @@ void Ppu::write_register(unsigned reg, uint8_t value, uint64_t cycles, Cpu6502& 
         const bool was_enabled = ctrl & 0x80;
         ctrl = value;
         t = static_cast<uint16_t>((t & ~0x0C00) | ((value & 3) << 10));
-        // Enabling NMI during vblank raises it at once (taken after the next instruction).
-        if (!was_enabled && (value & 0x80) && (status & 0x80)) cpu.signal_nmi(cycles - 1);
+        // The CPU samples /NMI (vblank flag AND enable) once a cycle, at its end (dot 3c + 3
+        // for cycle c): an edge is latched at the first sample that sees the line low.
+        // Enabling NMI during vblank raises it at once (taken after the next instruction),
+        // unless the flag clears at that very sample.
+        const bool clears_at_sample = next_event == 1 && event_dot() == cycles * 3;
+        if (!was_enabled && (value & 0x80) && (status & 0x80) && !clears_at_sample) cpu.signal_nmi(cycles - 1);
+        // Disabling it in the cycle the flag was set, before that cycle's sample: no edge.
+        if (was_enabled && !(value & 0x80) && cpu.nmi_pending() && cpu.nmi_cycle() == cycles - 1) cpu.cancel_nmi();
         break;
     }
     case 1: mask = value; break;

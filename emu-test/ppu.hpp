@@ -1,9 +1,10 @@
 // The 2C02 PPU, as much as a game like Tetris needs, without per-dot rendering:
 //
 // * Timing is exact at the event level: 262 lines x 341 dots, 3 dots per CPU cycle, CPU cycle
-//   0 = line 0 dot 0. The vblank flag is set at line 241 dot 1 (NMI then if enabled), cleared
+//   0 = line 0 dot 0. The vblank flag is set at line 241 dot 1 (NMI then if enabled; the CPU
+//   samples /NMI at the end of each of its cycles, dot 3c + 3 of cycle c), cleared
 //   with sprite-0 hit and overflow at line 261 dot 1; odd frames are one dot shorter when
-//   rendering is on (decided at line 261 dot 339). Nothing runs between events: the machine
+//   rendering is on (decided at line 261 dot 338, as ppu_vbl_nmi 10 measures). Nothing runs between events: the machine
 //   brings the PPU up to date before every register access and at every event.
 // * Registers: $2000 (NMI enable raises NMI at once if vblank is already set), $2001, $2002
 //   (clears vblank and the write latch; the vblank/NMI race when read within a dot of the flag
@@ -52,7 +53,7 @@ struct Ppu {
     static constexpr uint32_t kFrameDots = kDotsPerLine * kLines;  // 89342
     static constexpr uint32_t kVblankSetDot = 241 * kDotsPerLine + 1;
     static constexpr uint32_t kVblankClearDot = 261 * kDotsPerLine + 1;
-    static constexpr uint32_t kSkipDecisionDot = 261 * kDotsPerLine + 339;
+    static constexpr uint32_t kSkipDecisionDot = 261 * kDotsPerLine + 338;
 
     // ---- registers and memory ---------------------------------------------------------------
     uint8_t ctrl = 0, mask = 0, status = 0, oam_addr = 0;

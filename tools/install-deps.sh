@@ -2,7 +2,8 @@
 # Installs what nestris-ai builds and tests with, if any of it is missing. Safe to run again.
 #  - Debian packages: the C++ toolchain and libraries, cc65, and for the web page emscripten,
 #    chromium (its test's browser), node and npm;
-#  - the web page test's npm packages (web/test/package.json, pinned by its package-lock.json).
+#  - the tests' npm packages (web/test/package.json, pinned by its package-lock.json): puppeteer-core
+#    for the web page's test, bps (an independent BPS implementation) for the release's.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 packages=(g++ cmake make cc65 catch2 libcli11-dev libstb-dev libssl-dev zlib1g-dev emscripten chromium)
@@ -24,7 +25,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-if [ ! -d "$repo/web/test/node_modules/puppeteer-core" ]; then
+if [ ! -d "$repo/web/test/node_modules/puppeteer-core" ] || [ ! -d "$repo/web/test/node_modules/bps" ]; then
   echo "install-deps: installing the web page test's npm packages (web/test)"
   npm ci --prefix "$repo/web/test" --no-audit --no-fund --loglevel=error
 fi

@@ -76,3 +76,14 @@ TEST_CASE("test ROMs: blargg's instr_test-v5 official_only passes all 16") {
     CHECK(r.code == 0);
     CHECK_THAT(r.out, Contains("test ROM status $00: passed") && Contains("All 16 tests passed"));
 }
+
+TEST_CASE("test ROMs: blargg's ppu_vbl_nmi passes all 10 (vblank and NMI timing to the PPU dot)") {
+    const auto rom = test_rom_or_skip("ppu_vbl_nmi/ppu_vbl_nmi.nes");
+    if (!rom) return;
+    const test::CliResult r = emu({"run-rom", rom->string(), "--frames", "4000"});
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("test ROM status $00: passed"));
+    // The even/odd timing sub-test's own figures, as its source gives them.
+    CHECK_THAT(r.out, Contains("08 08 09 07"));
+}
