@@ -54,8 +54,9 @@ struct EvalSet {
                                        // of its neighbours (the left wall counts as 20 high)
     uint8_t keep = 3;                  // K: first-ply candidates the second ply searches
     uint8_t keep_fast = 2;             // K at one row a frame (level 29 on)
-    uint16_t keep_margin = 0xFFFF;     // a candidate is kept only if its cost is at most the
-                                       // best one's + this (0xFFFF: any; the sum saturates)
+    uint16_t keep_margin = 0xFFFF;     // below level 29, a candidate is kept only if its cost is
+                                       // at most the best one's + this (0xFFFF: any; the sum
+                                       // saturates)
     bool operator==(const EvalSet&) const = default;
 };
 

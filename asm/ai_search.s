@@ -244,7 +244,10 @@ keep:
     lda s_type
     sta z_type
     jsr ai_sweep_type
+    lda s_stack_off         ; below level 29 only: at one row a frame every candidate goes on
+    bne second_ply
     jsr drop_far_candidates
+second_ply:
     ; second ply: for each candidate, the best reply of each type
     lda #2
     sta s_ply
@@ -366,7 +369,7 @@ none:
     rts
 .endproc
 
-; After the first ply: only the candidates whose cost is at most the best one's + KEEP_MARGIN
+; After the first ply below level 29: only the candidates whose cost is at most the best one's + KEEP_MARGIN
 ; go on (sorted by cost, so the first one beyond ends the list). A limit past $FFFF keeps all,
 ; as the reference's saturating sum does.
 .segment "PACK_drop_far_candidates"
