@@ -232,6 +232,18 @@ private:
         cycles_ += 7;
     }
 
+    // Indexed modes read the address before the high byte's carry is added: reads only when
+    // the index crossed a page (the extra cycle), writes and read-modify-writes always. The read
+    // matters only where reading has effects (PPU and I/O registers): a bus that has such
+    // registers says so with dummy_read(), which it makes only where it matters.
+    template <bool ReadOp, class Bus>
+    static void indexed_dummy_read(Bus& bus, uint16_t base, uint16_t addr) {
+        if constexpr (requires { bus.dummy_read(addr); }) {
+            const uint16_t uncarried = static_cast<uint16_t>((base & 0xFF00) | (addr & 0x00FF));
+            if (!ReadOp || uncarried != addr) bus.dummy_read(uncarried);
+        }
+    }
+
     // ---- addressing ---------------------------------------------------------------------------
     // Effective address of the operand. `Penalty` adds the page-cross cycle (reads only).
     // `base_hi` receives the high byte of the unindexed address (the SH* opcodes use it).
@@ -249,6 +261,7 @@ private:
             const uint16_t base = fetch16(bus);
             const uint16_t addr = static_cast<uint16_t>(base + (M == Mode::Abx ? x_ : y_));
             if constexpr (Penalty) cycles_ += ((base ^ addr) >> 8) & 1;
+            indexed_dummy_read<Penalty>(bus, base, addr);
             base_hi = static_cast<uint8_t>(base >> 8);
             return addr;
         } else if constexpr (M == Mode::Izx) {
@@ -262,6 +275,7 @@ private:
                 static_cast<uint16_t>(lo | (bus.read(static_cast<uint8_t>(zp + 1)) << 8));
             const uint16_t addr = static_cast<uint16_t>(base + y_);
             if constexpr (Penalty) cycles_ += ((base ^ addr) >> 8) & 1;
+            indexed_dummy_read<Penalty>(bus, base, addr);
             base_hi = static_cast<uint8_t>(base >> 8);
             return addr;
         } else if constexpr (M == Mode::Ind) {

@@ -25,6 +25,11 @@ struct NesBus {
         }
         nes.io_write(addr, value);
     }
+    // An indexed instruction's read of the address before the carry: only the PPU registers and
+    // the I/O page react to reads, so only there does it happen.
+    void dummy_read(uint16_t addr) const {
+        if (addr >= 0x2000 && addr < 0x4020) (void)nes.io_read(addr);
+    }
     // Read-modify-write instructions write the old value, then the new one on the next cycle.
     // Registers see both; MMC1 ignores the second (it drops writes on consecutive cycles).
     void rmw_dummy_write(uint16_t addr, uint8_t old_value) const {

@@ -7,7 +7,8 @@
 // reads return the open-bus approximation "high byte of the address".
 //
 // OAM DMA ($4014) copies 256 bytes and halts the CPU 513 cycles, 514 when the write cycle
-// ended on an odd CPU cycle count. No APU sound or IRQs, no dummy reads.
+// ended on an odd CPU cycle count. Indexed instructions make their dummy read of the address
+// before the carry (where it matters: PPU and I/O registers). No APU sound or IRQs.
 //
 // Frames: a frame ends when the PPU starts vertical blank (line 241 dot 1). run_frame() stops
 // right there, with the NMI (if enabled) pending, so: buttons set before run_frame() are what

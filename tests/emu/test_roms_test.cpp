@@ -87,3 +87,14 @@ TEST_CASE("test ROMs: blargg's ppu_vbl_nmi passes all 10 (vblank and NMI timing 
     // The even/odd timing sub-test's own figures, as its source gives them.
     CHECK_THAT(r.out, Contains("08 08 09 07"));
 }
+
+TEST_CASE("test ROMs: blargg's instr_misc 01-03 pass (page wraps, dummy reads; 04 needs an APU)") {
+    for (const char* name : {"01-abs_x_wrap", "02-branch_wrap", "03-dummy_reads"}) {
+        const auto rom = test_rom_or_skip(std::string("instr_misc/rom_singles/") + name + ".nes");
+        if (!rom) return;
+        const test::CliResult r = emu({"run-rom", rom->string(), "--frames", "3000"});
+        INFO(name << "\n" << r.out);
+        CHECK(r.code == 0);
+        CHECK_THAT(r.out, Contains("test ROM status $00: passed"));
+    }
+}
