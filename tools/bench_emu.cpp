@@ -111,7 +111,8 @@ void load_workload(FlatMachine& m) {
     m.cpu().set_pc(0x0400);
 }
 
-void bench_flat(double budget_s) {
+// Returns the workload's emulated MHz per CPU second: the CPU's own speed, with no NES around it.
+double bench_flat(double budget_s) {
     auto m = std::make_unique<FlatMachine>();
     load_workload(*m);
     uint64_t cycles = 0;
@@ -120,10 +121,10 @@ void bench_flat(double budget_s) {
         m->run_until_pc(0xFFFF, 50'000'000);  // never reached: runs the cycle budget
         cycles = m->cycles();
     } while (t0.wall() < budget_s);
+    const double mhz = static_cast<double>(cycles) / t0.cpu() / 1e6;
     std::printf("flat bus, workload:        %8.1f emulated MHz per CPU second, %.1f per wall second"
                 "  (%llu cycles)\n",
-                static_cast<double>(cycles) / t0.cpu() / 1e6, static_cast<double>(cycles) / t0.wall() / 1e6,
-                static_cast<unsigned long long>(cycles));
+                mhz, static_cast<double>(cycles) / t0.wall() / 1e6, static_cast<unsigned long long>(cycles));
 
     // call() round trips: the checksum routine (about 2 900 cycles) called again and again.
     uint64_t calls = 0, call_cycles = 0;
@@ -140,6 +141,7 @@ void bench_flat(double budget_s) {
                 static_cast<double>(calls) / s1,
                 static_cast<unsigned long long>(call_cycles / std::max<uint64_t>(calls, 1)),
                 static_cast<double>(call_cycles) / s1 / 1e6);
+    return mhz;
 }
 
 void bench_threads(unsigned threads, double budget_s) {
@@ -171,15 +173,22 @@ void bench_bin(const std::string& path, uint16_t load, uint16_t pc) {
                 static_cast<double>(r.cycles) / t0.cpu() / 1e6, static_cast<double>(r.cycles) / t0.wall() / 1e6);
 }
 
-void bench_nes(const std::string& label, const std::vector<uint8_t>& image, uint64_t frames) {
+// Beside the frames a second, the bound the CPU alone sets: the flat bus's MHz over the frame's
+// CPU cycles (what a frame would cost if the NES around the CPU cost nothing).
+void bench_nes(const std::string& label, const std::vector<uint8_t>& image, uint64_t frames, double cpu_mhz) {
     auto nes = std::make_unique<Nes>(image);
     const Timer t0;
     nes->run_frames(frames);
     const double fps = static_cast<double>(frames) / t0.cpu();
+    const double cycles_per_frame = static_cast<double>(nes->cycles()) / static_cast<double>(frames);
+    const double bound = cpu_mhz * 1e6 / cycles_per_frame;
     std::printf("NES, %-21s %8.0f frames per CPU second = %.0fx real time; %.0f per wall second"
                 "  (%llu frames)\n",
                 (label + ":").c_str(), fps, fps / 60.0988, static_cast<double>(frames) / t0.wall(),
                 static_cast<unsigned long long>(frames));
+    std::printf("     %-21s %8.0f frames a second if only its CPU cost time (%.0f cycles a frame at %.1f MHz):"
+                " the NES runs at %.0f %% of that\n",
+                "", bound, cycles_per_frame, cpu_mhz, 100.0 * fps / bound);
 }
 
 }  // namespace
@@ -200,14 +209,14 @@ int main(int argc, char** argv) {
     app.add_option("--frames", frames, "NES frames per measurement (default 20000)");
     return nestris::run_program(app, argc, argv, [&]() -> int {
         try {
-            bench_flat(budget);
+            const double cpu_mhz = bench_flat(budget);
             if (threads > 1) bench_threads(threads, budget);
             if (!bin.empty()) {
                 bench_bin(bin, static_cast<uint16_t>(std::stoul(load, nullptr, 16)),
                           static_cast<uint16_t>(std::stoul(pc, nullptr, 16)));
             }
-            bench_nes("test program", read_file(NESTRIS_EMU_BENCH_ROM), frames);
-            if (!rom.empty()) bench_nes(rom, read_file(rom), frames);
+            bench_nes("test program", read_file(NESTRIS_EMU_BENCH_ROM), frames, cpu_mhz);
+            if (!rom.empty()) bench_nes(rom, read_file(rom), frames, cpu_mhz);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "bench-emu: %s\n", e.what());
             return 1;
