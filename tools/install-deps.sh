@@ -4,16 +4,28 @@
 #    chromium (its test's browser), node and npm;
 #  - the tests' npm packages (web/test/package.json, pinned by its package-lock.json): puppeteer-core
 #    for the web page's test, bps (an independent BPS implementation) for the release's.
+#
+#   tools/install-deps.sh               everything (what the tests need)
+#   tools/install-deps.sh --build-only  what building nestris-ai needs (tools/quickstart.sh)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-packages=(g++ cmake make cc65 catch2 libcli11-dev libstb-dev libssl-dev zlib1g-dev emscripten chromium)
+build_only=false
+case "${1:-}" in
+  "") ;;
+  --build-only) build_only=true ;;
+  *) echo "usage: tools/install-deps.sh [--build-only]" >&2; exit 2 ;;
+esac
+packages=(g++ cmake make cc65 catch2 libcli11-dev libstb-dev libssl-dev zlib1g-dev)
+$build_only || packages+=(emscripten chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
-# node and npm: any install will do (Debian's packages, or NodeSource's node, which brings npm).
-command -v node >/dev/null 2>&1 || missing+=(nodejs)
-command -v npm >/dev/null 2>&1 || missing+=(npm)
+if ! $build_only; then
+  # node and npm: any install will do (Debian's packages, or NodeSource's node, which brings npm).
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "install-deps: installing ${missing[*]}"
   sudo=""
@@ -25,7 +37,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-if [ ! -d "$repo/web/test/node_modules/puppeteer-core" ] || [ ! -d "$repo/web/test/node_modules/bps" ]; then
+if ! $build_only && { [ ! -d "$repo/web/test/node_modules/puppeteer-core" ] || [ ! -d "$repo/web/test/node_modules/bps" ]; }; then
   echo "install-deps: installing the web page test's npm packages (web/test)"
   npm ci --prefix "$repo/web/test" --no-audit --no-fund --loglevel=error
 fi

@@ -27,7 +27,7 @@ fi
 step() { echo; echo "== quickstart: $*"; }
 
 step "installing missing Debian packages (tools/install-deps.sh)"
-"$repo/tools/install-deps.sh"
+"$repo/tools/install-deps.sh" --build-only
 
 step "configuring and building nestris-ai in $build"
 cmake -S "$repo" -B "$build"
