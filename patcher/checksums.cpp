@@ -35,10 +35,4 @@ uint32_t crc32_of(std::span<const uint8_t> data) {
     return static_cast<uint32_t>(crc);
 }
 
-std::string crc32_hex(uint32_t crc) {
-    char text[9];
-    std::snprintf(text, sizeof text, "%08X", crc);
-    return text;
-}
-
 }  // namespace nestris

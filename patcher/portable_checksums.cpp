@@ -1,6 +1,9 @@
 #include "portable_checksums.hpp"
 
+#include "checksums.hpp"
+
 #include <array>
+#include <cstdio>
 
 namespace nestris::portable {
 namespace {
@@ -70,3 +73,15 @@ uint32_t crc32_of(std::span<const uint8_t> data) {
 }
 
 }  // namespace nestris::portable
+
+namespace nestris {
+
+// checksums.hpp's formatting, here because it needs no library: native and WebAssembly builds
+// share this one definition.
+std::string crc32_hex(uint32_t crc) {
+    char text[9];
+    std::snprintf(text, sizeof text, "%08X", crc);
+    return text;
+}
+
+}  // namespace nestris

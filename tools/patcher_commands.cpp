@@ -115,10 +115,11 @@ void add_build(CLI::App& app) {
             const IpsPatch patch = cart_patch(cart);
             const std::vector<uint8_t> ips = serialize_ips(patch);
             std::vector<uint8_t> bps;
+            uint32_t patched_crc = 0;
             if (o->bps.empty()) o->bps = fs::path(o->ips).replace_extension(".bps");
             if (!o->no_bps) {  // decided before anything is written
                 if (same_file(o->ips, o->bps)) throw FileError("the IPS and the BPS would be the same file");
-                const uint32_t patched_crc =
+                patched_crc =
                     o->rom.empty() ? recorded_patched_crc32() : crc32_of(patch_rom(read_file(o->rom), cart).bytes);
                 bps = bps_for(patch, patched_crc);
             }
@@ -140,7 +141,7 @@ void add_build(CLI::App& app) {
                 write_file_atomically(o->bps, bps, [&](std::span<const uint8_t> on_disk) { parse_bps(on_disk); }, inputs);
                 std::cout << "wrote " << o->bps.string() << ": " << bps.size() << " bytes, SHA-1 " << sha1_hex(bps)
                           << ", from Tetris (USA) (CRC32 " << hex(bps_source().file_crc32)
-                          << ") to the patched ROM (CRC32 " << hex(parse_bps(bps).target_crc32) << ")\n";
+                          << ") to the patched ROM (CRC32 " << hex(patched_crc) << ")\n";
             }
             return 0;
         });
@@ -167,7 +168,7 @@ void add_release(CLI::App& app) {
             if (!fs::is_directory(o->dir)) throw FileError(o->dir.string() + " is not a folder");
             const CartImage& cart = shipped_cart();
             const PatchedRom patched = patch_rom(read_file(o->rom), cart);
-            const IpsPatch patch = cart_patch(cart);
+            const IpsPatch& patch = patched.patch;
             const std::vector<uint8_t> ips = serialize_ips(patch);
             const std::vector<uint8_t> bps = bps_for(patch, crc32_of(patched.bytes));
             if (apply_bps(patched.original, bps) != patched.bytes)
@@ -245,7 +246,7 @@ void add_identify(CLI::App& app) {
     sub->callback([path] {
         run_command("nestris-ai identify", [&] {
             const std::vector<uint8_t> file = read_file(*path);
-            const IpsPatch ips = cart_patch(shipped_cart());
+            const IpsPatch& ips = *this_build_context().this_patch;
             std::vector<uint8_t> bps;
             try {
                 bps = bps_for(ips, recorded_patched_crc32());

@@ -3,16 +3,10 @@
 #include "checksums.hpp"
 #include "portable_checksums.hpp"
 
-#include <cstdio>
-
 namespace nestris {
 
+// (crc32_hex is defined once, in portable_checksums.cpp, for both builds.)
 std::string sha1_hex(std::span<const uint8_t> data) { return portable::sha1_hex(data); }
 uint32_t crc32_of(std::span<const uint8_t> data) { return portable::crc32_of(data); }
-std::string crc32_hex(uint32_t crc) {
-    char text[9];
-    std::snprintf(text, sizeof text, "%08X", crc);
-    return text;
-}
 
 }  // namespace nestris
