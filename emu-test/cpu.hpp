@@ -104,6 +104,9 @@ public:
         update_attention();
     }
     bool irq_line() const { return irq_line_; }
+    // No interrupt can be entered and the CPU is not halted: only its own instructions change
+    // its state until the outside signals something.
+    bool quiet() const { return !attention_; }
 
     // Registers as at power-on (before the reset sequence runs).
     void power_on() {

@@ -13,12 +13,12 @@ namespace nestris::emu {
 struct NesBus {
     Nes& nes;
 
-    uint8_t read(uint16_t addr) const {
+    [[gnu::always_inline]] uint8_t read(uint16_t addr) const {
         if (addr >= 0x8000) return nes.prg_[nes.s_.prg_offset[(addr >> 14) & 1] + (addr & 0x3FFF)];
         if (addr < 0x2000) return nes.s_.ram[addr & 0x7FF];
         return nes.io_read(addr);
     }
-    void write(uint16_t addr, uint8_t value) const {
+    [[gnu::always_inline]] void write(uint16_t addr, uint8_t value) const {
         if (addr < 0x2000) {
             nes.s_.ram[addr & 0x7FF] = value;
             return;
@@ -224,14 +224,24 @@ RunStatus Nes::run_loop(uint64_t cycle_limit, uint32_t stop_pc, bool stop_at_vbl
     const uint64_t vblanks_before = s_.ppu.vblanks;
     // Copies: bus writes are byte stores that could alias members, so locals stay in registers.
     const uint32_t watch = watch_pc_;
+    const bool skip_idle_loops = skip_idle_loops_;
     for (;;) {
         const uint64_t target = std::min(cycle_limit, s_.ppu.next_event_cycle());
         while (s_.cpu.cycles() < target) {
             const uint16_t pc = s_.cpu.pc();
             if (pc == stop_pc) [[unlikely]] return RunStatus::Reached;
             if (pc == watch) s_.watch_hit = true;
-            if constexpr (kHook) hook_(*this);
-            s_.cpu.step(bus);
+            if constexpr (kHook) {
+                hook_(*this);
+                s_.cpu.step(bus);
+            } else {
+                s_.cpu.step(bus);
+                // A short jump back may close a loop that waits for the NMI (Tetris spends most
+                // of a frame in one): skip its iterations up to the next event.
+                if (static_cast<uint16_t>(pc - s_.cpu.pc()) <= kIdleLoopMaxBytes && skip_idle_loops) [[unlikely]] {
+                    skip_idle_loop(pc, target, stop_pc);
+                }
+            }
         }
         catch_up();
         if (s_.cpu.jammed()) return RunStatus::Jammed;
@@ -240,6 +250,52 @@ RunStatus Nes::run_loop(uint64_t cycle_limit, uint32_t stop_pc, bool stop_at_vbl
             return stop_at_vblank || stop_pc <= 0xFFFF ? RunStatus::CycleLimit : RunStatus::Reached;
         }
     }
+}
+
+namespace {
+
+// The CPU's view of memory while it is tried on a loop: ROM and RAM read as they are, anything
+// else (registers, writes) marks the loop as not idle.
+struct ProbeBus {
+    const uint8_t* prg;
+    const uint32_t* prg_offset;
+    const uint8_t* ram;
+    bool touched_outside = false;
+
+    uint8_t read(uint16_t addr) {
+        if (addr >= 0x8000) return prg[prg_offset[(addr >> 14) & 1] + (addr & 0x3FFF)];
+        if (addr < 0x2000) return ram[addr & 0x7FF];
+        touched_outside = true;
+        return 0;
+    }
+    void write(uint16_t, uint8_t) { touched_outside = true; }
+};
+
+}  // namespace
+
+// An idle loop is one whose iteration leaves the CPU as it found it, reads only RAM and ROM and
+// writes nothing: until an event (the PPU's, or the run's own limit) nothing can change, so
+// running n more iterations is the same as adding n iterations' cycles. One iteration is run
+// on a copy of the CPU to prove that, and enough iterations are left to run for real that the
+// event arrives in one of them exactly as it would have.
+void Nes::skip_idle_loop(uint16_t branch_pc, uint64_t target, uint32_t stop_pc) {
+    Cpu6502& cpu = s_.cpu;
+    const uint16_t loop_pc = cpu.pc();
+    if (!cpu.quiet() || (stop_pc >= loop_pc && stop_pc <= branch_pc)) return;
+    const uint64_t start = cpu.cycles();
+    ProbeBus probe{prg_, s_.prg_offset, s_.ram.data()};
+    Cpu6502 trial = cpu;
+    for (int i = 0; i < kIdleLoopMaxInstructions; ++i) {
+        trial.step(probe);
+        if (probe.touched_outside || trial.pc() < loop_pc || trial.pc() > branch_pc) return;
+        if (trial.pc() == loop_pc) break;
+    }
+    if (trial.pc() != loop_pc || trial.regs() != cpu.regs()) return;
+    const uint64_t per_iteration = trial.cycles() - start;
+    if (target <= start + 2 * per_iteration) return;
+    const uint64_t skipped = (target - start - 1) / per_iteration - 1;
+    cpu.set_cycles(start + skipped * per_iteration);
+    skipped_cycles_ += skipped * per_iteration;
 }
 
 RunStatus Nes::run(uint64_t cycle_limit, uint32_t stop_pc, bool stop_at_vblank) {

@@ -132,6 +132,13 @@ public:
     // Called before every instruction with the machine (tracing, breakpoints, coverage).
     // Costs nothing when not set.
     void set_instruction_hook(std::function<void(const Nes&)> hook) { hook_ = std::move(hook); }
+    // Idle loops (a few instructions that wait, reading RAM, for the NMI) are skipped up to the
+    // next event instead of run; the machine's state at every event is the same either way
+    // (tests/emu compare the two). On by default; hooks see every instruction regardless.
+    void set_skip_idle_loops(bool on) { skip_idle_loops_ = on; }
+    bool skip_idle_loops() const { return skip_idle_loops_; }
+    // CPU cycles skipped so far (not part of the state: a run that skips equals one that does not).
+    uint64_t skipped_cycles() const { return skipped_cycles_; }
     // Records every PPU register write and OAM DMA while enabled.
     void log_ppu_writes(bool enable) { log_ppu_writes_ = enable; }
     const std::vector<PpuWrite>& ppu_writes() const { return ppu_log_; }
@@ -150,6 +157,8 @@ private:
     uint32_t watch_pc_ = 0x10000;   // > $FFFF: not watching
     bool last_lagged_ = false;
     bool log_ppu_writes_ = false;
+    bool skip_idle_loops_ = true;
+    uint64_t skipped_cycles_ = 0;
     std::vector<PpuWrite> ppu_log_;
     std::function<void(const Nes&)> hook_;
 
@@ -161,6 +170,10 @@ private:
     void cart_write(uint16_t addr, uint8_t value);
     void log_write(uint16_t reg, uint8_t value, uint16_t vram_addr);
     void oam_dma(uint8_t page);
+    // Idle loops (see skip_idle_loop): at most this many bytes and instructions.
+    static constexpr uint16_t kIdleLoopMaxBytes = 8;
+    static constexpr int kIdleLoopMaxInstructions = 4;
+    void skip_idle_loop(uint16_t branch_pc, uint64_t target, uint32_t stop_pc);
     template <bool kHook>
     RunStatus run_loop(uint64_t cycle_limit, uint32_t stop_pc, bool stop_at_vblank);
     RunStatus run(uint64_t cycle_limit, uint32_t stop_pc, bool stop_at_vblank);

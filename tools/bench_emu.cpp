@@ -3,7 +3,8 @@
 //   flat bus   a built-in 6502 workload (table fill, bubble sort, (zp),Y checksum, JSR/RTS)
 //              on the flat 64 KiB machine: emulated MHz; call() round trips per second
 //   --bin      a raw binary run to its trap (the public 6502 functional test): emulated MHz
-//   NES        whole frames per second (and x real time) of the emu tests' own iNES program
+//   NES        whole frames per second (and x real time) of the emu tests' own iNES program,
+//              with idle loops skipped (the default) and with every instruction run
 //              (a main loop synchronised on the NMI, OAM DMA and controller reads each frame)
 //   --rom      the same for a real game from power-on (Tetris: legal screen, title, demo)
 //
@@ -173,22 +174,30 @@ void bench_bin(const std::string& path, uint16_t load, uint16_t pc) {
                 static_cast<double>(r.cycles) / t0.cpu() / 1e6, static_cast<double>(r.cycles) / t0.wall() / 1e6);
 }
 
-// Beside the frames a second, the bound the CPU alone sets: the flat bus's MHz over the frame's
-// CPU cycles (what a frame would cost if the NES around the CPU cost nothing).
+// Frames a second twice: as the machine runs by default (idle loops skipped, see
+// Nes::set_skip_idle_loops) and running every instruction. Beside each, the bound the CPU alone
+// sets: the flat bus's MHz over the CPU cycles the frame executes (what it would cost if the NES
+// around the CPU cost nothing).
 void bench_nes(const std::string& label, const std::vector<uint8_t>& image, uint64_t frames, double cpu_mhz) {
-    auto nes = std::make_unique<Nes>(image);
-    const Timer t0;
-    nes->run_frames(frames);
-    const double fps = static_cast<double>(frames) / t0.cpu();
-    const double cycles_per_frame = static_cast<double>(nes->cycles()) / static_cast<double>(frames);
-    const double bound = cpu_mhz * 1e6 / cycles_per_frame;
-    std::printf("NES, %-21s %8.0f frames per CPU second = %.0fx real time; %.0f per wall second"
-                "  (%llu frames)\n",
-                (label + ":").c_str(), fps, fps / 60.0988, static_cast<double>(frames) / t0.wall(),
-                static_cast<unsigned long long>(frames));
-    std::printf("     %-21s %8.0f frames a second if only its CPU cost time (%.0f cycles a frame at %.1f MHz):"
-                " the NES runs at %.0f %% of that\n",
-                "", bound, cycles_per_frame, cpu_mhz, 100.0 * fps / bound);
+    for (const bool skip : {true, false}) {
+        auto nes = std::make_unique<Nes>(image);
+        nes->set_skip_idle_loops(skip);
+        const Timer t0;
+        nes->run_frames(frames);
+        const double fps = static_cast<double>(frames) / t0.cpu();
+        const double n = static_cast<double>(frames);
+        const double cycles_per_frame = static_cast<double>(nes->cycles()) / n;
+        const double run_per_frame = static_cast<double>(nes->cycles() - nes->skipped_cycles()) / n;
+        const double bound = cpu_mhz * 1e6 / run_per_frame;
+        std::printf("NES, %-21s %8.0f frames per CPU second = %.0fx real time; %.0f per wall second"
+                    "  (%llu frames, %s)\n",
+                    (label + ":").c_str(), fps, fps / 60.0988, n / t0.wall(),
+                    static_cast<unsigned long long>(frames),
+                    skip ? "idle loops skipped" : "every instruction run");
+        std::printf("     %-21s %8.0f frames a second if only its CPU cost time (%.0f of %.0f cycles a frame run, "
+                    "at %.1f MHz): the NES runs at %.0f %% of that\n",
+                    "", bound, run_per_frame, cycles_per_frame, cpu_mhz, 100.0 * fps / bound);
+    }
 }
 
 }  // namespace
