@@ -85,6 +85,7 @@ void Nes::restore(const NesState& state) {
 // ---- banking -----------------------------------------------------------------------------
 
 void Nes::update_banks() {
+    busy_loops_.fill(BusyLoop{});
     if (nrom_) {  // fixed: 32 KiB at $8000, or 16 KiB mirrored; 8 KiB CHR
         s_.prg_offset[0] = 0;
         s_.prg_offset[1] = cart_->prg.size() > 0x4000 ? 0x4000 : 0;
@@ -282,15 +283,24 @@ void Nes::skip_idle_loop(uint16_t branch_pc, uint64_t target, uint32_t stop_pc) 
     Cpu6502& cpu = s_.cpu;
     const uint16_t loop_pc = cpu.pc();
     if (!cpu.quiet() || (stop_pc >= loop_pc && stop_pc <= branch_pc)) return;
+    // A loop found busy is usually busy on its next iterations too: it is not tried again for a
+    // while (a wrong guess costs only speed), so a busy loop costs a trial now and then, not one
+    // per iteration.
+    const uint32_t key = static_cast<uint32_t>(branch_pc) << 16 | loop_pc;
+    BusyLoop& busy = busy_loops_[(loop_pc ^ branch_pc) % busy_loops_.size()];
+    if (busy.key == key && cpu.cycles() < busy.until) return;
     const uint64_t start = cpu.cycles();
     ProbeBus probe{prg_, s_.prg_offset, s_.ram.data()};
     Cpu6502 trial = cpu;
     for (int i = 0; i < kIdleLoopMaxInstructions; ++i) {
         trial.step(probe);
-        if (probe.touched_outside || trial.pc() < loop_pc || trial.pc() > branch_pc) return;
+        if (probe.touched_outside || trial.pc() < loop_pc || trial.pc() > branch_pc) break;
         if (trial.pc() == loop_pc) break;
     }
-    if (trial.pc() != loop_pc || trial.regs() != cpu.regs()) return;
+    if (probe.touched_outside || trial.pc() != loop_pc || trial.regs() != cpu.regs()) {
+        busy = {key, start + kBusyLoopRetryCycles};
+        return;
+    }
     const uint64_t per_iteration = trial.cycles() - start;
     if (target <= start + 2 * per_iteration) return;
     const uint64_t skipped = (target - start - 1) / per_iteration - 1;

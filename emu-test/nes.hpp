@@ -159,6 +159,13 @@ private:
     bool log_ppu_writes_ = false;
     bool skip_idle_loops_ = true;
     uint64_t skipped_cycles_ = 0;
+    // Loops found busy, by (branch << 16 | loop address), not tried again before `until`.
+    struct BusyLoop {
+        uint32_t key = 0xFFFFFFFF;  // no (branch, loop) pair has it
+        uint64_t until = 0;
+    };
+    static constexpr uint64_t kBusyLoopRetryCycles = 4096;
+    std::array<BusyLoop, 64> busy_loops_{};
     std::vector<PpuWrite> ppu_log_;
     std::function<void(const Nes&)> hook_;
 
