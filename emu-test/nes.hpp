@@ -19,6 +19,7 @@
 // restore() puts it back, == compares two machines. The cartridge is shared and immutable.
 #pragma once
 
+#include "apu.hpp"
 #include "cartridge.hpp"
 #include "controller.hpp"
 #include "cpu.hpp"
@@ -40,6 +41,7 @@ namespace nestris::emu {
 struct NesState {
     Cpu6502 cpu;
     Ppu ppu;
+    Apu apu;
     Mmc1 mmc1;
     Controller pad1;
     std::array<uint8_t, 0x800> ram{};
@@ -104,6 +106,8 @@ public:
     const Cpu6502& cpu() const { return s_.cpu; }
     const Ppu& ppu() const { return s_.ppu; }
     Ppu& ppu() { return s_.ppu; }
+    // The APU as of its last update (it runs lazily: registers bring it up to date).
+    const Apu& apu() const { return s_.apu; }
     const Mmc1& mmc1() const { return s_.mmc1; }
     const Cartridge& cartridge() const { return *cart_; }
     uint64_t cycles() const { return s_.cpu.cycles(); }
@@ -152,10 +156,14 @@ private:
     bool log_ppu_writes_ = false;
     std::vector<PpuWrite> ppu_log_;
     std::function<void(const Nes&)> hook_;
+    uint64_t run_target_ = 0;  // the run loop's next stop: the nearest PPU/APU event or the limit
 
     void update_banks();
     void catch_up();
     void on_vblank();
+    void sync_irq(uint64_t now);
+    uint8_t apu_read_status();
+    void apu_write(uint16_t addr, uint8_t value);
     uint8_t io_read(uint16_t addr);
     void io_write(uint16_t addr, uint8_t value);
     void cart_write(uint16_t addr, uint8_t value);
