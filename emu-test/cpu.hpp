@@ -77,8 +77,14 @@ public:
     // CPU cycles since power-on (the machine's clock).
     uint64_t cycles() const { return cycles_; }
     void set_cycles(uint64_t c) { cycles_ = c; }
-    // Cycles in which the CPU is halted by the outside (OAM DMA).
-    void stall(uint32_t c) { cycles_ += c; }
+    // Cycles in which the CPU is halted by the outside (OAM DMA), right after the current
+    // instruction's last cycle: the interrupt poll that instruction made stays the one that
+    // counts, so an interrupt arriving during the halt waits for the next instruction.
+    void stall(uint32_t c) {
+        poll_limit_ = cycles_;
+        cycles_ += c;
+        poll_limit_at_ = cycles_;
+    }
 
     // A JAM opcode halts the CPU; each further step() spends 2 cycles and does nothing.
     bool jammed() const { return jammed_; }
@@ -98,12 +104,26 @@ public:
     }
     bool nmi_pending() const { return nmi_pending_; }
     uint64_t nmi_cycle() const { return nmi_cycle_; }  // the cycle the pending NMI was latched in
-    // The IRQ input is a level: taken while it is held and I is clear.
+    // The IRQ input is a level: taken while it is held and I is clear. set_irq_line holds it
+    // from the start of time or releases it at once; raise_irq/release_irq give the CPU cycle
+    // (0-based index, as for signal_nmi) from which the line is low, or high again. The CPU
+    // polls at the end of an instruction's next-to-last cycle (see service()), so an IRQ
+    // released in the last cycle of an instruction that polled it low is still taken.
     void set_irq_line(bool asserted) {
-        irq_line_ = asserted;
+        irq_from_ = asserted ? 0 : kNever;
+        irq_until_ = kNever;
         update_attention();
     }
-    bool irq_line() const { return irq_line_; }
+    void raise_irq(uint64_t cycle) {
+        if (irq_line()) return;
+        irq_from_ = cycle;
+        irq_until_ = kNever;
+        update_attention();
+    }
+    void release_irq(uint64_t cycle) {
+        if (irq_line()) irq_until_ = cycle;
+    }
+    bool irq_line() const { return irq_from_ != kNever && irq_until_ == kNever; }
     // No interrupt can be entered and the CPU is not halted: only its own instructions change
     // its state until the outside signals something.
     bool quiet() const { return !attention_; }
@@ -142,8 +162,8 @@ public:
 
     bool operator==(const Cpu6502& o) const {
         return regs() == o.regs() && cycles_ == o.cycles_ && nmi_pending_ == o.nmi_pending_ &&
-               (!nmi_pending_ || nmi_cycle_ == o.nmi_cycle_) && irq_line_ == o.irq_line_ &&
-               jammed_ == o.jammed_;
+               (!nmi_pending_ || nmi_cycle_ == o.nmi_cycle_) && irq_from_ == o.irq_from_ &&
+               irq_until_ == o.irq_until_ && jammed_ == o.jammed_;
     }
 
 private:
@@ -151,12 +171,19 @@ private:
     uint16_t pc_ = 0;
     uint8_t a_ = 0, x_ = 0, y_ = 0, s_ = 0;
     uint8_t n_ = 0, z_ = 1, c_ = 0, v_ = 0, i_ = 1, d_ = 0;
-    bool attention_ = false;  // any of: NMI pending, IRQ line, jammed
+    static constexpr uint64_t kNever = ~uint64_t{0};
+    bool attention_ = false;  // any of: NMI pending, IRQ line low (or released, not yet polled), jammed
     bool nmi_pending_ = false;
-    bool irq_line_ = false;
     bool jammed_ = false;
+    uint64_t irq_from_ = kNever;   // the IRQ line is low from this cycle ...
+    uint64_t irq_until_ = kNever;  // ... until this one
     uint8_t i_before_ = 1;                      // I before the last CLI/SEI/PLP ...
-    uint64_t i_changed_at_ = ~uint64_t{0};      // ... which ended at this cycle
+    uint64_t i_changed_at_ = kNever;            // ... which ended at this cycle
+    // The poll of the instruction that ended at poll_limit_at_ was not at its next-to-last
+    // cycle: an interrupt counts when its cycle + 2 <= poll_limit_ (else: <= cycles_).
+    uint64_t poll_limit_at_ = kNever;
+    uint64_t poll_limit_ = 0;
+    uint64_t handler_at_ = kNever;  // an interrupt sequence ended here: no poll before its first instruction
     uint64_t nmi_cycle_ = 0;
     uint64_t cycles_ = 0;
 
@@ -172,8 +199,14 @@ private:
         i_ = (p & flag::I) ? 1 : 0;
         z_ = (p & flag::Z) ? 0 : 1;
         c_ = p & flag::C;
+        update_attention();
     }
-    void update_attention() { attention_ = nmi_pending_ || irq_line_ || jammed_; }
+    // An IRQ line held low while I is set (and was set at the last poll) needs no look before
+    // every instruction: whatever clears I (CLI, PLP, RTI, set_p) looks again.
+    void update_attention() {
+        attention_ = nmi_pending_ || jammed_ ||
+                     (irq_from_ != kNever && (!i_ || irq_until_ != kNever || i_changed_at_ == cycles_));
+    }
     void set_nz(uint8_t v) { n_ = z_ = v; }
 
     template <class Bus>
@@ -209,30 +242,60 @@ private:
             cycles_ += 2;
             return true;
         }
-        if (nmi_pending_ && nmi_cycle_ + 2 <= cycles_) {
+        // An interrupt sequence does not poll: the handler's first instruction always runs.
+        if (cycles_ == handler_at_) return false;
+        // The poll was at the end of the last instruction's next-to-last cycle (cycle
+        // limit - 2), except after a taken branch that stayed in its page (one cycle earlier) and
+        // after OAM DMA (the instruction before the halt).
+        const uint64_t limit = cycles_ == poll_limit_at_ ? poll_limit_ : cycles_;
+        if (nmi_pending_ && nmi_cycle_ + 2 <= limit) {
             nmi_pending_ = false;
             update_attention();
             enter_interrupt(bus, vec::NMI, false);
             return true;
         }
-        // CLI, SEI and PLP change I after the interrupt poll: the instruction right after them
-        // still sees the old I.
-        const uint8_t i_seen = cycles_ == i_changed_at_ ? i_before_ : i_;
-        if (irq_line_ && !i_seen) {
-            enter_interrupt(bus, vec::IRQ, false);
-            return true;
+        if (irq_from_ != kNever) {
+            if (irq_from_ + 2 <= limit && (irq_until_ == kNever || limit < irq_until_ + 2)) {
+                // CLI, SEI and PLP change I after the interrupt poll: the instruction right
+                // after them still sees the old I.
+                const uint8_t i_seen = cycles_ == i_changed_at_ ? i_before_ : i_;
+                if (!i_seen) {
+                    enter_interrupt(bus, vec::IRQ, false);
+                    return true;
+                }
+                update_attention();  // masked: no look again until I changes
+            } else if (irq_until_ != kNever && limit >= irq_until_ + 2) {
+                irq_from_ = kNever;  // released, and no poll can see it any more
+                update_attention();
+            }
         }
         return false;
     }
 
+    // The 7-cycle sequence of BRK, IRQ and NMI (cycles s..s+6). An NMI whose edge the CPU has
+    // seen by the end of cycle s+3 takes over a BRK or IRQ sequence: the NMI vector is read (B
+    // stays as pushed). A bus that runs other chips lazily brings them up to that cycle with
+    // sync_to(count) first, so that such an NMI is known.
     template <class Bus>
     void enter_interrupt(Bus& bus, uint16_t vector, bool brk) {
+        const uint64_t start = cycles_;
         push(bus, static_cast<uint8_t>(pc_ >> 8));
         push(bus, static_cast<uint8_t>(pc_));
         push(bus, static_cast<uint8_t>(pack_p() | (brk ? flag::B : 0)));
         i_ = 1;
+        if (vector != vec::NMI) {
+            // Edges in cycles up to s+3 are known once the bus is up to date at count s+5.
+            if constexpr (requires { bus.sync_to(start); }) bus.sync_to(start + 5);
+            if (nmi_pending_ && nmi_cycle_ <= start + 3) {
+                nmi_pending_ = false;
+                update_attention();
+                vector = vec::NMI;
+            }
+        }
         pc_ = read16(bus, vector);
         cycles_ += 7;
+        handler_at_ = cycles_;
+        update_attention();
     }
 
     // Indexed modes read the address before the high byte's carry is added: reads only when
@@ -398,7 +461,14 @@ private:
         const auto offset = static_cast<int8_t>(fetch(bus));
         if (taken) {
             const uint16_t target = static_cast<uint16_t>(pc_ + offset);
-            cycles_ += 1 + (((pc_ ^ target) >> 8) & 1);
+            if ((pc_ ^ target) >> 8) {
+                cycles_ += 2;
+            } else {
+                // Taken, same page: no poll in the last cycle, the one before it counts.
+                cycles_ += 1;
+                poll_limit_at_ = cycles_;
+                poll_limit_ = cycles_ - 1;
+            }
             pc_ = target;
         }
     }
@@ -493,13 +563,14 @@ private:
             const uint8_t before = i_;
             unpack_p(pull(bus));
             note_i_change(before);
+            update_attention();
         } else if constexpr (O == CLC) c_ = 0;
         else if constexpr (O == SEC) c_ = 1;
         else if constexpr (O == CLV) v_ = 0;
         else if constexpr (O == CLD) d_ = 0;
         else if constexpr (O == SED) d_ = 1;
-        else if constexpr (O == CLI) { note_i_change(i_); i_ = 0; }
-        else if constexpr (O == SEI) { note_i_change(i_); i_ = 1; }
+        else if constexpr (O == CLI) { note_i_change(i_); i_ = 0; update_attention(); }
+        else if constexpr (O == SEI) { note_i_change(i_); i_ = 1; update_attention(); }
         else if constexpr (O == TAX) set_nz(x_ = a_);
         else if constexpr (O == TAY) set_nz(y_ = a_);
         else if constexpr (O == TXA) set_nz(a_ = x_);

@@ -37,6 +37,10 @@ struct NesBus {
         nes.io_write(addr, old_value);
         if (addr >= 0x8000) nes.s_.mmc1_skip_write = true;
     }
+    // The CPU asks, while entering BRK or IRQ, whether an NMI has come by cycle `count`.
+    void sync_to(uint64_t count) const {
+        if (nes.s_.ppu.catch_up(count, nes.s_.cpu)) nes.on_vblank();
+    }
 };
 
 Nes::Nes(std::span<const uint8_t> ines_image) : Nes(parse_ines(ines_image)) {}
@@ -67,6 +71,8 @@ void Nes::power_on() {
 
 void Nes::reset() {
     NesBus bus{*this};
+    s_.apu.reset(s_.cpu.cycles());
+    sync_irq(s_.cpu.cycles());
     s_.cpu.reset(bus);
     Ppu& p = s_.ppu;
     p.ctrl = 0;
@@ -120,7 +126,47 @@ VideoMap Nes::video_map() const {
 // ---- I/O -----------------------------------------------------------------------------------
 
 void Nes::catch_up() {
-    if (s_.ppu.catch_up(s_.cpu.cycles(), s_.cpu)) on_vblank();
+    const uint64_t now = s_.cpu.cycles();
+    if (s_.ppu.catch_up(now, s_.cpu)) on_vblank();
+    if (now >= s_.apu.next_event()) {
+        s_.apu.run_to(now);
+        sync_irq(now);
+    }
+}
+
+// The IRQ line follows the APU's flags: a rise carries the cycle the flag was set in; a fall
+// happens in cycle `now`, that of the access that cleared the flag.
+void Nes::sync_irq(uint64_t now) {
+    const bool want = s_.apu.irq();
+    if (want == s_.cpu.irq_line()) return;
+    if (want) {
+        s_.cpu.raise_irq(s_.apu.frame_irq_since - 1);
+    } else {
+        s_.cpu.release_irq(now - 1);
+    }
+}
+
+uint8_t Nes::apu_read_status() {
+    const uint64_t now = s_.cpu.cycles();
+    // A flag that rose earlier in this instruction reaches the CPU first, then the read clears
+    // it in this cycle.
+    s_.apu.run_to(now);
+    sync_irq(now);
+    const uint8_t r = s_.apu.read_status(now);
+    // The flag a read cleared may be set again a cycle later (4-step mode, steps 4-5): the run
+    // loop must stop there.
+    run_target_ = std::min(run_target_, s_.apu.next_event());
+    sync_irq(now);
+    return r;
+}
+
+void Nes::apu_write(uint16_t addr, uint8_t value) {
+    const uint64_t now = s_.cpu.cycles();
+    s_.apu.run_to(now);
+    sync_irq(now);
+    s_.apu.write(addr, value, now);
+    run_target_ = std::min(run_target_, s_.apu.next_event());
+    sync_irq(now);
 }
 
 void Nes::on_vblank() {
@@ -138,7 +184,7 @@ uint8_t Nes::io_read(uint16_t addr) {
     }
     if (addr < 0x4020) {
         switch (addr) {
-        case 0x4015: return 0x00;  // APU status: no channel playing, no IRQ
+        case 0x4015: return apu_read_status();  // bit 5 is open bus: 0 from the address's $40
         case 0x4016: return s_.pad1.read();
         case 0x4017: return 0x40;  // nothing plugged into port 2
         default: return 0x40;      // write-only APU registers: open bus
@@ -160,7 +206,8 @@ void Nes::io_write(uint16_t addr, uint8_t value) {
     if (addr < 0x4020) {
         if (addr == 0x4014) oam_dma(value);
         else if (addr == 0x4016) s_.pad1.write_strobe(value);
-        return;  // APU registers: no sound here
+        else apu_write(addr, value);
+        return;
     }
     if (addr < 0x6000) return;
     if (addr < 0x8000) {
@@ -227,8 +274,9 @@ RunStatus Nes::run_loop(uint64_t cycle_limit, uint32_t stop_pc, bool stop_at_vbl
     const uint32_t watch = watch_pc_;
     const bool skip_idle_loops = skip_idle_loops_;
     for (;;) {
-        const uint64_t target = std::min(cycle_limit, s_.ppu.next_event_cycle());
-        while (s_.cpu.cycles() < target) {
+        // The next PPU or APU event: an APU register access may bring it closer (run_target_).
+        run_target_ = std::min({cycle_limit, s_.ppu.next_event_cycle(), s_.apu.next_event()});
+        while (s_.cpu.cycles() < run_target_) {
             const uint16_t pc = s_.cpu.pc();
             if (pc == stop_pc) [[unlikely]] return RunStatus::Reached;
             if (pc == watch) s_.watch_hit = true;
@@ -240,7 +288,7 @@ RunStatus Nes::run_loop(uint64_t cycle_limit, uint32_t stop_pc, bool stop_at_vbl
                 // A short jump back may close a loop that waits for the NMI (Tetris spends most
                 // of a frame in one): skip its iterations up to the next event.
                 if (static_cast<uint16_t>(pc - s_.cpu.pc()) <= kIdleLoopMaxBytes && skip_idle_loops) [[unlikely]] {
-                    skip_idle_loop(pc, target, stop_pc);
+                    skip_idle_loop(pc, run_target_, stop_pc);
                 }
             }
         }

@@ -1,14 +1,24 @@
-// The NES: CPU, 2 KiB RAM, PPU, MMC1 cartridge, controller 1; frame-accurate, headless.
+// The NES: CPU, 2 KiB RAM, PPU, APU (as a timer), MMC1 cartridge, controller 1; frame-accurate,
+// headless.
 //
 // CPU memory map: $0000-$1FFF RAM (2 KiB, mirrored), $2000-$3FFF PPU registers (mirrored
-// every 8), $4014 OAM DMA, $4016 controller 1 (strobe/serial), $4017 controller 2 (nothing
-// connected), other $4000-$401F APU/IO (writes ignored; $4015 reads $00, the rest open bus),
-// $6000-$7FFF 8 KiB PRG RAM (when MMC1 enables it), $8000-$FFFF PRG ROM via MMC1. Unmapped
-// reads return the open-bus approximation "high byte of the address".
+// every 8), $4000-$4013/$4015/$4017 APU (frame counter, frame IRQ, length counters; no sound),
+// $4014 OAM DMA, $4016 controller 1 (strobe/serial), $4017 reads: controller 2 (nothing
+// connected), $6000-$7FFF 8 KiB PRG RAM (when MMC1 enables it), $8000-$FFFF PRG ROM via MMC1.
+// $4015 reads the APU status (bit 5 open bus: 0); the write-only APU registers and unmapped
+// space read the open-bus approximation "high byte of the address".
 //
 // OAM DMA ($4014) copies 256 bytes and halts the CPU 513 cycles, 514 when the write cycle
-// ended on an odd CPU cycle count. Indexed instructions make their dummy read of the address
-// before the carry (where it matters: PPU and I/O registers). No APU sound or IRQs.
+// ended on an odd CPU cycle count; an interrupt arriving during it waits for the instruction
+// after it. Indexed instructions make their dummy read of the address before the carry (where
+// it matters: PPU and I/O registers, $4015 included).
+//
+// Interrupts: NMI from the PPU, IRQ from the APU's frame counter (a level: the flag stays until
+// $4015 is read or $4017 inhibits it). The CPU polls at the end of an instruction's
+// next-to-last cycle (a taken branch within its page: one cycle earlier); CLI/SEI/PLP act one
+// instruction late, RTI at once; an NMI by the 4th cycle of a BRK or IRQ sequence takes its
+// vector over; a handler's first instruction always runs. The APU runs lazily: its next frame
+// IRQ is one of the run loop's events, like the PPU's, and registers bring it up to date.
 //
 // Frames: a frame ends when the PPU starts vertical blank (line 241 dot 1). run_frame() stops
 // right there, with the NMI (if enabled) pending, so: buttons set before run_frame() are what
@@ -19,6 +29,7 @@
 // restore() puts it back, == compares two machines. The cartridge is shared and immutable.
 #pragma once
 
+#include "apu.hpp"
 #include "cartridge.hpp"
 #include "controller.hpp"
 #include "cpu.hpp"
@@ -40,6 +51,7 @@ namespace nestris::emu {
 struct NesState {
     Cpu6502 cpu;
     Ppu ppu;
+    Apu apu;
     Mmc1 mmc1;
     Controller pad1;
     std::array<uint8_t, 0x800> ram{};
@@ -104,6 +116,8 @@ public:
     const Cpu6502& cpu() const { return s_.cpu; }
     const Ppu& ppu() const { return s_.ppu; }
     Ppu& ppu() { return s_.ppu; }
+    // The APU as of its last update (it runs lazily: registers bring it up to date).
+    const Apu& apu() const { return s_.apu; }
     const Mmc1& mmc1() const { return s_.mmc1; }
     const Cartridge& cartridge() const { return *cart_; }
     uint64_t cycles() const { return s_.cpu.cycles(); }
@@ -168,10 +182,14 @@ private:
     std::array<BusyLoop, 64> busy_loops_{};
     std::vector<PpuWrite> ppu_log_;
     std::function<void(const Nes&)> hook_;
+    uint64_t run_target_ = 0;  // the run loop's next stop: the nearest PPU/APU event or the limit
 
     void update_banks();
     void catch_up();
     void on_vblank();
+    void sync_irq(uint64_t now);
+    uint8_t apu_read_status();
+    void apu_write(uint16_t addr, uint8_t value);
     uint8_t io_read(uint16_t addr);
     void io_write(uint16_t addr, uint8_t value);
     void cart_write(uint16_t addr, uint8_t value);

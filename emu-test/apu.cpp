@@ -1,0 +1,163 @@
+#include "apu.hpp"
+
+#include <algorithm>
+
+namespace nestris::emu {
+
+namespace {
+
+// Cycles after the sequence's start at which each step happens (NTSC), per mode, and what it
+// clocks: 1 quarter frame, 2 half frame (with a quarter frame), 0 nothing. In the 4-step mode
+// steps 3-5 also set the frame IRQ flag; the last step of either mode restarts the sequence.
+constexpr uint32_t kStepCycles[2][6] = {{7457, 14913, 22371, 29828, 29829, 29830},
+                                        {7457, 14913, 22371, 29829, 37281, 37282}};
+constexpr uint8_t kStepKind[6] = {1, 2, 1, 0, 2, 0};
+
+// Halt bit of each channel's first register: bit 5, bit 7 for the triangle.
+constexpr uint8_t kHaltBit[4] = {0x20, 0x20, 0x80, 0x20};
+
+}  // namespace
+
+void Apu::run_to(uint64_t cycle) {
+    for (;;) {
+        const uint64_t step_at = seq_start + kStepCycles[five_step][step];
+        const uint64_t write = write_pending ? write_at : kNever;
+        const uint64_t next = std::min({step_at, write, load_at});
+        if (next > cycle) return;
+        // In one cycle: the sequence's step, then a $4017 write taking effect, then loads.
+        if (step_at == next) do_step(next);
+        if (write == next) apply_write(next);
+        if (load_at == next) apply_loads();
+    }
+}
+
+void Apu::do_step(uint64_t cycle) {
+    if (!five_step && step >= 3 && !irq_inhibit && !frame_irq) {
+        frame_irq = true;
+        frame_irq_since = cycle;
+    }
+    const uint8_t kind = kStepKind[step];
+    if (kind != 0) {
+        if (kind == 2) clock_lengths();
+        last_clock = cycle;
+    }
+    if (++step == 6) {
+        step = 0;
+        seq_start = cycle;
+    }
+}
+
+void Apu::apply_write(uint64_t cycle) {
+    write_pending = false;
+    five_step = write_value & 0x80;
+    step = 0;
+    seq_start = cycle;
+    // The 5-step mode clocks at once, unless the sequence clocked in this cycle or the last.
+    const bool just_clocked = last_clock != kNever && cycle - last_clock <= 1;
+    if (five_step && !just_clocked) {
+        clock_lengths();
+        last_clock = cycle;
+    }
+}
+
+void Apu::apply_loads() {
+    for (unsigned ch = 0; ch < 4; ++ch) {
+        // A load is dropped when a half-frame clock changed the counter since it was written.
+        if (load[ch] && length[ch] == load_prev[ch]) length[ch] = load[ch];
+        load[ch] = 0;
+    }
+    halt = new_halt;
+    load_at = kNever;
+}
+
+void Apu::clock_lengths() {
+    for (unsigned ch = 0; ch < 4; ++ch) {
+        if (length[ch] && !(halt & (1u << ch))) --length[ch];
+    }
+}
+
+uint64_t Apu::next_event() const {
+    if (write_pending) return write_at;
+    if (five_step || irq_inhibit || frame_irq) return kNever;
+    return seq_start + kStepCycles[0][std::max<uint8_t>(step, 3)];
+}
+
+uint8_t Apu::peek_status() const {
+    uint8_t r = 0;
+    for (unsigned ch = 0; ch < 4; ++ch) {
+        if (length[ch]) r |= static_cast<uint8_t>(1u << ch);
+    }
+    if (frame_irq) r |= 0x40;
+    if (dmc_irq) r |= 0x80;
+    return r;
+}
+
+uint8_t Apu::read_status(uint64_t cycle) {
+    run_to(cycle);
+    const uint8_t r = peek_status();
+    frame_irq = false;
+    return r;
+}
+
+void Apu::write(uint16_t addr, uint8_t value, uint64_t cycle) {
+    run_to(cycle);
+    switch (addr) {
+    case 0x4000: case 0x4004: case 0x4008: case 0x400C: {
+        const unsigned ch = (addr >> 2) & 3;
+        const uint8_t bit = static_cast<uint8_t>(1u << ch);
+        new_halt = static_cast<uint8_t>((value & kHaltBit[ch]) ? (new_halt | bit) : (new_halt & ~bit));
+        load_at = cycle + 1;
+        break;
+    }
+    case 0x4003: case 0x4007: case 0x400B: case 0x400F: {
+        const unsigned ch = (addr >> 2) & 3;
+        if (enabled & (1u << ch)) {
+            load[ch] = kLengthTable[value >> 3];
+            load_prev[ch] = length[ch];
+            load_at = cycle + 1;
+        }
+        break;
+    }
+    case 0x4010:
+        if (!(value & 0x80)) dmc_irq = false;  // DMC IRQ disabled: its flag clears
+        break;
+    case 0x4015:
+        enabled = value & 0x0F;
+        for (unsigned ch = 0; ch < 4; ++ch) {
+            if (!(enabled & (1u << ch))) {
+                length[ch] = 0;
+                load[ch] = 0;
+            }
+        }
+        dmc_irq = false;
+        break;
+    case 0x4017:
+        write_pending = true;
+        write_value = value;
+        write_at = cycle + ((cycle & 1) ? 3 : 4);
+        irq_inhibit = value & 0x40;
+        if (irq_inhibit) frame_irq = false;
+        break;
+    default:
+        break;  // timers, envelopes, sweeps, linear counter, DMC: no sound here
+    }
+}
+
+void Apu::reset(uint64_t cycle) {
+    run_to(cycle);
+    // As if $4017 were written with its mode bit (inhibit clear) just before the reset
+    // sequence; $4015 = 0 silences every channel.
+    write_pending = true;
+    write_value = five_step ? 0x80 : 0x00;
+    write_at = cycle + 2;
+    irq_inhibit = false;
+    frame_irq = false;
+    enabled = 0;
+    length = {};
+    load = {};
+    load_at = kNever;
+    halt = new_halt;
+    dmc_irq = false;
+}
+
+}  // namespace nestris::emu

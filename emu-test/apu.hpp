@@ -1,0 +1,91 @@
+// The 2A03's APU, as far as a program can time things with it (no sound is made):
+//
+// * Frame counter ($4017): 4-step and 5-step sequences in CPU cycles (NTSC), the write taking
+//   effect 3 CPU cycles after the write cycle when that cycle's count is odd, 4 when it is even;
+//   5-step mode clocks the half-frame units at once when it takes effect (unless the sequence
+//   clocked them in that cycle or the one before); bit 6 inhibits the frame IRQ and clears its
+//   flag at once. At power-on the sequence starts as if $00 had been written before the reset
+//   sequence; the reset button restarts it in the mode it had and clears the inhibit bit.
+// * Frame IRQ flag: set in the 4-step mode at cycles 29828, 29829 and 29830 of the sequence
+//   (counted from the cycle the $4017 write took effect), so a $4015 read that clears it in one
+//   of the first two sees it set again a cycle later. Reading $4015 clears it.
+// * Length counters of pulse 1/2, triangle and noise: the length table, loaded by
+//   $4003/$4007/$400B/$400F only while the channel is enabled in $4015, cleared when disabled,
+//   halted by bit 5 of $4000/$4004/$400C and bit 7 of $4008, clocked at half frames. A load
+//   and a halt-bit write take effect one cycle after the write: a half-frame clock in that
+//   cycle still sees the old halt bit, and a load is dropped when that clock has just
+//   decremented the counter (blargg's len_halt_timing / len_reload_timing behaviour).
+// * $4015 read: bits 0-3 = length counter > 0, bit 6 = frame IRQ flag, bit 7 = DMC IRQ flag;
+//   bit 5 is open bus (0 here: the high byte $40 of the address).
+//
+// Not modelled: the channels' timers, envelopes, sweeps, the triangle's linear counter, sound;
+// the DMC (bit 4 and bit 7 of $4015 read 0: no sample ever plays, so no DMC IRQ and no DMC DMA
+// stealing CPU cycles).
+//
+// The APU is lazy: run_to(cycle) brings it up to date whenever a register is touched, and the
+// machine schedules next_event() (the next time the frame IRQ flag rises) with the PPU's
+// events, so nothing is ticked per cycle. Cycle numbers are CPU cycle counts: "cycle N" is the
+// N-th CPU cycle since power-on, the one a bus access sees as cycles() == N.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace nestris::emu {
+
+struct Apu {
+    static constexpr uint64_t kNever = ~uint64_t{0};
+
+    // ---- frame counter ---------------------------------------------------------------------
+    uint64_t seq_start = 2;       // cycle at which the sequence (re)started; steps count from it
+    uint8_t step = 0;             // next step of the sequence, 0-5
+    bool five_step = false;
+    bool irq_inhibit = false;
+    bool frame_irq = false;
+    uint64_t frame_irq_since = 0;  // cycle at which the flag was last set
+    bool write_pending = false;    // a $4017 write waiting to take effect
+    uint8_t write_value = 0;
+    uint64_t write_at = 0;
+    uint64_t last_clock = kNever;  // cycle of the last frame counter clock (quarter or half)
+
+    // ---- length counters (pulse 1, pulse 2, triangle, noise) --------------------------------
+    std::array<uint8_t, 4> length{};
+    uint8_t enabled = 0;    // $4015 bits 0-3
+    uint8_t halt = 0;       // halt bits in effect, one per channel
+    uint8_t new_halt = 0;   // halt bits written, in effect from load_at
+    std::array<uint8_t, 4> load{};       // pending loads (0: none)
+    std::array<uint8_t, 4> load_prev{};  // the counter when the load was written
+    uint64_t load_at = kNever;           // cycle at which pending loads and halt bits apply
+
+    bool dmc_irq = false;  // never set: the DMC does not play here
+
+    bool operator==(const Apu&) const = default;
+
+    // Processes everything that happens up to and including cycle `cycle`.
+    void run_to(uint64_t cycle);
+    // The next cycle at which the frame IRQ flag could rise (or a $4017 write takes effect),
+    // kNever if none is due. The machine runs the CPU no further than this before run_to().
+    uint64_t next_event() const;
+    bool irq() const { return frame_irq || dmc_irq; }
+
+    // Register access in cycle `cycle` (the machine calls run_to(cycle) first, inside these).
+    uint8_t read_status(uint64_t cycle);  // $4015, clears the frame IRQ flag
+    uint8_t peek_status() const;          // $4015 without the side effect, as of the last run_to
+    void write(uint16_t addr, uint8_t value, uint64_t cycle);  // $4000-$4013, $4015, $4017
+
+    // The reset button, pressed in cycle `cycle` (before the CPU's reset sequence).
+    void reset(uint64_t cycle);
+
+private:
+    void do_step(uint64_t cycle);
+    void apply_write(uint64_t cycle);
+    void apply_loads();
+    void clock_lengths();
+};
+
+// Length counter load values, indexed by bits 3-7 of $4003/$4007/$400B/$400F.
+inline constexpr std::array<uint8_t, 32> kLengthTable = {
+    10, 254, 20, 2,  40, 4,  80, 6,  160, 8,  60, 10, 14, 12, 26, 14,
+    12, 16,  24, 18, 48, 20, 96, 22, 192, 24, 72, 26, 16, 28, 32, 30};
+
+}  // namespace nestris::emu
