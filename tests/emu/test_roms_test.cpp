@@ -127,3 +127,14 @@ TEST_CASE("test ROMs: blargg's ppu_vbl_nmi singles 01-10 pass") {
                                 "05-nmi_timing", "06-suppression", "07-nmi_on_timing", "08-nmi_off_timing",
                                 "09-even_odd_frames", "10-even_odd_timing"});
 }
+
+TEST_CASE("test ROMs: blargg's nes_instr_test 01-11 pass (every instruction, unofficial ones included)") {
+    run_singles("nes_instr_test", {"01-implied", "02-immediate", "03-zero_page", "04-zp_xy", "05-absolute",
+                                   "06-abs_xy", "07-ind_x", "08-ind_y", "09-branches", "10-stack", "11-special"});
+}
+
+TEST_CASE("test ROMs: blargg's apu_test 1-6 pass (length counters, frame IRQ flag and its timing, jitter; "
+          "7-8 need the DMC)") {
+    run_singles("apu_test", {"1-len_ctr", "2-len_table", "3-irq_flag", "4-jitter", "5-len_timing",
+                             "6-irq_flag_timing"});
+}
