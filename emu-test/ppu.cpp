@@ -26,7 +26,9 @@ bool Ppu::process_event(Cpu6502& cpu) {
         } else if (!suppress_vblank) {
             status |= 0x80;
             vblank_dot = dot;
-            if (ctrl & 0x80) cpu.signal_nmi((dot - 1) / 3);  // the cycle whose end-of-cycle sample sees it
+            // The cycle whose end-of-cycle sample sees it; FCEUX takes the NMI at the first
+            // instruction boundary 12 dots after its flag (one dot before ours).
+            if (ctrl & 0x80) cpu.signal_nmi(fceux ? (dot + 13) / 3 - 2 : (dot - 1) / 3);
         }
         suppress_vblank = false;
         ++vblanks;
