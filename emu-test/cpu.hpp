@@ -124,6 +124,10 @@ public:
         if (irq_line()) irq_until_ = cycle;
     }
     bool irq_line() const { return irq_from_ != kNever && irq_until_ == kNever; }
+    // A taken branch that stays in its page does not poll interrupts in its last cycle, so an
+    // interrupt arriving then waits an instruction more (the 2A03 does; FCEUX does not, and its
+    // power-on mode turns this off to replay FCEUX's movies). On after power_on().
+    void set_branch_delays_interrupts(bool on) { branch_delays_interrupts_ = on; }
     // No interrupt can be entered and the CPU is not halted: only its own instructions change
     // its state until the outside signals something.
     bool quiet() const { return !attention_; }
@@ -172,6 +176,7 @@ private:
     uint8_t a_ = 0, x_ = 0, y_ = 0, s_ = 0;
     uint8_t n_ = 0, z_ = 1, c_ = 0, v_ = 0, i_ = 1, d_ = 0;
     static constexpr uint64_t kNever = ~uint64_t{0};
+    bool branch_delays_interrupts_ = true;
     bool attention_ = false;  // any of: NMI pending, IRQ line low (or released, not yet polled), jammed
     bool nmi_pending_ = false;
     bool jammed_ = false;
@@ -466,8 +471,10 @@ private:
             } else {
                 // Taken, same page: no poll in the last cycle, the one before it counts.
                 cycles_ += 1;
-                poll_limit_at_ = cycles_;
-                poll_limit_ = cycles_ - 1;
+                if (branch_delays_interrupts_) {
+                    poll_limit_at_ = cycles_;
+                    poll_limit_ = cycles_ - 1;
+                }
             }
             pc_ = target;
         }

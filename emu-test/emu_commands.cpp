@@ -5,6 +5,7 @@
 #include "disasm.hpp"
 #include "file_io.hpp"
 #include "flat_machine.hpp"
+#include "fm2.hpp"
 #include "input.hpp"
 #include "nes.hpp"
 #include "symbols.hpp"
@@ -181,27 +182,83 @@ struct RunRomOptions {
     std::string ram;
     std::string watch;
     std::string labels;
+    std::string movie;
+    std::string power_on = "hardware";
+    std::string ram_trace;
 };
+
+std::string hex_bytes(std::span<const uint8_t> b) {
+    static const char* d = "0123456789ABCDEF";
+    std::string s;
+    s.reserve(b.size() * 2);
+    for (const uint8_t x : b) {
+        s += d[x >> 4];
+        s += d[x & 15];
+    }
+    return s;
+}
 
 int run_rom(const RunRomOptions& o) {
     AddressParser addr{o.labels, {}, false};
     const auto bytes = read_file(o.file);
     auto nes = std::make_unique<Nes>(bytes);
+    const PowerOn mode = o.power_on == "fceux" ? PowerOn::Fceux : PowerOn::Hardware;
+    std::optional<Fm2Movie> movie;
+    if (!o.movie.empty()) {
+        if (!o.input.empty()) throw UsageError("--input and --movie: give one of them");
+        const auto text = read_file(o.movie);
+        try {
+            movie = parse_fm2(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
+        } catch (const Fm2Error& e) {
+            throw UsageError(o.movie + ": " + e.what());
+        }
+        const auto digest = fceux_rom_md5(nes->cartridge());
+        if (movie->rom_md5 && *movie->rom_md5 != digest) {
+            std::cerr << "nestris-ai run-rom: WARNING: the movie's romChecksum " << fm2_checksum_text(*movie->rom_md5)
+                      << " is not this ROM's " << fm2_checksum_text(digest)
+                      << " (MD5 of its PRG and CHR): the movie was made for another ROM; playing it anyway\n";
+        } else if (movie->rom_md5) {
+            std::cout << "movie: " << movie->frames.size() << " frames, romChecksum matches this ROM\n";
+        } else {
+            std::cout << "movie: " << movie->frames.size() << " frames, no romChecksum to check\n";
+        }
+        fm2_power_on(*nes, *movie, mode);
+    } else if (mode != PowerOn::Hardware) {
+        nes->power_on(mode);
+    }
     std::vector<uint8_t> frames = parse_input(o.input);
-    const uint64_t count = o.frames ? *o.frames : (frames.empty() ? 60 : frames.size());
+    const uint64_t given = movie ? movie->frames.size() : frames.size();
+    const uint64_t count = o.frames ? *o.frames : (given == 0 ? 60 : given);
     if (count > kMaxInputFrames) throw UsageError("--frames is larger than " + std::to_string(kMaxInputFrames));
     frames.resize(count, 0);  // after the input: nothing pressed
     if (!o.watch.empty()) nes->watch_main_loop(addr(o.watch));
 
+    std::string trace;
     const auto t0 = std::chrono::steady_clock::now();
     const uint64_t first_frame = nes->frame();
-    const RunStatus status = nes->run_frames(frames);
+    RunStatus status = RunStatus::Reached;
+    uint64_t ran = 0;
+    if (movie || !o.ram_trace.empty()) {
+        Fm2Movie m = movie ? *movie : Fm2Movie{};
+        if (!movie) {
+            for (const uint8_t b : frames) m.frames.push_back(Fm2Frame{0, b});
+        }
+        m.frames.resize(count);  // after the movie: nothing pressed
+        for (uint64_t i = 0; i < count && status == RunStatus::Reached; ++i) {
+            status = movie ? run_fm2_frame(*nes, m, i) : (nes->set_buttons(m.frames[i].pad1), nes->run_frame());
+            if (status == RunStatus::Reached) ++ran;
+            if (!o.ram_trace.empty()) trace += std::to_string(i + 1) + " " + hex_bytes(nes->ram()) + "\n";
+        }
+    } else {
+        status = nes->run_frames(frames);
+        ran = nes->frame() - first_frame;  // fewer than asked if the CPU jammed
+    }
     const double secs = seconds_since(t0);
-    const uint64_t ran = nes->frame() - first_frame;  // fewer than asked if the CPU jammed
+    if (!o.ram_trace.empty()) write_text_atomically(o.ram_trace, trace, std::vector<fs::path>{o.file});
 
     char line[160];
     std::snprintf(line, sizeof line, "ran %llu frames, %llu CPU cycles in %.3f s (%.0f frames/s); PC=%s\n",
-                  static_cast<unsigned long long>(nes->frame()),
+                  static_cast<unsigned long long>(movie ? ran : nes->frame()),
                   static_cast<unsigned long long>(nes->cycles()), secs,
                   secs > 0 ? static_cast<double>(ran) / secs : 0.0, hex4(nes->cpu().pc()).c_str());
     std::cout << line;
@@ -290,6 +347,20 @@ void add_emu_commands(CLI::App& app) {
         c->add_option("--ram", o->ram, "Save CPU RAM $0000-$07FF (2048 bytes)");
         c->add_option("--watch", o->watch, "Main-loop address: count frames in which it never ran (lag)");
         c->add_option("--labels", o->labels, "ld65 -Ln label file, so --watch can be a name");
+        c->add_option("--movie", o->movie,
+                      "Play an FCEUX text movie (.fm2) from power-on instead of --input: frames in FCEUX's "
+                      "sense (each runs from line 240 to line 240, its commands, soft reset and power, applied "
+                      "first); --frames defaults to the movie's length. A romChecksum that is not this ROM's "
+                      "is reported as a warning. Refused: PAL, Four Score, Zapper, binary, savestate movies")
+            ->check(CLI::ExistingFile);
+        c->add_option("--power-on", o->power_on,
+                      "hardware (default): RAM zeroed, the PPU at the top of the picture, first vblank 241 "
+                      "lines after power; fceux: FCEUX 2.6's power-on (its RAM pattern, two frames without "
+                      "vblank, frames from line 240), so its movies replay identically (emu-test/README.md)")
+            ->check(CLI::IsMember({"hardware", "fceux"}));
+        c->add_option("--ram-trace", o->ram_trace,
+                      "Write the 2 KiB of RAM after every frame, one line per frame: the frame number (from "
+                      "1) and 4096 hex digits (the format of tools/fceux_check.lua)");
         c->callback([o] { run_command("nestris-ai run-rom", [o] { return run_rom(*o); }); });
     }
 }

@@ -55,7 +55,8 @@ Nes::Nes(std::shared_ptr<const Cartridge> cart) : cart_(std::move(cart)) {
     power_on();
 }
 
-void Nes::power_on() {
+void Nes::power_on(PowerOn mode) {
+    power_mode_ = mode;
     s_ = NesState{};
     if (cart_->chr_ram()) s_.chr_ram.assign(0x2000, 0);
     if (!cart_->trainer.empty()) {
@@ -65,12 +66,26 @@ void Nes::power_on() {
     s_.cpu.power_on();
     NesBus bus{*this};
     s_.cpu.reset(bus);
+    if (mode == PowerOn::Fceux) {
+        // FCEUX (fceu.cpp PowerNES, FCEU_MemoryRand with its default RAMInitOption 0; ppu.cpp
+        // FCEUPPU_Reset sets ppudead = 2; x6502.cpp X6502_Power: timestamp 0, S = $FD, and a
+        // reset that costs no cycles): the first instruction at line 240 dot 0.
+        for (size_t i = 0; i < s_.ram.size(); ++i) s_.ram[i] = (i & 4) ? 0xFF : 0x00;
+        s_.ppu.dead_vblanks = 2;
+        s_.ppu.fceux = true;
+        s_.cpu.set_branch_delays_interrupts(false);
+        s_.cpu.set_cycles(kFceuxFirstCycle);
+        // The APU's frame counter keeps its place relative to the first instruction (5 cycles
+        // before it, as at a hardware power-on); FCEUX's own was not compared.
+        s_.apu.seq_start = kFceuxFirstCycle - 5;
+    }
     last_lagged_ = false;
     ppu_log_.clear();
 }
 
 void Nes::reset() {
     NesBus bus{*this};
+    const uint8_t s = s_.cpu.s();
     s_.apu.reset(s_.cpu.cycles());
     sync_irq(s_.cpu.cycles());
     s_.cpu.reset(bus);
@@ -79,6 +94,19 @@ void Nes::reset() {
     p.mask = 0;
     p.w = false;
     p.read_buffer = 0;
+    if (power_mode_ == PowerOn::Fceux) {
+        // FCEUX's ResetNES: X6502_Reset (no cycles, S unchanged, P = I), FCEUPPU_Reset ($2000-
+        // $2003, the latch, v and t cleared; two dead frames).
+        s_.cpu.set_cycles(s_.cpu.cycles() - 7);
+        s_.cpu.set_s(s);
+        s_.cpu.set_p(0x24);
+        p.status = 0;
+        p.oam_addr = 0;
+        p.v = p.t = 0;
+        p.open_bus = 0;
+        p.dead_vblanks = 2;
+        p.odd = false;  // FCEUX's kook = 0: the first live frame after the dead ones is whole
+    }
 }
 
 void Nes::restore(const NesState& state) {

@@ -69,6 +69,20 @@ struct NesState {
     bool operator==(const NesState&) const = default;
 };
 
+// How the machine comes out of power-on (and of the reset button).
+//   Hardware: what the console does, as far as reproducible: RAM zeroed; the PPU at the top of
+//     the picture (CPU cycle 0 = line 0 dot 0), so the first vblank flag comes 241 lines after
+//     power (~27 394 CPU cycles; nesdev measures ~27 384); 7-cycle reset sequence.
+//   Fceux: what FCEUX 2.6 (its default, old PPU) does, so a .fm2 movie from power-on replays
+//     identically: RAM $00 $00 $00 $00 $FF $FF $FF $FF repeated; the first instruction at line
+//     240 dot 0, i.e. at the start of FCEUX's frame, which runs line 240 to line 239; the first
+//     two frames "dead" (no vblank flag, no NMI: FCEUX's ppudead), so the first vblank flag is
+//     set 525 lines (59 675 CPU cycles) after power, two frames later than on hardware; a reset
+//     takes no cycles and leaves S alone, sets P to I only, clears the PPU's registers, v and t,
+//     and makes the next two frames dead again; odd frames one dot shorter with rendering on or
+//     off; no $2002/vblank race; the NMI 12 dots after the flag. See emu-test/README.md.
+enum class PowerOn { Hardware, Fceux };
+
 class Nes {
 public:
     // Throws InesError for an image it cannot run (see parse_ines).
@@ -78,7 +92,12 @@ public:
     // Cold start: RAM, VRAM, OAM, palette and PRG RAM zeroed (real consoles start with
     // garbage; zero makes runs reproducible), MMC1 at its power-on state, then the CPU reset
     // sequence (7 cycles: the first instruction runs at CPU cycle 7, PPU line 0 dot 21).
-    void power_on();
+    // PowerOn::Fceux: the CPU cycle count of the first instruction, line 240 dot 0 (the clock
+    // still counts 3 dots a cycle from line 0 dot 0 of a frame before it).
+    static constexpr uint64_t kFceuxFirstCycle = 240 * Ppu::kDotsPerLine / 3;  // 27 280
+    // PowerOn::Fceux: FCEUX's power-on instead (see PowerOn); reset() then follows FCEUX too.
+    void power_on(PowerOn mode = PowerOn::Hardware);
+    PowerOn power_on_mode() const { return power_mode_; }
     // The reset button: CPU reset sequence, PPU $2000/$2001 and latches cleared; RAM, VRAM and
     // MMC1 keep their contents, as on the console.
     void reset();
@@ -170,6 +189,7 @@ private:
     NesState s_;
     uint32_t watch_pc_ = 0x10000;   // > $FFFF: not watching
     bool last_lagged_ = false;
+    PowerOn power_mode_ = PowerOn::Hardware;
     bool log_ppu_writes_ = false;
     bool skip_idle_loops_ = true;
     uint64_t skipped_cycles_ = 0;

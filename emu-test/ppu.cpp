@@ -20,10 +20,15 @@ bool Ppu::process_event(Cpu6502& cpu) {
     switch (next_event) {
     case 0: {
         const uint64_t dot = event_dot();
-        if (!suppress_vblank) {
+        dead_frame = dead_vblanks != 0;
+        if (dead_vblanks) {
+            --dead_vblanks;
+        } else if (!suppress_vblank) {
             status |= 0x80;
             vblank_dot = dot;
-            if (ctrl & 0x80) cpu.signal_nmi((dot - 1) / 3);  // the cycle whose end-of-cycle sample sees it
+            // The cycle whose end-of-cycle sample sees it; FCEUX takes the NMI at the first
+            // instruction boundary 12 dots after its flag (one dot before ours).
+            if (ctrl & 0x80) cpu.signal_nmi(fceux ? (dot + 13) / 3 - 2 : (dot - 1) / 3);
         }
         suppress_vblank = false;
         ++vblanks;
@@ -36,7 +41,7 @@ bool Ppu::process_event(Cpu6502& cpu) {
         return false;
     case 2:
         // Odd frames skip the last dot of the pre-render line when rendering is on.
-        frame_length = (odd && rendering()) ? kFrameDots - 1 : kFrameDots;
+        frame_length = (odd && (fceux ? !dead_frame : rendering())) ? kFrameDots - 1 : kFrameDots;
         next_event = 3;
         return false;
     default:
@@ -70,8 +75,10 @@ uint8_t Ppu::read_register(unsigned reg, uint64_t cycles, Cpu6502& cpu, const Vi
         }
         // Reading on the dot the flag is set or one after reads it set but cancels the NMI;
         // reading one dot before reads it clear, and neither flag nor NMI come this frame.
-        if ((status & 0x80) && read_dot - vblank_dot <= 1) cpu.cancel_nmi();
-        if (next_event == 0 && event_dot() == read_dot + 1) suppress_vblank = true;
+        if (!fceux) {
+            if ((status & 0x80) && read_dot - vblank_dot <= 1) cpu.cancel_nmi();
+            if (next_event == 0 && event_dot() == read_dot + 1) suppress_vblank = true;
+        }
         const uint8_t r = static_cast<uint8_t>((status & 0xE0) | (open_bus & 0x1F));
         status &= 0x7F;
         w = false;

@@ -75,6 +75,15 @@ struct Ppu {
     uint8_t next_event = 0;    // 0 vblank set, 1 vblank clear, 2 skip decision, 3 next frame
     bool odd = false;
     bool suppress_vblank = false;  // $2002 was read one dot before the flag: skip it and NMI
+    // Vblank starts still to come that set no flag and raise no NMI: FCEUX's warm-up frames
+    // after power and reset ("ppudead", see Nes::power_on(PowerOn::Fceux)); 0 on hardware.
+    uint8_t dead_vblanks = 0;
+    // FCEUX's timing (its old PPU): every odd frame one dot shorter ("kook"), rendering on or
+    // off, except the dead frames, which are always whole; and no $2002/vblank race (a read just
+    // before or as the flag is set neither suppresses it nor cancels the NMI).
+    // dead_frame: this frame's vblank was dead.
+    bool fceux = false;
+    bool dead_frame = false;
     bool sprite0_known = false;    // sprite0_dot is computed for this frame
     uint64_t sprite0_dot = ~uint64_t{0};
 

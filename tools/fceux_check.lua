@@ -11,6 +11,24 @@ local GAME_MODE, LEVEL, LINES, SCORE, PLAY_STATE = 0xC0, 0x64, 0x50, 0x53, 0x68
 local log = io.open(out_dir .. "/fceux_check.log", "w")
 pcall(function() emu.speedmode("maximum") end)
 
+-- Movie mode (NESTRIS_FCEUX_MOVIE_FRAMES: FCEUX was started with --playmov): write the frame
+-- count and the 2 KiB of RAM after every frame until the movie's last frame.
+local movie_frames = tonumber(os.getenv("NESTRIS_FCEUX_MOVIE_FRAMES") or "")
+if movie_frames then
+  local dump = io.open(out_dir .. "/ram.txt", "w")
+  while true do
+    emu.frameadvance()
+    local bytes = {}
+    for a = 0, 0x7FF do bytes[#bytes + 1] = string.format("%02X", memory.readbyte(a)) end
+    dump:write(emu.framecount(), " ", table.concat(bytes), "\n")
+    if emu.framecount() >= movie_frames then break end
+  end
+  dump:close()
+  log:close()
+  local s = io.open(out_dir .. "/fceux_check.txt", "w"); s:write("movie: " .. movie_frames .. " frames\n"); s:close()
+  os.exit(0)
+end
+
 -- Replay mode (NESTRIS_FCEUX_INPUT: one pad byte per line, FCEUX's bit order A=1 ... right=128):
 -- play it from power-on and write the 2 KiB of RAM after every frame, for comparing two ROMs.
 local replay = os.getenv("NESTRIS_FCEUX_INPUT")

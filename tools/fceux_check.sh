@@ -3,6 +3,7 @@
 #
 #   tools/fceux_check.sh path/to/tetris.nes [build-dir] [frames] [level]
 #   tools/fceux_check.sh --replay MOVIE path/to/tetris.nes [build-dir]
+#   tools/fceux_check.sh --movie FILE.fm2 [--power-on hardware|fceux] ROM [build-dir]
 #
 # Patches the ROM with the build's nestris-ai into a temporary directory, runs FCEUX under
 # xvfb-run with tools/fceux_check.lua (watch the demo, then an AI game from `level`, default 19,
@@ -12,9 +13,63 @@
 # from power-on on the original and on the patched ROM, dumps the RAM after every frame, and
 # compares the two (the AI's bytes and the stack page left out; frames where a game is not
 # waiting for the NMI are skipped, as in tests/game).
+# --movie: plays the FCEUX movie FILE.fm2 from power-on in FCEUX (--playmov, the ROM as given,
+# not patched) and in this build (run-rom --movie, --power-on fceux unless told otherwise), dumps
+# the 2 KiB of RAM after every frame in both and compares them frame by frame; prints the frames
+# compared and differing, the first difference, and the game's lines and score at the end.
+# Exit status 0 only when every frame is identical.
 # Needs the Debian packages fceux and xvfb.
 set -eu
 replay=
+if [ "${1:-}" = --movie ]; then
+  movie=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2
+  power_on=fceux
+  if [ "${1:-}" = --power-on ]; then power_on=$2; shift 2; fi
+  rom=${1:?usage: tools/fceux_check.sh --movie FILE.fm2 [--power-on hardware|fceux] ROM [build-dir]}
+  here=$(cd "$(dirname "$0")" && pwd)
+  build=${2:-$here/../build}
+  fceux=$(command -v fceux || echo /usr/games/fceux)
+  [ -x "$fceux" ] || { echo "fceux not found: sudo apt-get install fceux" >&2; exit 1; }
+  command -v xvfb-run >/dev/null || { echo "xvfb-run not found: sudo apt-get install xvfb" >&2; exit 1; }
+  out=$(mktemp -d "${TMPDIR:-/tmp}/nestris-fceux.XXXXXX")
+  frames=$(grep -c '^|' "$movie")
+  "$build/bin/nestris-ai" run-rom "$rom" --movie "$movie" --power-on "$power_on" --ram-trace "$out/ours.txt" >"$out/ours.out"
+  NESTRIS_FCEUX_OUT=$out NESTRIS_FCEUX_MOVIE_FRAMES=$frames \
+    timeout 1800 xvfb-run -a "$fceux" --playmov "$movie" --loadlua "$here/fceux_check.lua" "$rom" \
+    >"$out/fceux.out" 2>&1 || true
+  [ -f "$out/ram.txt" ] || { echo "FCEUX wrote no RAM dump; its output: $out/fceux.out" >&2; exit 1; }
+  status=0
+  python3 - "$out/ram.txt" "$out/ours.txt" "$frames" "$power_on" <<'PY' || status=$?
+import sys
+def load(path):
+    d = {}
+    for line in open(path):
+        n, ram = line.split()
+        d[int(n)] = bytes.fromhex(ram)
+    return d
+fceux, ours, frames, power_on = load(sys.argv[1]), load(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+compared = differing = 0
+first = None
+for k in range(1, frames + 1):
+    if k not in fceux or k not in ours:
+        print("frame %d missing from %s" % (k, "FCEUX's dump" if k not in fceux else "ours"))
+        sys.exit(1)
+    compared += 1
+    if fceux[k] != ours[k]:
+        differing += 1
+        if first is None:
+            a = next(i for i in range(0x800) if fceux[k][i] != ours[k][i])
+            first = "frame %d: RAM $%04X FCEUX %02X here %02X" % (k, a, fceux[k][a], ours[k][a])
+def bcd(b): return (b >> 4) * 10 + (b & 15)
+def game(ram): return bcd(ram[0x50]) + 100 * bcd(ram[0x51]), bcd(ram[0x53]) + 100 * bcd(ram[0x54]) + 10000 * bcd(ram[0x55])
+lf, sf = game(fceux[frames]); lo, so = game(ours[frames])
+print("FCEUX movie, power-on %s: %d frames compared, %d differing%s" % (power_on, compared, differing, ": first " + first if first else ""))
+print("at the end: FCEUX %d lines, score %d; here %d lines, score %d" % (lf, sf, lo, so))
+sys.exit(1 if differing else 0)
+PY
+  echo "dumps: $out"
+  exit $status
+fi
 if [ "${1:-}" = --replay ]; then replay=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2; fi
 rom=${1:?usage: tools/fceux_check.sh [--replay MOVIE] ROM [build-dir] [frames] [level]}
 here=$(cd "$(dirname "$0")" && pwd)

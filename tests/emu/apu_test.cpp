@@ -265,6 +265,14 @@ TEST_CASE("CPU: a taken branch that stays in its page does not poll in its last 
     m->step();
     CHECK(m->cpu().pc() == 0x0600);
 
+    // With the delay off (FCEUX's model, PowerOn::Fceux): seen right after the branch.
+    auto fceux = flat({0x90, 0x00, 0xEA, 0xEA});
+    fceux->cpu().set_branch_delays_interrupts(false);
+    fceux->cpu().raise_irq(1);
+    fceux->step();
+    fceux->step();
+    CHECK(fceux->cpu().pc() == 0x0600);
+
     // Falling in its first cycle: seen.
     auto m2 = flat({0x90, 0x00, 0xEA, 0xEA});
     m2->cpu().raise_irq(0);
