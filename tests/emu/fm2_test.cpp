@@ -2,6 +2,7 @@
 // test cartridge (no ROM needed).
 #include "emu_test_support.hpp"
 #include "fm2.hpp"
+#include "portable_checksums.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -123,7 +124,7 @@ TEST_CASE("fm2: MD5 (RFC 1321 test suite), checksum text, header and lines round
         return s;
     };
     auto md5s = [&](const std::string& s) {
-        return hex(md5(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size())));
+        return hex(nestris::portable::md5(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size())));
     };
     CHECK(md5s("") == "d41d8cd98f00b204e9800998ecf8427e");
     CHECK(md5s("abc") == "900150983cd24fb0d6963f7d28e17f72");

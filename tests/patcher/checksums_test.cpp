@@ -3,6 +3,7 @@
 #include "portable_checksums.hpp"
 
 #include <catch2/catch.hpp>
+#include <openssl/evp.h>
 
 using namespace nestris;
 using namespace nestris::test;
@@ -25,4 +26,22 @@ TEST_CASE("checksums: the WebAssembly build's SHA-1 and CRC32 agree with OpenSSL
         CHECK(portable::sha1_hex(data) == sha1_hex(data));
         CHECK(portable::crc32_of(data) == crc32_of(data));
     }
+}
+
+TEST_CASE("checksums: the portable MD5 (FCEUX movies' ROM checksum) agrees with OpenSSL") {
+    auto openssl_md5 = [](std::span<const uint8_t> data) {
+        std::array<uint8_t, 16> out{};
+        unsigned int n = 0;
+        REQUIRE(EVP_Digest(data.data(), data.size(), out.data(), &n, EVP_md5(), nullptr) == 1);
+        REQUIRE(n == 16);
+        return out;
+    };
+    std::mt19937 rng(78);
+    for (size_t n = 0; n < 300; ++n) {  // every length around the 64-byte blocks and the padding
+        const auto data = random_bytes(rng, n);
+        INFO(n);
+        CHECK(portable::md5(data) == openssl_md5(data));
+    }
+    const auto big = random_bytes(rng, 40976);  // a Tetris-sized image
+    CHECK(portable::md5(big) == openssl_md5(big));
 }
