@@ -202,26 +202,11 @@ int run_rom(const RunRomOptions& o) {
     AddressParser addr{o.labels, {}, false};
     const auto bytes = read_file(o.file);
     auto nes = std::make_unique<Nes>(bytes);
-    const PowerOn mode = o.power_on == "fceux" ? PowerOn::Fceux : PowerOn::Hardware;
+    const PowerOn mode = power_on_mode(o.power_on);
     std::optional<Fm2Movie> movie;
     if (!o.movie.empty()) {
         if (!o.input.empty()) throw UsageError("--input and --movie: give one of them");
-        const auto text = read_file(o.movie);
-        try {
-            movie = parse_fm2(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
-        } catch (const Fm2Error& e) {
-            throw UsageError(o.movie + ": " + e.what());
-        }
-        const auto digest = fceux_rom_md5(nes->cartridge());
-        if (movie->rom_md5 && *movie->rom_md5 != digest) {
-            std::cerr << "nestris-ai run-rom: WARNING: the movie's romChecksum " << fm2_checksum_text(*movie->rom_md5)
-                      << " is not this ROM's " << fm2_checksum_text(digest)
-                      << " (MD5 of its PRG and CHR): the movie was made for another ROM; playing it anyway\n";
-        } else if (movie->rom_md5) {
-            std::cout << "movie: " << movie->frames.size() << " frames, romChecksum matches this ROM\n";
-        } else {
-            std::cout << "movie: " << movie->frames.size() << " frames, no romChecksum to check\n";
-        }
+        movie = load_movie(o.movie, nes->cartridge(), "run-rom");
         fm2_power_on(*nes, *movie, mode);
     } else if (mode != PowerOn::Hardware) {
         nes->power_on(mode);
@@ -297,6 +282,46 @@ int run_rom(const RunRomOptions& o) {
 
 }  // namespace
 
+void add_movie_options(CLI::App& c, std::string& movie, std::string& power_on) {
+    c.add_option("--movie", movie,
+                 "Play an FCEUX text movie (.fm2) from power-on instead of --input: frames in FCEUX's "
+                 "sense (each runs from line 240 to line 240, its commands, soft reset and power, applied "
+                 "first). A romChecksum that is not this ROM's is reported as a warning. Refused: PAL, "
+                 "Four Score, Zapper, binary, savestate movies")
+        ->check(CLI::ExistingFile);
+    c.add_option("--power-on", power_on,
+                 "hardware (default): RAM zeroed, the PPU at the top of the picture, first vblank 241 "
+                 "lines after power; fceux: FCEUX 2.6's power-on (its RAM pattern, two frames without "
+                 "vblank, frames from line 240, no interrupt delay after a branch), so its movies replay "
+                 "identically (emu-test/README.md)")
+        ->check(CLI::IsMember({"hardware", "fceux"}));
+}
+
+PowerOn power_on_mode(const std::string& power_on) {
+    return power_on == "fceux" ? PowerOn::Fceux : PowerOn::Hardware;
+}
+
+Fm2Movie load_movie(const std::string& path, const Cartridge& cart, const char* command) {
+    const auto text = read_file(path);
+    Fm2Movie movie;
+    try {
+        movie = parse_fm2(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
+    } catch (const Fm2Error& e) {
+        throw UsageError(path + ": " + e.what());
+    }
+    const auto digest = fceux_rom_md5(cart);
+    if (movie.rom_md5 && *movie.rom_md5 != digest) {
+        std::cerr << "nestris-ai " << command << ": WARNING: the movie's romChecksum " << fm2_checksum_text(*movie.rom_md5)
+                  << " is not this ROM's " << fm2_checksum_text(digest)
+                  << " (MD5 of its PRG and CHR): the movie was made for another ROM; playing it anyway\n";
+    } else if (movie.rom_md5) {
+        std::cout << "movie: " << movie.frames.size() << " frames, romChecksum matches this ROM\n";
+    } else {
+        std::cout << "movie: " << movie.frames.size() << " frames, no romChecksum to check\n";
+    }
+    return movie;
+}
+
 void add_emu_commands(CLI::App& app) {
     {
         auto o = std::make_shared<RunBinOptions>();
@@ -338,8 +363,8 @@ void add_emu_commands(CLI::App& app) {
             "then save a screenshot and/or the 2 KiB of RAM.");
         c->add_option("file", o->file, "iNES image")->required()->check(CLI::ExistingFile);
         c->add_option("--frames", o->frames,
-                      "Frames to run (default: the input's length, or 60); frames after the input "
-                      "have nothing pressed");
+                      "Frames to run (default: the input's or the movie's length, or 60); frames after "
+                      "the input have nothing pressed");
         c->add_option("--input", o->input,
                       "Buttons per frame: '.' none, L R U D A B S(tart) E(select), '+' combines "
                       "(A+L), '*N' repeats (L*5, .*60), '(...)' groups ((L.)*4)");
@@ -347,17 +372,7 @@ void add_emu_commands(CLI::App& app) {
         c->add_option("--ram", o->ram, "Save CPU RAM $0000-$07FF (2048 bytes)");
         c->add_option("--watch", o->watch, "Main-loop address: count frames in which it never ran (lag)");
         c->add_option("--labels", o->labels, "ld65 -Ln label file, so --watch can be a name");
-        c->add_option("--movie", o->movie,
-                      "Play an FCEUX text movie (.fm2) from power-on instead of --input: frames in FCEUX's "
-                      "sense (each runs from line 240 to line 240, its commands, soft reset and power, applied "
-                      "first); --frames defaults to the movie's length. A romChecksum that is not this ROM's "
-                      "is reported as a warning. Refused: PAL, Four Score, Zapper, binary, savestate movies")
-            ->check(CLI::ExistingFile);
-        c->add_option("--power-on", o->power_on,
-                      "hardware (default): RAM zeroed, the PPU at the top of the picture, first vblank 241 "
-                      "lines after power; fceux: FCEUX 2.6's power-on (its RAM pattern, two frames without "
-                      "vblank, frames from line 240), so its movies replay identically (emu-test/README.md)")
-            ->check(CLI::IsMember({"hardware", "fceux"}));
+        add_movie_options(*c, o->movie, o->power_on);
         c->add_option("--ram-trace", o->ram_trace,
                       "Write the 2 KiB of RAM after every frame, one line per frame: the frame number (from "
                       "1) and 4096 hex digits (the format of tools/fceux_check.lua)");

@@ -9,6 +9,7 @@
 #include "game_harness.hpp"
 #include "game_model.hpp"
 #include "image.hpp"
+#include "emu_commands.hpp"
 #include "input.hpp"
 #include "nes.hpp"
 #include "patch.hpp"
@@ -31,6 +32,8 @@ struct PlayOptions {
     bool human = false;
     uint64_t frames = 3600;
     std::string input;
+    std::string movie;
+    std::string power_on = "hardware";
     std::string png;
     uint64_t png_every = 0;
     bool soak = false;
@@ -57,9 +60,12 @@ int play(const PlayOptions& o) {
     if (o.level < 0 || o.level > 19) throw UsageError("--level is 0-19 (10-19 with the A trick)");
     if (o.height < 0 || o.height > 5) throw UsageError("--height is 0-5");
     if (o.height && !o.b_type) throw UsageError("--height is for B-Type games (add --b-type)");
-    if (o.demo && (!o.input.empty() || o.human)) throw UsageError("--demo goes alone (not with --input or --human)");
-    if (o.soak && (o.demo || o.human || !o.input.empty()))
-        throw UsageError("--soak is for AI games (not with --demo, --human or --input)");
+    if (!o.input.empty() && !o.movie.empty()) throw UsageError("--input and --movie: give one of them");
+    const bool own_input = !o.input.empty() || !o.movie.empty();
+    if (o.demo && (own_input || o.human)) throw UsageError("--demo goes alone (not with --input, --movie or --human)");
+    if (o.soak && (o.demo || o.human || own_input))
+        throw UsageError("--soak is for AI games (not with --demo, --human, --input or --movie)");
+    if (o.power_on != "hardware" && o.movie.empty()) throw UsageError("--power-on is for --movie");
     const std::vector<uint8_t> file = read_file(o.rom);
     const CartImage& cart = shipped_cart();
     const RomIdentity id = identify_rom(file, this_build_context());
@@ -78,6 +84,17 @@ int play(const PlayOptions& o) {
         nes.run_input(o.input);
         nes.set_buttons(0);
         what = "input";
+    } else if (!o.movie.empty()) {
+        // Checked against the ROM given (a movie of the original game plays on the patch as is).
+        const emu::Fm2Movie movie = load_movie(o.movie, *emu::parse_ines(file), "play");
+        emu::fm2_power_on(nes, movie, power_on_mode(o.power_on));
+        for (size_t i = 0; i < movie.frames.size(); ++i) {
+            if (emu::run_fm2_frame(nes, movie, i) != emu::RunStatus::Reached) {
+                throw std::runtime_error("the CPU halted in frame " + std::to_string(i + 1) + " of the movie");
+            }
+        }
+        nes.set_buttons(0);
+        what = "the movie";
     } else if (o.demo) {
         for (int f = 0; f < 4000 && nes.read_ram(t::gameMode) != t::GAME_MODE_DEMO; ++f) nes.run_frame();
         what = "the demo";
@@ -196,6 +213,7 @@ void add_play_command(CLI::App& app) {
     sub->add_option("--frames", o->frames, "frames to run once the game or demo has started (default 3600 = 1 min)");
     sub->add_option("--input", o->input,
                     "your own input from power-on instead of the menu walk (emu-test input string: '.*300 S ...')");
+    add_movie_options(*sub, o->movie, o->power_on);
     sub->add_option("--png", o->png, "screenshot at the end (PNG)");
     sub->add_option("--png-every", o->png_every, "also a screenshot every N frames (OUT-000123.png)");
     sub->add_flag("--soak", o->soak,

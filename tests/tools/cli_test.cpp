@@ -390,6 +390,19 @@ TEST_CASE("cli: play refuses options that do not go together before it reads the
     CHECK_THAT(r.err, Contains("--demo goes alone"));
     r = run_commands(add_play_command, {"play", rom, "--frames", "-1"});
     CHECK(r.code == 2);
+    write_plain(dir / "m.fm2", std::vector<uint8_t>{'v', 'e', 'r', 's', 'i', 'o', 'n', ' ', '3', '\n'});
+    const std::string movie = (dir / "m.fm2").string();
+    r = run_commands(add_play_command, {"play", rom, "--movie", movie, "--input", "S"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains("--input and --movie"));
+    r = run_commands(add_play_command, {"play", rom, "--movie", movie, "--soak"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains("--soak is for AI games"));
+    r = run_commands(add_play_command, {"play", rom, "--power-on", "fceux"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains("--power-on is for --movie"));
+    r = run_commands(add_play_command, {"play", rom, "--movie", movie, "--power-on", "nintendo"});
+    CHECK(r.code == 2);
     r = run_commands(add_play_command, {"play", rom, "--frames", "5"});
     CHECK(r.code == 1);  // not Tetris (USA)
     CHECK_THAT(r.err, Contains("nestris-ai play: error:") && Contains("not the supported ROM"));

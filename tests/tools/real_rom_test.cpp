@@ -165,6 +165,22 @@ TEST_CASE("real game: play's summary says in plain words what ran, and counts AI
     CHECK_THAT(b.out, Contains("lines left"));
 }
 
+TEST_CASE("real game: play --movie: an FCEUX movie of the original game plays the same game on the patch") {
+    const auto rom = tetris_rom_or_skip();
+    if (!rom) return;
+    ScratchDir dir("real_play_movie");
+    write_plain(dir / "tetris.nes", *rom);
+    // The movie is a human game (menus, an A-Type game from level 5, to top-out); FCEUX 2.6.5 ends
+    // it with 15 lines and 4 475 points on the original (tests/fixtures/fceux, emu-test/README.md).
+    const std::string movie = (fs::path(NESTRIS_SOURCE_DIR) / "tests/fixtures/fceux/tetris_game.fm2").string();
+    const CliResult r = run_commands(add_play_command, {"play", (dir / "tetris.nes").string(), "--movie", movie,
+                                                        "--power-on", "fceux", "--frames", "1"});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("romChecksum matches this ROM"));
+    CHECK_THAT(r.out, Contains("the AI off, level 5, 15 lines, score 4475"));
+}
+
 TEST_CASE("real game: the release in dist/ makes the ROM its record names, by IPS, by BPS and by patch") {
     const auto rom = tetris_rom_or_skip();
     if (!rom) return;
