@@ -80,7 +80,8 @@ struct NesState {
 //     set 525 lines (59 675 CPU cycles) after power, two frames later than on hardware; a reset
 //     takes no cycles and leaves S alone, sets P to I only, clears the PPU's registers, v and t,
 //     and makes the next two frames dead again; odd frames one dot shorter with rendering on or
-//     off; no $2002/vblank race; the NMI 12 dots after the flag. See emu-test/README.md.
+//     off; no $2002/vblank race; the NMI 12 dots after the flag; a taken branch does not delay
+//     an interrupt. See emu-test/README.md.
 enum class PowerOn { Hardware, Fceux };
 
 class Nes {
