@@ -55,7 +55,7 @@ std::string trimmed(const std::string& text) {
     return out;
 }
 
-test::CliResult emu(const std::vector<std::string>& args) { return test::run_commands(add_emu_commands, args); }
+test::CliResult run_emu(const std::vector<std::string>& args) { return test::run_commands(add_emu_commands, args); }
 
 }  // namespace
 
@@ -64,7 +64,7 @@ TEST_CASE("test ROMs: trace nestest.nes --pc C000 matches nestest.log line for l
     const auto log = test_rom_or_skip("other/nestest.log");
     if (!rom || !log) return;
     test::ScratchDir dir("nestest");
-    const test::CliResult r = emu({"trace", rom->string(), "--pc", "C000", "-n", "8991", "-o", (dir / "t.txt").string()});
+    const test::CliResult r = run_emu({"trace", rom->string(), "--pc", "C000", "-n", "8991", "-o", (dir / "t.txt").string()});
     REQUIRE(r.code == 0);
     CHECK(trimmed(text_of(dir / "t.txt")) == trimmed(text_of(*log)));
 }
@@ -72,7 +72,7 @@ TEST_CASE("test ROMs: trace nestest.nes --pc C000 matches nestest.log line for l
 TEST_CASE("test ROMs: blargg's instr_test-v5 official_only passes all 16") {
     const auto rom = test_rom_or_skip("instr_test-v5/official_only.nes");
     if (!rom) return;
-    const test::CliResult r = emu({"run-rom", rom->string(), "--frames", "3000"});
+    const test::CliResult r = run_emu({"run-rom", rom->string(), "--frames", "3000"});
     INFO(r.out);
     CHECK(r.code == 0);
     CHECK_THAT(r.out, Contains("test ROM status $00: passed") && Contains("All 16 tests passed"));
@@ -81,7 +81,7 @@ TEST_CASE("test ROMs: blargg's instr_test-v5 official_only passes all 16") {
 TEST_CASE("test ROMs: blargg's ppu_vbl_nmi passes all 10 (vblank and NMI timing to the PPU dot)") {
     const auto rom = test_rom_or_skip("ppu_vbl_nmi/ppu_vbl_nmi.nes");
     if (!rom) return;
-    const test::CliResult r = emu({"run-rom", rom->string(), "--frames", "4000"});
+    const test::CliResult r = run_emu({"run-rom", rom->string(), "--frames", "4000"});
     INFO(r.out);
     CHECK(r.code == 0);
     CHECK_THAT(r.out, Contains("test ROM status $00: passed"));
@@ -97,7 +97,7 @@ void run_singles(const std::string& dir, std::initializer_list<const char*> name
     for (const char* name : names) {
         const auto rom = test_rom_or_skip(dir + "/rom_singles/" + name + ".nes");
         if (!rom) return;
-        const test::CliResult r = emu({"run-rom", rom->string(), "--frames", frames});
+        const test::CliResult r = run_emu({"run-rom", rom->string(), "--frames", frames});
         const bool passed = r.code == 0 && r.out.find("test ROM status $00: passed") != std::string::npos;
         std::cout << dir << "/" << name << ": " << (passed ? "Passed" : "FAILED") << "\n";
         INFO(name << "\n" << r.out);
