@@ -22,12 +22,65 @@ void Apu::run_to(uint64_t cycle) {
     for (;;) {
         const uint64_t step_at = seq_start + kStepCycles[five_step][step];
         const uint64_t write = write_pending ? write_at : kNever;
-        const uint64_t next = std::min({step_at, write, load_at});
-        if (next > cycle) return;
+        const uint64_t output = dmc_next_output_cycle();
+        const uint64_t next = std::min({step_at, write, load_at, output, dmc_fetch_at});
+        if (next > cycle) break;
         // In one cycle: the sequence's step, then a $4017 write taking effect, then loads.
         if (step_at == next) do_step(next);
         if (write == next) apply_write(next);
         if (load_at == next) apply_loads();
+        if (output == next) dmc_output_cycle(next);
+        if (dmc_fetch_at == next) {
+            dmc_fetch_at = kNever;
+            if (!dmc_buffer_full && dmc_remaining) dmc_fetch(next);
+        }
+    }
+    dmc_advance_idle(cycle);
+}
+
+// ---- DMC --------------------------------------------------------------------------------------
+// The timer clocks every dmc_period cycles; every 8 clocks an output cycle begins, which empties
+// the sample buffer into the shifter; an empty buffer with bytes left is filled at once by a DMA
+// fetch. Only those moments matter here (no sound): while the DMC has nothing to play, its timer
+// is brought forward arithmetically.
+
+// The cycle the current output cycle ends, when that can change something (a byte to move or
+// fetch); kNever when the DMC is idle.
+uint64_t Apu::dmc_next_output_cycle() const {
+    if (!dmc_buffer_full && dmc_remaining == 0) return kNever;
+    return dmc_timer_next + uint64_t{dmc_bits - 1u} * dmc_period;
+}
+
+void Apu::dmc_advance_idle(uint64_t cycle) {
+    if (dmc_timer_next > cycle) return;
+    const uint64_t clocks = (cycle - dmc_timer_next) / dmc_period + 1;
+    dmc_timer_next += clocks * dmc_period;
+    if (clocks < dmc_bits) {
+        dmc_bits = static_cast<uint8_t>(dmc_bits - clocks);
+    } else {
+        dmc_bits = static_cast<uint8_t>(8 - (clocks - dmc_bits) % 8);
+    }
+}
+
+void Apu::dmc_output_cycle(uint64_t cycle) {
+    dmc_timer_next = cycle + dmc_period;
+    dmc_bits = 8;
+    dmc_buffer_full = false;  // into the shifter (or silence)
+    if (dmc_remaining) dmc_fetch(cycle);
+}
+
+void Apu::dmc_fetch(uint64_t cycle) {
+    dmc_buffer_full = true;
+    dmc_stall += kDmcDmaCycles;
+    dmc_addr = dmc_addr == 0xFFFF ? 0x8000 : static_cast<uint16_t>(dmc_addr + 1);
+    if (--dmc_remaining == 0) {
+        if (dmc_loop) {
+            dmc_addr = dmc_start;
+            dmc_remaining = dmc_length;
+        } else if (dmc_irq_enable && !dmc_irq) {
+            dmc_irq = true;
+            dmc_irq_since = cycle;
+        }
     }
 }
 
@@ -77,9 +130,10 @@ void Apu::clock_lengths() {
 }
 
 uint64_t Apu::next_event() const {
-    if (write_pending) return write_at;
-    if (five_step || irq_inhibit || frame_irq) return kNever;
-    return seq_start + kStepCycles[0][std::max<uint8_t>(step, 3)];
+    const uint64_t dmc = std::min(dmc_next_output_cycle(), dmc_fetch_at);
+    if (write_pending) return std::min(write_at, dmc);
+    if (five_step || irq_inhibit || frame_irq) return dmc;
+    return std::min(seq_start + kStepCycles[0][std::max<uint8_t>(step, 3)], dmc);
 }
 
 uint8_t Apu::peek_status() const {
@@ -87,6 +141,7 @@ uint8_t Apu::peek_status() const {
     for (unsigned ch = 0; ch < 4; ++ch) {
         if (length[ch]) r |= static_cast<uint8_t>(1u << ch);
     }
+    if (dmc_remaining) r |= 0x10;
     if (frame_irq) r |= 0x40;
     if (dmc_irq) r |= 0x80;
     return r;
@@ -119,9 +174,25 @@ void Apu::write(uint16_t addr, uint8_t value, uint64_t cycle) {
         break;
     }
     case 0x4010:
-        if (!(value & 0x80)) dmc_irq = false;  // DMC IRQ disabled: its flag clears
+        dmc_irq_enable = value & 0x80;
+        if (!dmc_irq_enable) dmc_irq = false;  // DMC IRQ disabled: its flag clears
+        dmc_loop = value & 0x40;
+        dmc_period = kDmcPeriods[value & 0x0F];  // from the timer's next reload
+        break;
+    case 0x4012:
+        dmc_start = static_cast<uint16_t>(0xC000 + value * 64);
+        break;
+    case 0x4013:
+        dmc_length = static_cast<uint16_t>(value * 16 + 1);
         break;
     case 0x4015:
+        if (!(value & 0x10)) {
+            dmc_remaining = 0;  // stops after the byte in the buffer
+        } else if (dmc_remaining == 0) {
+            dmc_addr = dmc_start;
+            dmc_remaining = dmc_length;
+            if (!dmc_buffer_full) dmc_fetch_at = cycle + 2;
+        }
         enabled = value & 0x0F;
         for (unsigned ch = 0; ch < 4; ++ch) {
             if (!(enabled & (1u << ch))) {
@@ -139,7 +210,7 @@ void Apu::write(uint16_t addr, uint8_t value, uint64_t cycle) {
         if (irq_inhibit) frame_irq = false;
         break;
     default:
-        break;  // timers, envelopes, sweeps, linear counter, DMC: no sound here
+        break;  // timers, envelopes, sweeps, linear counter, the DMC's output: no sound here
     }
 }
 
@@ -158,6 +229,8 @@ void Apu::reset(uint64_t cycle) {
     load_at = kNever;
     halt = new_halt;
     dmc_irq = false;
+    dmc_remaining = 0;
+    dmc_fetch_at = kNever;
 }
 
 }  // namespace nestris::emu

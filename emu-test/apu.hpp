@@ -28,6 +28,7 @@
 // N-th CPU cycle since power-on, the one a bus access sees as cycles() == N.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -57,7 +58,21 @@ struct Apu {
     std::array<uint8_t, 4> load_prev{};  // the counter when the load was written
     uint64_t load_at = kNever;           // cycle at which pending loads and halt bits apply
 
-    bool dmc_irq = false;  // never set: the DMC does not play here
+    // ---- DMC (the sample reader and its timer; no output) ---------------------------------------
+    uint16_t dmc_period = 428;       // CPU cycles per timer clock (a bit), from $4010's rate
+    bool dmc_irq_enable = false;     // $4010 bit 7
+    bool dmc_loop = false;           // $4010 bit 6
+    uint16_t dmc_start = 0xC000;     // $4012: $C000 + 64 x value
+    uint16_t dmc_length = 1;         // $4013: 16 x value + 1
+    uint16_t dmc_addr = 0xC000;      // the next byte to fetch
+    uint16_t dmc_remaining = 0;      // bytes still to fetch ($4015 bit 4: > 0)
+    bool dmc_buffer_full = false;    // the sample buffer holds a byte
+    uint8_t dmc_bits = 8;            // timer clocks to the end of the output cycle (1-8)
+    uint64_t dmc_timer_next = 0;     // cycle of the timer's next clock
+    uint64_t dmc_fetch_at = kNever;  // a fetch due now, not at an output cycle ($4015 started it)
+    uint32_t dmc_stall = 0;          // DMA cycles taken from the CPU, not yet handed to it
+    bool dmc_irq = false;
+    uint64_t dmc_irq_since = 0;      // cycle at which the DMC's IRQ flag was set
 
     bool operator==(const Apu&) const = default;
 
@@ -67,6 +82,17 @@ struct Apu {
     // kNever if none is due. The machine runs the CPU no further than this before run_to().
     uint64_t next_event() const;
     bool irq() const { return frame_irq || dmc_irq; }
+    // The cycle the IRQ line fell (the earlier of the flags that hold it).
+    uint64_t irq_since() const {
+        return frame_irq && dmc_irq ? std::min(frame_irq_since, dmc_irq_since)
+                                    : frame_irq ? frame_irq_since : dmc_irq_since;
+    }
+    // Cycles of DMC DMA since the last call: the machine halts the CPU that long.
+    uint32_t take_dmc_stall() {
+        const uint32_t c = dmc_stall;
+        dmc_stall = 0;
+        return c;
+    }
 
     // Register access in cycle `cycle` (the machine calls run_to(cycle) first, inside these).
     uint8_t read_status(uint64_t cycle);  // $4015, clears the frame IRQ flag
@@ -81,7 +107,17 @@ private:
     void apply_write(uint64_t cycle);
     void apply_loads();
     void clock_lengths();
+    uint64_t dmc_next_output_cycle() const;
+    void dmc_advance_idle(uint64_t cycle);
+    void dmc_output_cycle(uint64_t cycle);
+    void dmc_fetch(uint64_t cycle);
 };
+
+// The DMC's timer periods in CPU cycles (NTSC), indexed by $4010's rate (bits 0-3).
+inline constexpr std::array<uint16_t, 16> kDmcPeriods = {428, 380, 340, 320, 286, 254, 226, 214,
+                                                         190, 160, 142, 128, 106, 84,  72,  54};
+// CPU cycles a DMC fetch halts the CPU (3 when it falls on a write cycle; not told apart here).
+inline constexpr uint32_t kDmcDmaCycles = 4;
 
 // Length counter load values, indexed by bits 3-7 of $4003/$4007/$400B/$400F.
 inline constexpr std::array<uint8_t, 32> kLengthTable = {

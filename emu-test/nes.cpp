@@ -87,7 +87,7 @@ void Nes::reset() {
     NesBus bus{*this};
     const uint8_t s = s_.cpu.s();
     s_.apu.reset(s_.cpu.cycles());
-    sync_irq(s_.cpu.cycles());
+    sync_cpu_with_apu(s_.cpu.cycles());
     s_.cpu.reset(bus);
     Ppu& p = s_.ppu;
     p.ctrl = 0;
@@ -158,17 +158,19 @@ void Nes::catch_up() {
     if (s_.ppu.catch_up(now, s_.cpu)) on_vblank();
     if (now >= s_.apu.next_event()) {
         s_.apu.run_to(now);
-        sync_irq(now);
+        sync_cpu_with_apu(now);
     }
 }
 
-// The IRQ line follows the APU's flags: a rise carries the cycle the flag was set in; a fall
-// happens in cycle `now`, that of the access that cleared the flag.
-void Nes::sync_irq(uint64_t now) {
+// The CPU after the APU ran: halted for the DMC's DMA fetches (OAM DMA's rule for the interrupt
+// poll), and its IRQ line following the APU's flags: a rise carries the cycle the flag was set
+// in; a fall happens in cycle `now`, that of the access that cleared the flag.
+void Nes::sync_cpu_with_apu(uint64_t now) {
+    if (const uint32_t dma = s_.apu.take_dmc_stall()) s_.cpu.stall(dma);
     const bool want = s_.apu.irq();
     if (want == s_.cpu.irq_line()) return;
     if (want) {
-        s_.cpu.raise_irq(s_.apu.frame_irq_since - 1);
+        s_.cpu.raise_irq(s_.apu.irq_since() - 1);
     } else {
         s_.cpu.release_irq(now - 1);
     }
@@ -179,22 +181,22 @@ uint8_t Nes::apu_read_status() {
     // A flag that rose earlier in this instruction reaches the CPU first, then the read clears
     // it in this cycle.
     s_.apu.run_to(now);
-    sync_irq(now);
+    sync_cpu_with_apu(now);
     const uint8_t r = s_.apu.read_status(now);
     // The flag a read cleared may be set again a cycle later (4-step mode, steps 4-5): the run
     // loop must stop there.
     run_target_ = std::min(run_target_, s_.apu.next_event());
-    sync_irq(now);
+    sync_cpu_with_apu(now);
     return r;
 }
 
 void Nes::apu_write(uint16_t addr, uint8_t value) {
     const uint64_t now = s_.cpu.cycles();
     s_.apu.run_to(now);
-    sync_irq(now);
+    sync_cpu_with_apu(now);
     s_.apu.write(addr, value, now);
     run_target_ = std::min(run_target_, s_.apu.next_event());
-    sync_irq(now);
+    sync_cpu_with_apu(now);
 }
 
 void Nes::on_vblank() {

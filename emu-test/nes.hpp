@@ -208,7 +208,7 @@ private:
     void update_banks();
     void catch_up();
     void on_vblank();
-    void sync_irq(uint64_t now);
+    void sync_cpu_with_apu(uint64_t now);
     uint8_t apu_read_status();
     void apu_write(uint16_t addr, uint8_t value);
     uint8_t io_read(uint16_t addr);

@@ -397,3 +397,89 @@ TEST_CASE("NES: an IRQ arriving during OAM DMA waits for the instruction after t
         CHECK(nes.cpu().pc() == 0xF000);
     }
 }
+
+TEST_CASE("APU DMC: a sample of 16 x L + 1 bytes is fetched one byte an output cycle (8 timer clocks)") {
+    for (const uint8_t rate : {uint8_t{0x0}, uint8_t{0xE}, uint8_t{0xF}}) {
+        INFO("rate " << int(rate));
+        const uint64_t period = kDmcPeriods[rate];
+        Apu a;
+        a.write(0x4010, rate, 100);
+        a.write(0x4013, 0x01, 100);  // 17 bytes
+        a.write(0x4015, 0x10, 100);
+        CHECK((a.peek_status() & 0x10) == 0x10);
+        a.run_to(102);  // the first byte is fetched at once into the empty buffer
+        CHECK(a.take_dmc_stall() == kDmcDmaCycles);
+        CHECK(a.dmc_remaining == 16);
+        // Then one a byte per output cycle: 16 more within 16 output cycles (+ the first one's
+        // remainder), and no more after.
+        uint64_t last = 102, fetches = 0;
+        for (uint64_t c = 103; c < 102 + 18 * 8 * period && a.dmc_remaining; ++c) {
+            a.run_to(c);
+            if (a.take_dmc_stall()) {
+                if (fetches) CHECK(c - last == 8 * period);
+                last = c;
+                ++fetches;
+            }
+        }
+        CHECK(fetches == 16);
+        CHECK((a.peek_status() & 0x10) == 0);  // the last byte is fetched: nothing left to play
+        a.run_to(last + 20 * 8 * period);
+        CHECK(a.take_dmc_stall() == 0);
+        CHECK_FALSE(a.dmc_irq);  // IRQ not enabled
+    }
+}
+
+TEST_CASE("APU DMC: the IRQ flag at a sample's end when enabled, a loop restarts, $4015 stops and restarts") {
+    Apu a;
+    a.write(0x4017, 0x40, 0);     // frame IRQ off: only the DMC's
+    a.write(0x4010, 0x8F, 10);    // IRQ on, rate 54
+    a.write(0x4013, 0x00, 10);    // 1 byte
+    a.write(0x4015, 0x10, 10);
+    a.run_to(12);
+    CHECK(a.dmc_irq);
+    CHECK(a.irq());
+    CHECK(a.irq_since() == 12);
+    CHECK((a.read_status(20) & 0x80) == 0x80);  // reading does not clear it
+    CHECK(a.dmc_irq);
+    a.write(0x4015, 0x00, 30);                 // writing $4015 does
+    CHECK_FALSE(a.dmc_irq);
+
+    Apu looping;
+    looping.write(0x4010, 0x4F, 10);  // loop, rate 54
+    looping.write(0x4013, 0x00, 10);
+    looping.write(0x4015, 0x10, 10);
+    looping.run_to(10 + 100 * 8 * 54);
+    CHECK((looping.peek_status() & 0x10) == 0x10);  // still playing
+    CHECK(looping.take_dmc_stall() >= 100 * kDmcDmaCycles);
+    looping.write(0x4015, 0x00, 10 + 100 * 8 * 54 + 1);  // stop
+    CHECK((looping.peek_status() & 0x10) == 0);
+    looping.write(0x4013, 0x02, 10 + 100 * 8 * 54 + 2);
+    looping.write(0x4015, 0x10, 10 + 100 * 8 * 54 + 3);  // restart: the length reloads
+    CHECK(looping.dmc_remaining == 33);
+}
+
+TEST_CASE("APU DMC: the NES halts the CPU 4 cycles for each byte fetched") {
+    // Reset: rate 54, 1 + 16 x 15 = 241 bytes, start; then L: NOP, JMP L. Every cycle not spent
+    // in those instructions' 2 + 3 cycles is a halt.
+    for (const uint8_t start : {uint8_t{0x10}, uint8_t{0x00}}) {
+        INFO("$4015 = " << int(start));
+        TestRom rom;
+        rom.put(0x8000, {0xA9, 0x0F, 0x8D, 0x10, 0x40,           // LDA #$0F STA $4010
+                         0xA9, 0x0F, 0x8D, 0x13, 0x40,           // LDA #$0F STA $4013
+                         0xA9, start, 0x8D, 0x15, 0x40,          // LDA #start STA $4015
+                         0xEA, 0x4C, 0x0F, 0x80});               // L: NOP JMP L
+        rom.vectors(0x9000, 0x8000);
+        Nes nes(rom.image());
+        uint64_t nops = 0, jmps = 0;
+        nes.set_instruction_hook([&](const Nes& n) {
+            nops += n.cpu().pc() == 0x800F;
+            jmps += n.cpu().pc() == 0x8010;
+        });
+        REQUIRE(nes.run_until_pc(0x800F, 1000) == RunStatus::Reached);
+        const uint64_t t0 = nes.cycles();
+        nes.run_cycles(300 * 8 * 54);
+        const uint64_t halted = nes.cycles() - t0 - (2 * nops + 3 * jmps);
+        CHECK(halted == (start ? 241 * kDmcDmaCycles : 0));
+        CHECK(nes.apu().dmc_remaining == 0);
+    }
+}

@@ -133,8 +133,8 @@ TEST_CASE("test ROMs: blargg's nes_instr_test 01-11 pass (every instruction, uno
                                    "06-abs_xy", "07-ind_x", "08-ind_y", "09-branches", "10-stack", "11-special"});
 }
 
-TEST_CASE("test ROMs: blargg's apu_test 1-6 pass (length counters, frame IRQ flag and its timing, jitter; "
-          "7-8 need the DMC)") {
+TEST_CASE("test ROMs: blargg's apu_test 1-8 pass (length counters, frame IRQ flag and its timing, jitter, "
+          "the DMC and its rates)") {
     run_singles("apu_test", {"1-len_ctr", "2-len_table", "3-irq_flag", "4-jitter", "5-len_timing",
-                             "6-irq_flag_timing"});
+                             "6-irq_flag_timing", "7-dmc_basics", "8-dmc_rates"});
 }
