@@ -15,16 +15,21 @@
 //   and a halt-bit write take effect one cycle after the write: a half-frame clock in that
 //   cycle still sees the old halt bit, and a load is dropped when that clock has just
 //   decremented the counter (blargg's len_halt_timing / len_reload_timing behaviour).
-// * $4015 read: bits 0-3 = length counter > 0, bit 6 = frame IRQ flag, bit 7 = DMC IRQ flag;
-//   bit 5 is open bus (0 here: the high byte $40 of the address).
+// * DMC: the timer (16 rates, $4010), the sample's address and length ($4012/$4013), loop, IRQ
+//   at the sample's end when enabled ($4010 bit 7; writing $4015 or disabling clears it),
+//   $4015 bit 4 starting a finished sample and stopping one. A byte is fetched into the empty
+//   sample buffer at once when a sample starts, then one at each output cycle (8 timer clocks);
+//   each fetch is a DMA that halts the CPU 4 cycles (on the console 3 when it meets a write
+//   cycle, more during OAM DMA: not told apart), handed to the CPU after the instruction.
+// * $4015 read: bits 0-3 = length counter > 0, bit 4 = DMC bytes left, bit 6 = frame IRQ flag,
+//   bit 7 = DMC IRQ flag; bit 5 is open bus (0 here: the high byte $40 of the address).
 //
-// Not modelled: the channels' timers, envelopes, sweeps, the triangle's linear counter, sound;
-// the DMC (bit 4 and bit 7 of $4015 read 0: no sample ever plays, so no DMC IRQ and no DMC DMA
-// stealing CPU cycles).
+// Not modelled: the channels' timers, envelopes, sweeps, the triangle's linear counter, the
+// DMC's output level, sound.
 //
 // The APU is lazy: run_to(cycle) brings it up to date whenever a register is touched, and the
-// machine schedules next_event() (the next time the frame IRQ flag rises) with the PPU's
-// events, so nothing is ticked per cycle. Cycle numbers are CPU cycle counts: "cycle N" is the
+// machine schedules next_event() (the next time the frame IRQ flag rises, or a DMC byte is
+// fetched) with the PPU's events, so nothing is ticked per cycle. Cycle numbers are CPU cycle counts: "cycle N" is the
 // N-th CPU cycle since power-on, the one a bus access sees as cycles() == N.
 #pragma once
 
@@ -78,8 +83,8 @@ struct Apu {
 
     // Processes everything that happens up to and including cycle `cycle`.
     void run_to(uint64_t cycle);
-    // The next cycle at which the frame IRQ flag could rise (or a $4017 write takes effect),
-    // kNever if none is due. The machine runs the CPU no further than this before run_to().
+    // The next cycle at which the frame IRQ flag could rise, a $4017 write takes effect or the
+    // DMC fetches a byte; kNever if none is due. The machine runs the CPU no further than this before run_to().
     uint64_t next_event() const;
     bool irq() const { return frame_irq || dmc_irq; }
     // The cycle the IRQ line fell (the earlier of the flags that hold it).

@@ -2,7 +2,7 @@
 // headless.
 //
 // CPU memory map: $0000-$1FFF RAM (2 KiB, mirrored), $2000-$3FFF PPU registers (mirrored
-// every 8), $4000-$4013/$4015/$4017 APU (frame counter, frame IRQ, length counters; no sound),
+// every 8), $4000-$4013/$4015/$4017 APU (frame counter, frame IRQ, length counters, DMC; no sound),
 // $4014 OAM DMA, $4016 controller 1 (strobe/serial), $4017 reads: controller 2 (nothing
 // connected), $6000-$7FFF 8 KiB PRG RAM (when MMC1 enables it), $8000-$FFFF PRG ROM via MMC1.
 // $4015 reads the APU status (bit 5 open bus: 0); the write-only APU registers and unmapped
@@ -14,7 +14,8 @@
 // it matters: PPU and I/O registers, $4015 included).
 //
 // Interrupts: NMI from the PPU, IRQ from the APU's frame counter (a level: the flag stays until
-// $4015 is read or $4017 inhibits it). The CPU polls at the end of an instruction's
+// $4015 is read or $4017 inhibits it) and from the DMC at a sample's end. Each byte the DMC
+// fetches halts the CPU 4 cycles. The CPU polls at the end of an instruction's
 // next-to-last cycle (a taken branch within its page: one cycle earlier); CLI/SEI/PLP act one
 // instruction late, RTI at once; an NMI by the 4th cycle of a BRK or IRQ sequence takes its
 // vector over; a handler's first instruction always runs. The APU runs lazily: its next frame
