@@ -14,7 +14,7 @@ struct NesBus {
     Nes& nes;
 
     [[gnu::always_inline]] uint8_t read(uint16_t addr) const {
-        if (addr >= 0x8000) return nes.prg_[nes.s_.prg_offset[(addr >> 14) & 1] + (addr & 0x3FFF)];
+        if (addr >= 0x8000) return nes.prg_byte(addr);
         if (addr < 0x2000) return nes.s_.ram[addr & 0x7FF];
         return nes.io_read(addr);
     }
@@ -119,7 +119,6 @@ void Nes::restore(const NesState& state) {
 // ---- banking -----------------------------------------------------------------------------
 
 void Nes::update_banks() {
-    busy_loops_.fill(BusyLoop{});
     if (nrom_) {  // fixed: 32 KiB at $8000, or 16 KiB mirrored; 8 KiB CHR
         s_.prg_offset[0] = 0;
         s_.prg_offset[1] = cart_->prg.size() > 0x4000 ? 0x4000 : 0;
@@ -282,7 +281,7 @@ void Nes::log_write(uint16_t reg, uint8_t value, uint16_t vram_addr) {
 }
 
 uint8_t Nes::peek(uint16_t addr) const {
-    if (addr >= 0x8000) return prg_[s_.prg_offset[(addr >> 14) & 1] + (addr & 0x3FFF)];
+    if (addr >= 0x8000) return prg_byte(addr);
     if (addr < 0x2000) return s_.ram[addr & 0x7FF];
     if (addr < 0x4000) return s_.ppu.peek_register(addr & 7, video_map());
     if (addr < 0x4020) {
@@ -333,17 +332,14 @@ RunStatus Nes::run_loop(uint64_t cycle_limit, uint32_t stop_pc, bool stop_at_vbl
 
 namespace {
 
-// The CPU's view of memory while it is tried on a loop: ROM and RAM read as they are, anything
-// else (registers, writes) marks the loop as not idle.
+// The CPU's view of memory while it is tried on a loop: ROM and RAM read as they are (peek),
+// anything else (registers, writes) marks the loop as not idle.
 struct ProbeBus {
-    const uint8_t* prg;
-    const uint32_t* prg_offset;
-    const uint8_t* ram;
+    const Nes& nes;
     bool touched_outside = false;
 
     uint8_t read(uint16_t addr) {
-        if (addr >= 0x8000) return prg[prg_offset[(addr >> 14) & 1] + (addr & 0x3FFF)];
-        if (addr < 0x2000) return ram[addr & 0x7FF];
+        if (addr >= 0x8000 || addr < 0x2000) return nes.peek(addr);
         touched_outside = true;
         return 0;
     }
@@ -368,7 +364,7 @@ void Nes::skip_idle_loop(uint16_t branch_pc, uint64_t target, uint32_t stop_pc) 
     BusyLoop& busy = busy_loops_[(loop_pc ^ branch_pc) % busy_loops_.size()];
     if (busy.key == key && cpu.cycles() < busy.until) return;
     const uint64_t start = cpu.cycles();
-    ProbeBus probe{prg_, s_.prg_offset, s_.ram.data()};
+    ProbeBus probe{*this};
     Cpu6502 trial = cpu;
     for (int i = 0; i < kIdleLoopMaxInstructions; ++i) {
         trial.step(probe);

@@ -188,6 +188,7 @@ private:
     bool nrom_ = false;  // mapper 0: fixed banks, no registers, 8 KiB PRG RAM at $6000 (as test boards have)
     bool prg_ram_enabled() const { return nrom_ || s_.mmc1.prg_ram_enabled(); }
     const uint8_t* prg_ = nullptr;  // cart_->prg.data(), read on every opcode fetch
+    uint8_t prg_byte(uint16_t addr) const { return prg_[s_.prg_offset[(addr >> 14) & 1] + (addr & 0x3FFF)]; }
     NesState s_;
     uint32_t watch_pc_ = 0x10000;   // > $FFFF: not watching
     bool last_lagged_ = false;
