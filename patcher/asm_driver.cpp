@@ -82,7 +82,7 @@ std::string config_with(const std::string& config_text,
     const size_t key = config_text.find("SEGMENTS");
     const size_t close = key == std::string::npos ? std::string::npos : config_text.find("\n}", key);
     if (close == std::string::npos) throw AssembleError("ld65 config: no SEGMENTS block closed by a '}' line");
-    std::string lines = "\n    # Packed by nestris-asm (PACK_* segments, biggest first, into the fullest region that holds each):";
+    std::string lines = "\n    # Packed by nestris-asm (PACK_* segments: each region, smallest first, filled as full as it goes; the biggest takes the rest):";
     for (const auto& [segment, region] : placed) lines += "\n    " + segment + ": load = " + region + ", type = ro;";
     return config_text.substr(0, close) + lines + config_text.substr(close);
 }
@@ -91,28 +91,67 @@ std::string config_with(const std::string& config_text,
 
 std::vector<std::pair<std::string, std::string>> pack_segments(
     const std::vector<std::pair<std::string, uint32_t>>& segments, std::vector<PackRoom> rooms) {
-    std::vector<std::pair<std::string, uint32_t>> order = segments;
-    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    // Biggest first (then by name): the order of the result and of the subset search below.
+    std::vector<std::pair<std::string, uint32_t>> left = segments;
+    std::stable_sort(left.begin(), left.end(), [](const auto& a, const auto& b) {
         return a.second != b.second ? a.second > b.second : a.first < b.first;
     });
+    // The regions smallest first (a stable order for ties); the biggest takes what the others leave.
+    std::vector<std::size_t> by_room(rooms.size());
+    for (std::size_t i = 0; i < rooms.size(); ++i) by_room[i] = i;
+    std::stable_sort(by_room.begin(), by_room.end(),
+                     [&](std::size_t a, std::size_t b) { return rooms[a].free < rooms[b].free; });
     std::vector<std::pair<std::string, std::string>> placed;
-    for (const auto& [name, size] : order) {
-        PackRoom* best = nullptr;
-        for (PackRoom& r : rooms)
-            if (r.free >= size && (!best || r.free < best->free)) best = &r;
-        if (!best) {
-            uint32_t most = 0, total = 0;
-            for (const PackRoom& r : rooms) {
-                most = std::max(most, r.free);
-                total += r.free;
+    for (std::size_t r = 0; r + 1 < by_room.size(); ++r) {
+        PackRoom& room = rooms[by_room[r]];
+        // Fill it as full as it goes: the subset of the segments left with the largest sum that
+        // fits (0/1 knapsack by sums; of the subsets with that sum, the one the order finds first).
+        const uint32_t cap = room.free;
+        std::vector<std::vector<bool>> took(left.size(), std::vector<bool>(cap + 1, false));
+        std::vector<bool> reach(cap + 1, false);
+        reach[0] = true;
+        for (std::size_t k = 0; k < left.size(); ++k) {
+            const uint32_t size = left[k].second;
+            if (size > cap) continue;
+            for (uint32_t sum = cap; sum >= size; --sum)
+                if (!reach[sum] && reach[sum - size]) {
+                    reach[sum] = true;
+                    took[k][sum] = true;
+                }
+        }
+        uint32_t sum = cap;
+        while (!reach[sum]) --sum;
+        std::vector<bool> chosen(left.size(), false);
+        for (std::size_t k = left.size(); k-- > 0 && sum > 0;)
+            if (took[k][sum]) {
+                chosen[k] = true;
+                sum -= left[k].second;
             }
+        std::vector<std::pair<std::string, uint32_t>> rest;
+        for (std::size_t k = 0; k < left.size(); ++k) {
+            if (chosen[k]) {
+                room.free -= left[k].second;
+                placed.emplace_back(left[k].first, room.region);
+            } else {
+                rest.push_back(left[k]);
+            }
+        }
+        left = std::move(rest);
+    }
+    uint32_t total = 0, most = 0;
+    for (const PackRoom& r : rooms) {
+        total += r.free;
+        most = std::max(most, r.free);
+    }
+    for (const auto& [name, size] : left) {
+        PackRoom* biggest = by_room.empty() ? nullptr : &rooms[by_room.back()];
+        if (!biggest || biggest->free < size)
             throw AssembleError("the cartridge code does not fit its free space: segment " + name + " (" +
                                 std::to_string(size) + " bytes) fits no free region (the largest has " +
                                 std::to_string(most) + " bytes left, all of them " + std::to_string(total) +
                                 ").\nMake it smaller or split it (a PACK_ segment per routine).");
-        }
-        best->free -= size;
-        placed.emplace_back(name, best->region);
+        biggest->free -= size;
+        placed.emplace_back(name, biggest->region);
     }
     return placed;
 }

@@ -38,7 +38,9 @@ CartImage assemble_cart(const AssembleOptions& options);
 
 // The packing of assemble_cart, exposed for tests: segment sizes by name, the regions' room
 // (read-only areas that are not hook sites, less what the config's segments put there) -> the
-// region of each packed segment. Throws AssembleError when one fits nowhere.
+// region of each packed segment. Each region but the biggest, smallest first, is filled as full
+// as the segments left allow (the free space is many small regions); the biggest takes the rest.
+// Throws AssembleError when that does not fit.
 struct PackRoom {
     std::string region;
     uint32_t free = 0;

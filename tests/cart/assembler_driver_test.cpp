@@ -115,15 +115,23 @@ TEST_CASE("the build id changes with the code and ignores its own bytes") {
     CHECK(compute_build_id(a) == compute_build_id(c));
 }
 
-TEST_CASE("PACK_ segments go biggest first into the fullest region that holds them") {
+TEST_CASE("PACK_ segments fill each region, smallest first, as full as they go; the biggest takes the rest") {
     const auto placed = pack_segments({{"PACK_a", 10}, {"PACK_b", 30}, {"PACK_c", 25}, {"PACK_d", 5}},
                                       {{"R1", 40}, {"R2", 28}, {"R3", 6}});
-    // b (30) -> R1 (the only one that holds it), c (25) -> R2, a (10) -> R1 (10 left), d (5) -> R3.
+    // R3 (6): d (5); R2 (28): c (25), the fullest of a, c, a + ... ; R1: the rest, b and a (40).
     REQUIRE(placed.size() == 4);
-    CHECK(placed[0] == std::pair<std::string, std::string>{"PACK_b", "R1"});
+    CHECK(placed[0] == std::pair<std::string, std::string>{"PACK_d", "R3"});
     CHECK(placed[1] == std::pair<std::string, std::string>{"PACK_c", "R2"});
-    CHECK(placed[2] == std::pair<std::string, std::string>{"PACK_a", "R1"});
-    CHECK(placed[3] == std::pair<std::string, std::string>{"PACK_d", "R3"});
+    CHECK(placed[2] == std::pair<std::string, std::string>{"PACK_b", "R1"});
+    CHECK(placed[3] == std::pair<std::string, std::string>{"PACK_a", "R1"});
+    // Biggest first into the fullest region that holds each (the packing before) fails here: 6 -> B
+    // (3 left), 5 and 5 -> A (1 left), 4 fits nowhere. By sums, B takes 5 + 4 and A the 6 and 5.
+    const auto tight = pack_segments({{"PACK_w", 4}, {"PACK_x", 6}, {"PACK_y", 5}, {"PACK_z", 5}}, {{"A", 11}, {"B", 9}});
+    REQUIRE(tight.size() == 4);
+    CHECK(tight[0] == std::pair<std::string, std::string>{"PACK_y", "B"});
+    CHECK(tight[1] == std::pair<std::string, std::string>{"PACK_w", "B"});
+    CHECK(tight[2] == std::pair<std::string, std::string>{"PACK_x", "A"});
+    CHECK(tight[3] == std::pair<std::string, std::string>{"PACK_z", "A"});
     CHECK_THROWS_WITH(pack_segments({{"PACK_big", 50}}, {{"R1", 40}, {"R2", 28}}),
                       Catch::Contains("PACK_big (50 bytes) fits no free region") &&
                           Catch::Contains("the largest has 40"));
