@@ -15,6 +15,8 @@ drv_id:     .res 1
 drv_frame:  .res 1      ; frames since the piece appeared, minus its first input frame
 drv_held:   .res 1      ; the buttons the driver held last frame
 drv_pad:    .res 1      ; the controller's buttons last frame
+drv_slot:   .res 1      ; the plan slot the piece follows: plan_at at its first input frame (a
+                        ; plan published later, for the same piece, no longer changes its inputs)
 
 ; A = the buttons of the plan this frame (0: no piece under control, no plan in time, paused).
 .segment "PACK_plan_buttons"
@@ -76,23 +78,29 @@ nothing:
     rts
 planned:
     lda drv_frame
-    cmp plan_down
+    cmp #1
+    bne latched
+    lda plan_at             ; the first input frame: the plan at hand is the piece's
+    sta drv_slot
+latched:
+    ldy drv_slot
+    lda drv_frame
+    cmp plan_down,y
     bcs down                ; k >= max(2n, 1): soft drop
     lsr
     bcc nothing             ; even k: nothing
+    lda plan_shift_last,y
+    cmp drv_frame           ; C = k <= the last shift frame
     lda #0
-    ldx drv_frame
-    cpx plan_shift_last
-    beq shift
-    bcs no_shift
-shift:
-    lda plan_shift
+    bcc no_shift
+    lda plan_shift,y
 no_shift:
-    cpx plan_rot_last
-    beq rotate
-    bcs done
-rotate:
-    ora plan_rot
+    tax
+    lda plan_rot_last,y
+    cmp drv_frame           ; C = k <= the last rotation frame
+    txa
+    bcc done
+    ora plan_rot,y
 done:
     rts
 down:

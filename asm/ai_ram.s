@@ -78,3 +78,7 @@ cand_cost_hi:  .res K_MAX
 best_total_lo: .res PIECE_TYPES   ; per preview type: the best total and the candidate it belongs to
 best_total_hi: .res PIECE_TYPES
 best_k:        .res PIECE_TYPES
+ply2_first:    .res 1            ; the second ply's reply types: ply2_first .. ply2_end - 1
+ply2_end:      .res 1
+eb_state:      .res 1            ; EB_SPAWN: eb is the board the search began from; EB_CANDIDATE:
+                                 ; with candidate ply2_k on it; EB_CHANGING: in between

@@ -217,10 +217,9 @@ done:
 ; fall through
 ; ai_precompute on an eb whose columns and caches are current (ai_apply_placement keeps them).
 .proc ai_precompute_prepared
-total_lo   = z_t0           ; a candidate's total with a reply: lines cost + best reply
-total_hi   = z_t1
     lda #0
     sta cand_count
+    sta eb_state            ; (EB_SPAWN)
     lda s_level
     jsr frames_per_drop
     ldx #KEEP               ; K, and the stack term's table: KEEP_FAST and the second table at
@@ -253,15 +252,30 @@ second_ply:
     sta s_ply
     lda #0
     sta ply2_k
+    sta ply2_first
+    lda #PIECE_TYPES
+    sta ply2_end
+.endproc
+; fall through
+; The second ply from candidate ply2_k on, for the reply types ply2_first .. ply2_end - 1 (all of
+; them in a search; the preview's alone when a search cut short at the spawn is finished for it,
+; see late_spawn). The candidates before ply2_k have their replies in best_total and best_k.
+.proc ply2_candidates
+total_lo   = z_t0           ; a candidate's total with a reply: lines cost + best reply
+total_hi   = z_t1
 candidate:
     lda ply2_k
     cmp cand_count
     bcc more
     rts
 more:
+    ldy ply2_first          ; (set before eb changes: late_spawn reads it as the type reached)
+    sty z_type
     tax
     jsr ai_candidate_placement
+    inc eb_state            ; EB_CHANGING
     jsr ai_apply_placement
+    inc eb_state            ; EB_CANDIDATE
     lda s_level             ; the level when the reply spawns: the piece's, after its lines
     pha
     lda s_lines_lo
@@ -281,8 +295,6 @@ more:
     sta s_lines_lo
     pla
     sta s_level
-    lda #0
-    sta z_type
 reply_type:
     ; the reply to beat: any for the first candidate; for a later one, what makes its total
     ; lower than the best total so far (none: the sweep is skipped)
@@ -341,14 +353,28 @@ take:
 skip:
     inc z_type
     lda z_type
-    cmp #PIECE_TYPES
+    cmp ply2_end
     bne reply_type
-    ldx ply2_k              ; eb back to the board the piece spawns into
+candidate_done:
+    ldx ply2_k              ; eb back to the board the piece spawns into, but for a finish's last
+    lda finishing           ; candidate: its plan goes out first (late_spawn)
+    beq undo
+    inx
+    cpx cand_count
+    bcc undo
+    rts
+undo:
+    ldx ply2_k
     jsr ai_candidate_placement
+    dec eb_state            ; EB_CHANGING
     jsr ai_undo_placement
+    dec eb_state            ; EB_SPAWN
     inc ply2_k
     jmp candidate
 .endproc
+; where late_spawn's finish goes on in the candidate eb has (finish_search)
+ply2_reply          = ply2_candidates::reply_type
+ply2_candidate_done = ply2_candidates::candidate_done
 
 ; A = preview type (NO_PREVIEW when the preview is off) -> X = chosen candidate, C = 1; C = 0
 ; when there is no candidate.

@@ -39,17 +39,26 @@ co_len:     .res 1      ; bytes of the task's stack in co_buf
 co_buf:     .res CO_BUF_SIZE
 idle_count: .res 1      ; idle times begun (resume counts them)
 cur_id:     .res 1      ; spawnCount of the piece the task is working for
-plan_ok:    .res 1      ; PLAN_OK: the plan below is for the piece plan_id
+plan_ok:    .res 1      ; PLAN_OK: the plan in slot plan_at is for the piece plan_id
 plan_id:    .res 1
-plan_shift: .res 1      ; Left or Right (0: none), pressed on odd frames k <= plan_shift_last
-plan_shift_last: .res 1
-plan_rot:   .res 1      ; A or B (0: none), pressed on odd frames k <= plan_rot_last
-plan_rot_last: .res 1
-plan_down:  .res 1      ; Down held from frame k = plan_down (max(2n, 1))
+plan_at:    .res 1      ; the slot (0, 1) of the plan published last: publish fills the other
+                        ; one and then switches, so the driver never reads half a plan
+plan_shift: .res 2      ; per slot: Left or Right (0: none), pressed on odd frames k <= plan_shift_last
+plan_shift_last: .res 2
+plan_rot:   .res 2      ; A or B (0: none), pressed on odd frames k <= plan_rot_last
+plan_rot_last: .res 2
+plan_down:  .res 2      ; Down held from frame k = plan_down (max(2n, 1))
+plan_k:     .res 2      ; the candidate it plays
 task_late:  .res 1      ; searches redone at a spawn because the game differed from the prediction
 late_plans: .res 1      ; pieces given the best placement of an unfinished search (counts, wraps)
 in_search:  .res 1      ; nonzero while the search for the preview piece runs (search_ahead)
 pred_sum:   .res 2      ; eb_checksum of the board that search assumes
+finishing:  .res 1      ; nonzero while late_spawn finishes a search for the preview alone
+fin_from:   .res 1      ; the candidate it begins at
+fin_type:   .res 1      ; the preview's type it finishes for ($FF: none)
+fin_slot:   .res 1      ; the slot of the plan it then published ($FF: none)
+late_exact: .res 1      ; pieces whose search, cut short at their spawn, was finished for the
+                        ; preview before their first input (counts, wraps): the full search's plan
 
 ; JSR'd from the game's wait for the vertical blank: returns once the NMI has set
 ; verticalBlankingInterval. While the AI plays, its task runs meanwhile.
@@ -121,8 +130,10 @@ done:
     sta co_len
     lda #0
     sta plan_ok
+    sta plan_at
     sta task_late
     sta in_search
+    sta finishing
     lda #RAM_OK
     sta ram_ok
     rts
@@ -134,17 +145,25 @@ done:
 .segment "PACK_resume"
 .proc resume
     inc idle_count
+    lda finishing           ; a frame has passed since late_spawn began to finish the search:
+    beq searching           ; the piece's first input is made, the finish is of no use
+    ldx #<(finish_late-1)
+    ldy #>(finish_late-1)
+    bne restart             ; (always: the address is above $00FF)
+searching:
     lda in_search
     beq go_on
     lda spawnCount
     cmp cur_id
     beq go_on
+    ldx #<(late_spawn-1)
+    ldy #>(late_spawn-1)
+restart:
     lda #0
     sta in_search
-    lda #<(late_spawn-1)
-    sta co_buf
-    lda #>(late_spawn-1)
-    sta co_buf+1
+    sta finishing
+    stx co_buf
+    sty co_buf+1
     lda #2
     sta co_len
 go_on:
@@ -310,45 +329,170 @@ lost:
     rts
 .endproc
 
-; The task's entry when the piece spawned before its search was done (resume). If the game shows
-; the board, piece, level and lines the search assumed, the piece gets the best candidate so
-; far: with the preview's best reply when the second ply has looked at two candidates or more,
-; else the first candidate (the best of the first ply so far). Else the search is redone (and the
-; piece falls as it is).
+; The task's entry when the piece spawned before its search was done (resume). If the piece,
+; level and lines are the ones the search assumed, the piece gets the best candidate so far at
+; once: with the preview's best reply when the second ply has looked at two candidates or more,
+; else the first candidate (the best of the first ply so far). Then eb goes back to the board the
+; search began from and, in what is left of the spawn frame, the second ply goes on for the
+; preview's type alone (all the decision needs): if it ends before the piece's first input, the
+; piece gets the full search's plan instead. Last, the game must show that board; else (or when
+; the search had found nothing) the search is redone and the piece falls as it is.
 .segment "PACK_late_spawn"
 .proc late_spawn
     lda spawnCount
     sta cur_id
-    lda #2
-    jsr read_or_check       ; eb: the game's board
+    lda #$FF
+    sta fin_type
+    sta fin_slot
+    sta drv_slot            ; (the piece has no plan yet: the driver has taken none)
+    lda #3
+    jsr read_or_check       ; the piece, level and lines
     bcc redo
-    jsr eb_checksum
-    cmp pred_sum
-    bne redo
-    cpx pred_sum+1
-    bne redo
     ldx cand_count
-    beq redo                ; nothing found yet
-    inc late_plans
+    bne found
+redo:
+    jmp ai_task_main::redo
+found:
     ldx #0
     lda s_ply
     cmp #2
     bne chosen              ; still in the first ply
-    lda ply2_k
-    beq chosen              ; the first candidate's replies: it is the best so far
     lda displayNextPiece
     bne chosen              ; no preview shown
     ldy nextPiece
     lda game_tetriminoTypeFromOrientation,y
+    sta fin_type
     tay
+    ldx ply2_k              ; the preview's replies are missing from candidate ply2_k on, or from
+    cpy z_type              ; the next one when its sweep for that type was done (z_type: the
+    bcs from_known          ; type the second ply was at)
+    inx
+from_known:
+    stx fin_from
+    ldx ply2_k
+    beq chosen              ; the first candidate's replies: it is the best so far
     ldx best_k,y
 chosen:
-    stx ply2_k
     jsr publish             ; first: the driver needs it on the next frame
-    jsr ai_prepare_board    ; eb's columns and caches, for the placement and the next search
+    lda fin_type
+    bmi no_finish
+    jsr driver_slot
+    bcs no_finish           ; the first input is made
+    ldx fin_type
+    stx ply2_first
+    inx
+    stx ply2_end
+    lda eb_state
+    cmp #EB_CHANGING
+    bne on_eb
+    jsr restore_eb          ; the board read again: EB_SPAWN
+    bcc redo
+on_eb:
+    inc finishing           ; resume ends it at the next frame (finish_late)
+    jsr finish_search
+    lda #0
+    sta finishing
+    ldy fin_type
+    ldx best_k,y
+    jsr publish
+    lda plan_at
+    sta fin_slot
+no_finish:
+    jsr restore_eb
+finished:
+    bcc redo
+verify:
+    lda #1
+    jsr read_or_check       ; the game shows the board the search assumed (eb)
+    bcc redo
+    ; the piece plays the plan the driver took at its first input frame (or will take: plan_at's)
+    jsr driver_slot
+    lda plan_k,y
+    sta ply2_k
+    cpy fin_slot
+    bne best_so_far
+    inc late_exact
     jmp ai_task_main::published
-redo:
-    jmp ai_task_main::redo
+best_so_far:
+    inc late_plans
+    jmp ai_task_main::published
+.endproc
+
+; A frame passed before late_spawn's finish was done: the piece follows the best placement so far.
+.segment "PACK_finish_late"
+.proc finish_late
+    jsr restore_eb
+    jmp late_spawn::finished
+.endproc
+
+; The second ply for the preview's type alone (ply2_first), from where the search stopped: on in
+; the candidate eb has, or from candidate fin_from.
+.segment "PACK_finish_search"
+.proc finish_search
+    lda eb_state
+    beq from_fin            ; EB_SPAWN
+    lda fin_from
+    cmp ply2_k
+    bne next                ; the candidate's reply of this type is known
+    lda ply2_first
+    sta z_type
+    jmp ply2_reply
+next:
+    jmp ply2_candidate_done
+from_fin:
+    lda fin_from
+    sta ply2_k
+    jmp ply2_candidates
+.endproc
+
+; eb back to the board the search began from (with its columns and caches): the candidate the
+; second ply had on it taken off, or, when the search stopped while eb was changing, the game's
+; board read again; then C = 0 if it is not the board the search assumed (pred_sum).
+.segment "PACK_restore_eb"
+.proc restore_eb
+    lda eb_state
+    beq clean               ; EB_SPAWN
+    cmp #EB_CANDIDATE
+    bne read                ; EB_CHANGING
+    ldx ply2_k
+    jsr ai_candidate_placement
+    jsr ai_undo_placement
+    jmp restored
+read:
+    lda #2
+    jsr read_or_check
+    bcc done
+    jsr ai_prepare_board
+    jsr eb_checksum
+    cmp pred_sum
+    bne differ
+    cpx pred_sum+1
+    bne differ
+restored:
+    lda #EB_SPAWN
+    sta eb_state
+clean:
+    sec
+done:
+    rts
+differ:
+    clc
+    rts
+.endproc
+
+; Y = the plan slot the piece cur_id follows, C = 1 when the driver has taken it (its first input
+; frame has come: late_spawn set drv_slot to $FF before the piece had a plan); else Y = plan_at,
+; C = 0.
+.segment "PACK_driver_slot"
+.proc driver_slot
+    ldy drv_slot
+    bpl taken
+    ldy plan_at
+    clc
+    rts
+taken:
+    sec
+    rts
 .endproc
 
 ; A, X: two running sums (Fletcher's) over eb's rows: whether the game shows the board a search
@@ -400,41 +544,50 @@ add:
 .endproc
 
 ; The plan of candidate X for the input driver: the odd frames up to which the shift and the
-; rotation are pressed, and the frame from which Down is held.
+; rotation are pressed, and the frame from which Down is held. Written into the slot the driver
+; does not read, which then becomes plan_at.
 .segment "PACK_publish"
 .proc publish
 presses    = z_t0           ; the rotation's presses
-shifts     = z_t1           ; the shifts to the candidate's column
-    lda #0
-    sta plan_ok             ; the driver never sees half a plan (it runs in the NMI)
-    ldy cand_rot,x
-    lda slot_buttons,y
-    sta plan_rot
-    lda slot_presses,y
+shifts     = z_t1           ; the candidate's column, then the shifts to it
+    lda plan_at
+    eor #1
+    tay                     ; the slot written
+    txa
+    sta plan_k,y
+    lda cand_x,x
+    sta shifts
+    lda cand_rot,x
+    tax
+    lda slot_buttons,x
+    sta plan_rot,y
+    lda slot_presses,x
     sta presses
     asl
     sbc #0                  ; C clear: 2p - 1 (0 presses: 255, never reached... 0 below)
     bcs rot_last
     lda #0
 rot_last:
-    sta plan_rot_last
-    lda cand_x,x
+    sta plan_rot_last,y
+    lda shifts
     sec
     sbc #SPAWN_X
-    ldy #BUTTON_RIGHT
+    ldx #BUTTON_RIGHT
     bcs right
     eor #$FF
     adc #1                  ; C clear: 5 - x
-    ldy #BUTTON_LEFT
+    ldx #BUTTON_LEFT
 right:
-    sty plan_shift
     sta shifts
+    txa
+    sta plan_shift,y
+    lda shifts
     asl
     sbc #0
     bcs shift_last
     lda #0
 shift_last:
-    sta plan_shift_last
+    sta plan_shift_last,y
     lda shifts              ; Down from max(2 max(shifts, presses), 1)
     cmp presses
     bcs n_known
@@ -444,7 +597,8 @@ n_known:
     bne down_known
     lda #1
 down_known:
-    sta plan_down
+    sta plan_down,y
+    sty plan_at             ; the driver reads the new slot from here on
     lda cur_id
     sta plan_id
     lda #PLAN_OK
@@ -458,7 +612,8 @@ slot_buttons:
 
 ; A = 0: the search inputs from the game (the board into eb, the piece, level, lines, B-Type,
 ; the hold). A = 1: C = 1 when the game shows what the search assumed (board, piece, level, lines).
-; A = 2: C = 1 when the piece, level and lines are as assumed; the board into eb.
+; A = 2: C = 1 when the piece, level and lines are as assumed; the board into eb. A = 3: C = 1
+; when the piece, level and lines are as assumed.
 .segment "PACK_read_or_check"
 .proc read_or_check
 mode       = z_t4           ; A: 0 read, 1 check, 2 check and read the board
@@ -499,8 +654,12 @@ next:
     sta s_hold
 rows:
     lda mode
+    cmp #3
+    bcs fields_only
     and #1                  ; 1: compare the rows; 0, 2: read them
     jmp scan_playfield
+fields_only:
+    rts                     ; (C = 1)
 differ:
     clc
     rts

@@ -278,8 +278,9 @@ int main(int argc, char** argv) {
                         static_cast<unsigned long long>(lt.identical), static_cast<unsigned long long>(lt.games),
                         static_cast<unsigned long long>(lt.frames));
             for (std::size_t i = 0; i < lt.divergences.size() && i < 10; ++i) std::printf("  %s\n", lt.divergences[i].c_str());
-            std::printf("pieces whose search was not done at their spawn (best so far): %llu; with no plan at their first "
-                        "input frame: %llu; searches redone: %llu\n",
+            std::printf("pieces whose search was not done at their spawn: finished for the preview before the first input "
+                        "%llu, given the best so far %llu; with no plan at their first input frame: %llu; searches redone: %llu\n",
+                        static_cast<unsigned long long>(lt.cart.finished_plans),
                         static_cast<unsigned long long>(lt.cart.fallback_plans),
                         static_cast<unsigned long long>(lt.cart.late_pieces),
                         static_cast<unsigned long long>(lt.cart.redone_searches));

@@ -23,6 +23,7 @@ void CartLoopStats::merge(const CartLoopStats& other) {
     max_overrun = std::max(max_overrun, other.max_overrun);
     late_pieces += other.late_pieces;
     fallback_plans += other.fallback_plans;
+    finished_plans += other.finished_plans;
     redone_searches += other.redone_searches;
     max_stack = std::max(max_stack, other.max_stack);
     first_input.merge(other.first_input);
@@ -48,6 +49,7 @@ CartridgeInTheLoop::CartridgeInTheLoop(const GameState& start, CartLoopOptions o
     task_late_ = cart.require("task_late");
     co_len_ = cart.require("co_len");
     late_plans_ = cart.require("late_plans");
+    late_exact_ = cart.require("late_exact");
     plan_ok_ = cart.require("plan_ok");
     plan_lost_ = static_cast<uint8_t>(cart.require("PLAN_LOST"));  // plan_ok's value: no placement
     // The game's controller read: nobody at the controller (newly pressed and held: nothing).
@@ -105,6 +107,9 @@ uint8_t CartridgeInTheLoop::frame() {
     const uint8_t late_plans = machine_.read(late_plans_);
     stats_.fallback_plans += static_cast<uint8_t>(late_plans - last_late_plans_);
     last_late_plans_ = late_plans;
+    const uint8_t late_exact = machine_.read(late_exact_);
+    stats_.finished_plans += static_cast<uint8_t>(late_exact - last_late_exact_);
+    last_late_exact_ = late_exact;
     return buttons;
 }
 

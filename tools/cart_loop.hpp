@@ -42,6 +42,9 @@ struct CartLoopStats {
                                   // (they fall as they spawned)
     uint32_t fallback_plans = 0;  // pieces whose search was not done at their spawn, given the
                                   // best placement it had found (on time, but not the reference's)
+    uint32_t finished_plans = 0;  // pieces whose search was not done at their spawn but was
+                                  // finished for their preview before their first input: the
+                                  // reference's decision
     uint32_t redone_searches = 0; // searches redone at a spawn (the game differed from the plan)
     uint32_t max_stack = 0;       // the task's stack bytes at a yield, most seen
     // Frames from a spawn to the AI's first input (1: the first frame the game reads input for
@@ -74,11 +77,11 @@ private:
     CartLoopOptions options_;
     CartLoopStats stats_;
     emu::FlatMachine machine_;
-    uint16_t ai_poll_, ai_idle_, ai_yield_, vblank_, held_, drv_active_, task_late_, co_len_, late_plans_, plan_ok_;
+    uint16_t ai_poll_, ai_idle_, ai_yield_, vblank_, held_, drv_active_, task_late_, co_len_, late_plans_, late_exact_, plan_ok_;
     uint8_t last_drv_active_ = 0;
     int since_spawn_ = -1;  // frames since the piece at hand spawned; -1: its first input came
     bool first_piece_ = true;
-    uint8_t last_late_plans_ = 0;
+    uint8_t last_late_plans_ = 0, last_late_exact_ = 0;
     uint8_t plan_lost_ = 0;
     uint16_t last_yield_ = 0;
     uint8_t buttons_ = 0;   // what the last NMI's poll left for the next frame

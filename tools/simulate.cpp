@@ -164,6 +164,7 @@ int run_simulate(const SimulateOptions& o) {
                  {"cart_pieces", double(cart.pieces)},
                  {"cart_unfinished_searches", double(cs.fallback_plans)},
                  {"cart_unfinished_search_rate", cart.pieces ? double(cs.fallback_plans) / double(cart.pieces) : 0.0},
+                 {"cart_searches_finished_at_spawn", double(cs.finished_plans)},
                  {"cart_no_plan_at_first_input", double(cs.late_pieces)},
                  {"cart_first_input_pieces", double(cs.first_input.count())},
                  {"cart_first_input_mean_frames", cs.first_input.mean()},
@@ -194,8 +195,10 @@ int run_simulate(const SimulateOptions& o) {
                   << ", tetris rate " << summary.tetris_rate << "\n";
         if (o.player == "cart" && cart.pieces) {
             std::cout << "  cartridge: " << cart.pieces << " pieces; search not done at the spawn: "
+                      << cs.fallback_plans + cs.finished_plans << ", of which " << cs.finished_plans
+                      << " finished for the preview before the first input (the full search's plan) and "
                       << cs.fallback_plans
-                      << " (given the best placement found so far); no plan at the first input frame: "
+                      << " given the best placement found so far (unfinished); no plan at the first input frame: "
                       << cs.late_pieces << " (the piece falls as it spawned); " << cs.redone_searches
                       << " searches redone (the game not as predicted)\n"
                       << "  first input after a spawn: frame " << cs.first_input.mean() << " on average, "

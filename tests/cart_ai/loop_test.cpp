@@ -9,6 +9,7 @@
 #include "simulator.hpp"
 
 #include <catch2/catch.hpp>
+#include <set>
 
 using namespace nestris;
 
@@ -120,4 +121,38 @@ TEST_CASE("a search not done at its piece's spawn gives way to its best placemen
     CHECK(cart.stats().fallback_plans >= 20);
     CHECK(cart.stats().late_pieces == 0);
     CHECK(cart.stats().redone_searches == 0);
+}
+
+// At the real game's idle time, about a third of the level-19 searches are not done at their
+// piece's spawn. The rest of the second ply for the preview's type alone often fits in the spawn
+// frame: those pieces get the full search's decision, the reference's, before their first input.
+// A piece given the best placement so far is the only kind that may play otherwise.
+TEST_CASE("a search cut short at its piece's spawn and finished there for the preview plays the reference's move") {
+    GameState start = seeded_game(31, 19);
+    tools::CartLoopOptions options;
+    options.idle_cycles = 18'700;
+    tools::CartridgeInTheLoop cart(start, options);
+    ai::AiPlayer shadow;  // the reference's decision for the board the cartridge's game shows
+    std::set<uint8_t> differing, given_best_so_far;
+    uint32_t fallbacks = 0;
+    int f = 0;
+    for (; f < 15000 && cart.state().status == GameStatus::Playing && cart.state().playState != play_state::Curtain; ++f) {
+        const uint8_t piece = cart.state().spawnCount;
+        const uint8_t want = shadow.buttons(view_of(cart.state()));
+        if (cart.frame() != want) differing.insert(piece);
+        if (cart.stats().fallback_plans != fallbacks) {
+            given_best_so_far.insert(cart.state().spawnCount);
+            fallbacks = cart.stats().fallback_plans;
+        }
+    }
+    INFO("frames " << f << ", finished at the spawn " << cart.stats().finished_plans << ", best so far "
+                   << cart.stats().fallback_plans << ", pieces that played otherwise " << differing.size());
+    CHECK(f == 15000);
+    CHECK(cart.stats().finished_plans >= 20);
+    CHECK(cart.stats().late_pieces == 0);
+    CHECK(cart.stats().redone_searches == 0);
+    for (const uint8_t piece : differing) {
+        INFO("piece " << int(piece));
+        CHECK(given_best_so_far.count(piece) == 1);
+    }
 }
