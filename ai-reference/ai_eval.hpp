@@ -43,7 +43,7 @@ struct EvalSet {
     std::array<uint16_t, 21> stack{};  // by the highest of columns 0..8
     std::array<uint16_t, 21> stack_fast{};  // the same at one row a frame (level 29 on): its own
                                             // danger height
-    std::array<uint16_t, 21> spawn{};  // by the highest of columns 3..6
+    std::array<uint16_t, 21> spawn{};  // by the highest of columns 3..8
     std::array<uint16_t, kReadyCap + 1> ready{};  // well column at or below the rest: by rows
                                                   // ready (deeper as kReadyCap)
     std::array<uint16_t, 21> cover{};  // well column above the lowest other column: by how much

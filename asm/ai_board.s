@@ -235,8 +235,8 @@ suf_keep:
     jsr ai_find_extremes
     lda max08
     sta eb_max08
-    lda max36
-    sta eb_max36
+    lda max38
+    sta eb_max38
     ; eb_base = rows + holes + stack + spawn + lines cost of a placement that clears nothing:
     ; a lower bound of every such placement's cost but for its rows (holes, stack and spawn
     ; costs only grow when nothing is cleared; the well's is never below 0)
@@ -254,7 +254,7 @@ suf_keep:
     lda gen_stack_lo,y
     ldx gen_stack_hi,y
     jsr add_ax
-    ldy eb_max36
+    ldy eb_max38
     lda gen_spawn_lo,y
     ldx gen_spawn_hi,y
     jsr add_ax
@@ -294,7 +294,7 @@ gaps:
     jmp ai_yield            ; (and a step ends)
 .endproc
 
-; max08 = highest of columns 0-8, min08 = lowest of 0-8, max36 = highest of 3-6 (eb_h); the
+; max08 = highest of columns 0-8, min08 = lowest of 0-8, max38 = highest of 3-8 (eb_h); the
 ; names of these scratch bytes are ai.inc's.
 .segment "PACK_ai_find_extremes"
 .proc ai_find_extremes
@@ -315,7 +315,7 @@ not_lower:
     dex
     bpl scan
     lda eb_h+3
-    ldx #2
+    ldx #4
 spawn_scan:
     cmp eb_h+4,x
     bcs keep
@@ -323,11 +323,11 @@ spawn_scan:
 keep:
     dex
     bpl spawn_scan
-    sta max36
+    sta max38
     rts
 .endproc
 
-; z_cost += stack, spawn and well costs, from max08, min08, max36 and well_h (the scratch
+; z_cost += stack, spawn and well costs, from max08, min08, max38 and well_h (the scratch
 ; bytes of the column extremes, named in ai.inc).
 .segment "PACK_ai_extremes_cost"
 .proc ai_extremes_cost
@@ -338,7 +338,7 @@ keep:
     lda gen_stack_lo,y
     ldx gen_stack_hi,y
     jsr add_ax
-    ldy max36
+    ldy max38
     lda gen_spawn_lo,y
     ldx gen_spawn_hi,y
     jsr add_ax

@@ -134,7 +134,7 @@ rows_below:
     sta z_cost+1
     ; the covered columns: holes and new heights, and with them the extremes (heights only
     ; grow when no line is cleared): max08 highest of 0-8, min08 lowest of the covered ones of
-    ; 0-8, max36 highest of 3-6, well_h the well column
+    ; 0-8, max38 highest of 3-8, well_h the well column
     lda #22
     sec
     sbc z_y
@@ -143,8 +143,8 @@ rows_below:
     sta max08
     lda #$FF
     sta min08
-    lda eb_max36
-    sta max36
+    lda eb_max38
+    sta max38
     lda eb_h+9
     sta well_h
     lda z_o
@@ -186,13 +186,11 @@ not_max:
     bcs not_min
     sta min08
 not_min:
-    cpy #3
+    cpy #3                  ; (column 9 went to well above)
     bcc next_column
-    cpy #7
-    bcs next_column
-    cmp max36
+    cmp max38
     bcc next_column
-    sta max36
+    sta max38
     bcs next_column         ; (always)
 well:
     sta well_h
@@ -229,9 +227,9 @@ holes_below:
     lda diff_lo
     jsr add_ax
 stack_same:
-    ldy max36
-    ldx eb_max36
-    cpy eb_max36
+    ldy max38
+    ldx eb_max38
+    cpy eb_max38
     beq spawn_same
     lda gen_spawn_lo,y
     sec
@@ -866,7 +864,7 @@ next_slot:
 .proc cleared_columns_cost
     lda #0
     sta max08               ; highest of 0-8
-    sta max36               ; highest of 3-6
+    sta max38               ; highest of 3-8
     lda #$FF
     sta min08               ; lowest of 0-8
     ldx #0
@@ -890,12 +888,10 @@ not_highest:
     sta min08
 not_lowest:
     cpx #3
+    bcc gap                 ; (column 9 went to well above)
+    cmp max38
     bcc gap
-    cpx #7
-    bcs gap
-    cmp max36
-    bcc gap
-    sta max36
+    sta max38
 gap:
     lda eb_h-1,x            ; the lower neighbour (the wall left of column 0) ...
     cmp eb_h+1,x

@@ -68,6 +68,20 @@ TEST_CASE("evaluation: every term from its table") {
     CHECK(evaluate(tall, e) == (5 + 10) + 30006);
 }
 
+TEST_CASE("evaluation: the spawn term reads the highest of columns 3-8 (the spawn point and the way to the well)") {
+    EvalSet e = unit_set();
+    for (int i = 0; i <= 20; ++i) e.spawn[i] = static_cast<uint16_t>(10000 + i);
+    // One column 4 high at a time, the others empty: stack 5 + 4, spawn[4] only for columns 3-8,
+    // ready[0] (the lowest of 0-8 is 0) and no holes.
+    for (int c = 0; c < 9; ++c) {
+        Board b;
+        for (int row = kRows - 4; row < kRows; ++row) b.rows[row] = static_cast<uint16_t>(1u << c);
+        b.recompute_columns();
+        INFO("column " << c);
+        CHECK(evaluate(b, e) == (5 + 4) + (c >= 3 ? 10004 : 10000) + 30000);
+    }
+}
+
 TEST_CASE("weights: parse, format and expand, with clear errors") {
     const Weights& w = default_weights();
     CHECK(parse_weights(format_weights(w)) == w);
