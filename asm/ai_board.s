@@ -174,7 +174,15 @@ rows:
     lda eb_hi,x
     tay
     lda eb_lo,x
+    cmp #$01                ; an empty row (the walls alone: most of the rows above the stack)
+    bne count               ; has 2 transitions
+    cpy #$08
+    bne count
+    ldx #2
+    bne counted             ; (always)
+count:
     jsr ai_row_index
+counted:
     txa
     ldx row_saved
     sta eb_tr,x
