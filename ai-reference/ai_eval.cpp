@@ -143,7 +143,7 @@ uint16_t evaluate(const Board& b, const EvalSet& e, bool fast) {
     }
     add((fast ? e.stack_fast : e.stack)[highest]);
     uint8_t spawn_high = 0;  // the spawn point and the path from it to the well
-    for (int c = 3; c <= 8; ++c) spawn_high = std::max(spawn_high, b.height[c]);
+    for (int c = kSpawnTermFirst; c <= 8; ++c) spawn_high = std::max(spawn_high, b.height[c]);
     add(e.spawn[spawn_high]);
     unsigned classes = 0;
     for (int r = 0; r < kRows; ++r) classes += row_class(b.rows[r]);

@@ -25,6 +25,9 @@ inline constexpr uint16_t kCapHole = 1200, kCapStack = 8000, kCapSpawn = 8000, k
                           kCapRowStep = 150, kCapLines = 3000, kCapGap = 1500;
 // The well's depth the ready table tells apart (deeper wells cost as this one).
 inline constexpr int kReadyCap = 6;
+// The spawn term reads the highest of columns kSpawnTermFirst..8: the spawn point and the way
+// from it to the well (asm: SPAWN_TERM_FIRST, generated).
+inline constexpr int kSpawnTermFirst = 3;
 // A row's class is at most 4 (10 transitions).
 inline constexpr int kMaxRowClass = 4;
 static_assert(10 * kCapHole + kCapStack + kCapSpawn + kCapWell + 20 * kMaxRowClass * kCapRowStep +
@@ -43,7 +46,7 @@ struct EvalSet {
     std::array<uint16_t, 21> stack{};  // by the highest of columns 0..8
     std::array<uint16_t, 21> stack_fast{};  // the same at one row a frame (level 29 on): its own
                                             // danger height
-    std::array<uint16_t, 21> spawn{};  // by the highest of columns 3..8
+    std::array<uint16_t, 21> spawn{};  // by the highest of columns kSpawnTermFirst..8
     std::array<uint16_t, kReadyCap + 1> ready{};  // well column at or below the rest: by rows
                                                   // ready (deeper as kReadyCap)
     std::array<uint16_t, 21> cover{};  // well column above the lowest other column: by how much

@@ -238,6 +238,7 @@ std::string generate_constants(const EvalTables& tables) {
     o << "STACK_FAST_OFFSET = " << std::tuple_size_v<decltype(tables.stack)>
       << " ; gen_stack's second table (one row a frame)\n";
     o << "READY_CAP   = " << kReadyCap << "     ; the well depth gen_ready tells apart\n";
+    o << "SPAWN_TERM_FIRST = " << kSpawnTermFirst << " ; the spawn term reads the highest of columns SPAWN_TERM_FIRST-8\n";
     o << "PIECE_TYPES = " << kPieceTypes << "     ; the types the preview may show\n";
     o << "FIRST_PIECE_START_FRAME = " << ai::kFirstPieceStartFrame << " ; a game's first piece: its first input frame\n";
     // The tables ai_tables.inc defines, declared for every file (ai_tables.s exports them).

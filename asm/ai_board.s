@@ -302,7 +302,7 @@ gaps:
     jmp ai_yield            ; (and a step ends)
 .endproc
 
-; max08 = highest of columns 0-8, min08 = lowest of 0-8, max38 = highest of 3-8 (eb_h); the
+; max08 = highest of columns 0-8, min08 = lowest of 0-8, max38 = highest of SPAWN_TERM_FIRST-8 (eb_h); the
 ; names of these scratch bytes are ai.inc's.
 .segment "PACK_ai_find_extremes"
 .proc ai_find_extremes
@@ -322,10 +322,10 @@ not_higher:
 not_lower:
     dex
     bpl scan
-    lda eb_h+3
-    ldx #4
+    lda eb_h+SPAWN_TERM_FIRST
+    ldx #8-SPAWN_TERM_FIRST-1
 spawn_scan:
-    cmp eb_h+4,x
+    cmp eb_h+SPAWN_TERM_FIRST+1,x
     bcs keep
     lda eb_h+4,x
 keep:

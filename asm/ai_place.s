@@ -134,7 +134,7 @@ rows_below:
     sta z_cost+1
     ; the covered columns: holes and new heights, and with them the extremes (heights only
     ; grow when no line is cleared): max08 highest of 0-8, min08 lowest of the covered ones of
-    ; 0-8, max38 highest of 3-8, well_h the well column
+    ; 0-8, max38 highest of SPAWN_TERM_FIRST-8, well_h the well column
     lda #22
     sec
     sbc z_y
@@ -186,7 +186,7 @@ not_max:
     bcs not_min
     sta min08
 not_min:
-    cpy #3                  ; (column 9 went to well above)
+    cpy #SPAWN_TERM_FIRST   ; (column 9 went to well above)
     bcc next_column
     cmp max38
     bcc next_column
@@ -864,7 +864,7 @@ next_slot:
 .proc cleared_columns_cost
     lda #0
     sta max08               ; highest of 0-8
-    sta max38               ; highest of 3-8
+    sta max38               ; highest of SPAWN_TERM_FIRST-8
     lda #$FF
     sta min08               ; lowest of 0-8
     ldx #0
@@ -887,7 +887,7 @@ not_highest:
     bcs not_lowest
     sta min08
 not_lowest:
-    cpx #3
+    cpx #SPAWN_TERM_FIRST
     bcc gap                 ; (column 9 went to well above)
     cmp max38
     bcc gap

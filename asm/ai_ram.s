@@ -57,7 +57,7 @@ s_hold:     .res 1
 eb_base:    .res 2      ; row sum + hole sum + stack, spawn and lines cost of no line: the start
                         ; of every cost
 eb_max08:   .res 1      ; highest of columns 0-8
-eb_max38:   .res 1      ; highest of columns 3-8
+eb_max38:   .res 1      ; highest of columns SPAWN_TERM_FIRST-8
 best_lo:    .res 1      ; the cost to beat (second ply: the best reply so far)
 best_hi:    .res 1
 

@@ -76,7 +76,7 @@ TEST_CASE("tally: merging tallies is adding their samples") {
 
 TEST_CASE("the cartridge loop's figures of many games add up") {
     CartLoopStats one{.frames = 100, .task_cycles = 1000, .max_overrun = 50, .late_pieces = 1, .fallback_plans = 2,
-                      .redone_searches = 3, .max_stack = 7, .first_piece_input_max = 20, .max_step = 900,
+                      .finished_plans = 4, .redone_searches = 3, .max_stack = 7, .first_piece_input_max = 20, .max_step = 900,
                       .max_step_from = 0x1234};
     CartLoopStats two{.frames = 10, .task_cycles = 1, .max_overrun = 70, .fallback_plans = 5, .max_stack = 3,
                       .first_piece_input_max = 30, .max_step = 800, .max_step_from = 0x5678};
@@ -89,6 +89,7 @@ TEST_CASE("the cartridge loop's figures of many games add up") {
     CHECK(one.max_overrun == 70);
     CHECK(one.late_pieces == 1);
     CHECK(one.fallback_plans == 7);
+    CHECK(one.finished_plans == 4);
     CHECK(one.redone_searches == 3);
     CHECK(one.max_stack == 7);
     CHECK(one.first_input.count() == 3);
