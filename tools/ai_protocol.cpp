@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <stdexcept>
+#include <string>
 
 namespace nestris::tools {
 
@@ -56,6 +58,35 @@ std::vector<GameResult> play_many(const std::vector<uint32_t>& seeds, const Prot
         if (progress) progress(d);
     });
     return results;
+}
+
+double fitness_of(std::string_view kind, const std::vector<GameResult>& results) {
+    if (results.empty()) throw std::invalid_argument("fitness of no games");
+    const double n = static_cast<double>(results.size());
+    auto mean = [&](auto value) {
+        double sum = 0;
+        for (const GameResult& r : results) sum += value(r);
+        return sum / n;
+    };
+    auto capped = [](const GameResult& r) { return std::min<double>(r.score, 999999); };
+    if (kind == "capped") return mean(capped);
+    if (kind == "survival")
+        return mean([&](const GameResult& r) { return capped(r) + 600000.0 * std::min<uint32_t>(r.lines, 230) / 230; });
+    if (kind == "lines") return mean([](const GameResult& r) { return double(r.lines); });
+    if (kind == "goal")
+        return mean([&](const GameResult& r) {
+            return 100.0 * ((r.score >= 999999) - r.topped_out) + capped(r) / 10'000'000.0;
+        });
+    if (kind == "best-third") {
+        std::vector<double> scores;
+        for (const GameResult& r : results) scores.push_back(r.line_score);
+        std::sort(scores.begin(), scores.end(), std::greater<>());
+        scores.resize((scores.size() + 2) / 3);
+        double sum = 0;
+        for (double v : scores) sum += v;
+        return sum / static_cast<double>(scores.size());
+    }
+    throw std::invalid_argument("no fitness '" + std::string(kind) + "'");
 }
 
 }  // namespace nestris::tools

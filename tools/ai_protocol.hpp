@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string_view>
 #include <vector>
 
 namespace nestris::tools {
@@ -41,5 +42,17 @@ GameResult play_protocol(uint32_t seed, const ProtocolSpec& spec, const ai::Eval
 std::vector<GameResult> play_many(const std::vector<uint32_t>& seeds, const ProtocolSpec& spec,
                                   const ai::EvalTables& tables, unsigned threads,
                                   const std::function<void(size_t)>& progress = {});
+
+// The tuner's fitness of a batch of games of one protocol (higher is better); kind as
+// nestris-tune's --fitness:
+//   "capped": the mean of min(score, 999 999), the score as the game caps it;
+//   "survival": that + 600 000 x lines / 230 (survival first);
+//   "best-third": seed 004's, the mean of the best third of the line-clear scores (no cap);
+//   "goal": the shares of games that max out minus the share that top out, in percentage points
+//     (the strength targets), ties broken by the capped mean / 10 000 000 (less than a game's
+//     weight up to 1 000 games);
+//   "lines": the mean lines (the level-29 protocol).
+// Throws std::invalid_argument for another kind or no games.
+double fitness_of(std::string_view kind, const std::vector<GameResult>& results);
 
 }  // namespace nestris::tools

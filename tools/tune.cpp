@@ -8,7 +8,9 @@
 //     that a max-out is the best a game can do and an early top-out costs what it scores less;
 //   --fitness survival: the mean of min(score, 999999) + 600000 * lines / 230 (survival first);
 //   --fitness best-third: seed 004's, the mean of the best third of the scores counted from line
-//     clears alone (no cap, no soft-drop points), which selects for aggression.
+//     clears alone (no cap, no soft-drop points), which selects for aggression;
+//   --fitness goal: the share of max-outs minus the share of top-outs, in points (the targets).
+// (tools::fitness_of in ai_protocol.hpp computes each.)
 // Fitness, --protocol 29: the level-29 protocol; mean lines (to 300 lines or top-out).
 #include "ai_eval.hpp"
 #include "command_runner.hpp"
@@ -127,6 +129,15 @@ ai::Weights with_values(ai::Weights w, const std::vector<double>& x, const std::
     return w;
 }
 
+std::string format_fitness(double f) {
+    char text[32];
+    if (std::fabs(f) < 1000)
+        std::snprintf(text, sizeof text, "%.3f", f);  // goal: percentage points
+    else
+        std::snprintf(text, sizeof text, "%.0f", f);
+    return text;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -153,8 +164,9 @@ int main(int argc, char** argv) {
     app.add_option("--fitness", fitness_kind,
                    "protocol 19: capped = mean of the score capped at 999999 (the max-out); "
                    "survival = mean of min(score, 999999) + 600000 * lines / 230; best-third = seed 004's, "
-                   "the mean of the best third of the scores counted without cap or soft drops")
-        ->check(CLI::IsMember({"capped", "survival", "best-third"}));
+                   "the mean of the best third of the scores counted without cap or soft drops; goal = the "
+                   "share of max-outs minus the share of top-outs, in percentage points")
+        ->check(CLI::IsMember({"capped", "survival", "best-third", "goal"}));
     app.add_option("--vary", vary, "the weights to tune, comma-separated (default: all of them)");
     return nestris::run_program(app, argc, argv, [&]() -> int {
         std::string command_line = "nestris-tune";
@@ -181,24 +193,10 @@ int main(int argc, char** argv) {
             std::vector<uint32_t> seeds;
             for (int i = 0; i < games; ++i) seeds.push_back(first_seed + static_cast<uint32_t>(i));
 
+            const std::string kind = protocol == 29 ? "lines" : fitness_kind;
             auto fitness = [&](const std::vector<double>& x) {
-                const auto results = tools::play_many(seeds, spec, ai::expand_tables(with_values(start, x, names)), threads);
-                if (protocol == 19 && fitness_kind == "best-third") {
-                    std::vector<double> scores;
-                    for (const auto& r : results) scores.push_back(r.line_score);
-                    std::sort(scores.begin(), scores.end(), std::greater<>());
-                    scores.resize((scores.size() + 2) / 3);
-                    double sum = 0;
-                    for (double v : scores) sum += v;
-                    return sum / static_cast<double>(scores.size());
-                }
-                double f = 0;
-                for (const auto& r : results)
-                    f += protocol == 29            ? r.lines
-                         : fitness_kind == "capped" ? std::min<double>(r.score, 999999)
-                                                    : std::min<double>(r.score, 999999) +
-                                                          600000.0 * std::min<uint32_t>(r.lines, 230) / 230;
-                return f / static_cast<double>(results.size());
+                return tools::fitness_of(
+                    kind, tools::play_many(seeds, spec, ai::expand_tables(with_values(start, x, names)), threads));
             };
 
             Swarm swarm;
@@ -207,7 +205,7 @@ int main(int argc, char** argv) {
                 if (swarm.best_x.size() != dim)
                     throw std::runtime_error("the state file tunes " + std::to_string(swarm.best_x.size()) +
                                              " weights, this command " + std::to_string(dim) + " (--vary)");
-                std::printf("resuming at iteration %d, best fitness %.0f\n", swarm.iteration, swarm.best_f);
+                std::printf("resuming at iteration %d, best fitness %s\n", swarm.iteration, format_fitness(swarm.best_f).c_str());
             } else {
                 std::mt19937_64 init(42);
                 std::vector<double> x0(dim);
@@ -248,7 +246,7 @@ int main(int argc, char** argv) {
                         swarm.best_x = p.x;
                         write_atomically(out_path, "# tuned by nestris-tune, protocol " + std::to_string(protocol) +
                                                        ", fitness (" + fitness_kind + ") " +
-                                                       std::to_string(static_cast<long>(f)) + " at iteration " +
+                                                       format_fitness(f) + " at iteration " +
                                                        std::to_string(swarm.iteration + 1) + "\n# training seeds " +
                                                        std::to_string(first_seed) + ".." +
                                                        std::to_string(first_seed + static_cast<uint32_t>(games) - 1) +
@@ -260,7 +258,7 @@ int main(int argc, char** argv) {
                 swarm.rng_state = rng();
                 rng.seed(swarm.rng_state);
                 write_atomically(state_path, save(swarm));
-                std::printf("iteration %d: best fitness %.0f\n", swarm.iteration, swarm.best_f);
+                std::printf("iteration %d: best fitness %s\n", swarm.iteration, format_fitness(swarm.best_f).c_str());
                 std::fflush(stdout);
             }
         } catch (const std::exception& e) {
