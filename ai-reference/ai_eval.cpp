@@ -36,6 +36,7 @@ EvalSet expand_set(const Weights& w) {
     e.keep = static_cast<uint8_t>(p("keep"));
     e.keep_fast = static_cast<uint8_t>(p("keep_fast"));
     e.keep_margin = static_cast<uint16_t>(p("keep_margin"));
+    e.margin_height = static_cast<uint8_t>(p("margin_height"));
     return e;
 }
 
@@ -51,7 +52,7 @@ const std::vector<std::string>& weight_names() {
 }
 
 const std::vector<std::string>& search_parameter_names() {
-    static const std::vector<std::string> names = {"keep", "keep_fast", "keep_margin"};
+    static const std::vector<std::string> names = {"keep", "keep_fast", "keep_margin", "margin_height"};
     return names;
 }
 
@@ -91,8 +92,9 @@ Weights parse_weights(std::string_view text) {
         auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
         if (ec != std::errc{} || end != value.data() + value.size()) fail("'" + key + "' needs an integer");
         if (v < 0 || v > 65535) fail("'" + key + "' must be 0..65535");
-        if (is_search && key != "keep_margin" && (v < 1 || v > kMaxKeep))
+        if ((key == "keep" || key == "keep_fast") && (v < 1 || v > kMaxKeep))
             fail("'" + key + "' must be 1.." + std::to_string(kMaxKeep));
+        if (key == "margin_height" && v > kRows + 1) fail("'margin_height' must be 0.." + std::to_string(kRows + 1));
         w.values[key] = v;
     }
     for (const std::string& name : weight_names()) (void)w.get(name);

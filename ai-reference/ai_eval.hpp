@@ -60,6 +60,8 @@ struct EvalSet {
     uint16_t keep_margin = 0xFFFF;     // below level 29, a candidate is kept only if its cost is
                                        // at most the best one's + this (0xFFFF: any; the sum
                                        // saturates)
+    uint8_t margin_height = 21;        // ... and only while the highest of columns 0-8 is below
+                                       // this: from it on, every one of the K goes on
     bool operator==(const EvalSet&) const = default;
 };
 

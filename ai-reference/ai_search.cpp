@@ -127,13 +127,18 @@ uint16_t placement_cost(const Placed& placed, const EvalSet& set, bool fast) {
     return static_cast<uint16_t>(set.lines[placed.lines] + evaluate(placed.board, set, fast));
 }
 
-uint8_t candidates_for(uint8_t fpd, const EvalSet& set) { return fpd == 1 ? set.keep_fast : set.keep; }
+// A game's first piece keeps keep_fast too: its search has only the hold (kFirstPieceStartFrame)
+// and an empty board, where every placement is reachable and within the margin, makes the
+// longest search there is.
+uint8_t candidates_for(uint8_t fpd, bool first_piece, const EvalSet& set) {
+    return fpd == 1 || first_piece ? set.keep_fast : set.keep;
+}
 
 Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
     Precomputed out;
     const uint8_t g = frames_per_drop(in.level.level);
     const EvalSet& set = tables;
-    const uint8_t keep = candidates_for(g, set);
+    const uint8_t keep = candidates_for(g, in.first_piece, set);
 
     // Ply 1: every reachable placement of the piece, the K cheapest kept in order.
     out.stats.positions_checked += positions_of(in.piece_type);
@@ -151,10 +156,13 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
         if (out.count < keep) ++out.count;
     });
 
-    // Below level 29, only candidates within keep_margin of the best go on (the sum saturates
-    // at the top-out cost: then every one does). At one row a frame all K go on: there the
-    // margin cost survival (200 games from level 29: 911 lines on average against 2 141).
-    for (uint8_t k = 1; g != 1 && k < out.count; ++k) {
+    // Below level 29, while columns 0-8 are lower than margin_height, only candidates within
+    // keep_margin of the best go on (the sum saturates at the top-out cost: then every one
+    // does). At one row a frame all K go on: there the margin cost survival (200 games from
+    // level 29: 911 lines on average against 2 141); on a high stack too (AI_DESIGN.md).
+    uint8_t highest = 0;
+    for (int c = 0; c < 9; ++c) highest = std::max(highest, in.board.height[c]);
+    for (uint8_t k = 1; g != 1 && highest < set.margin_height && k < out.count; ++k) {
         if (out.candidates[k].cost > saturating_add(out.candidates[0].cost, set.keep_margin)) {
             out.count = k;
             break;

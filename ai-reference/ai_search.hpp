@@ -130,8 +130,8 @@ struct SearchInput {
     bool first_piece = false;  // spawns into the hold at the start of a game
 };
 
-// K: fewer at level 29, where a piece falls fastest.
-uint8_t candidates_for(uint8_t frames_per_drop, const EvalSet& set);
+// K: fewer at level 29, where a piece falls fastest, and for a game's first piece.
+uint8_t candidates_for(uint8_t frames_per_drop, bool first_piece, const EvalSet& set);
 
 Precomputed precompute(const SearchInput& input, const EvalTables& tables = default_tables());
 inline constexpr uint8_t kNoPreview = 0xFF;

@@ -6,6 +6,7 @@
 #include "ai_search.hpp"
 #include "pieces.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -207,8 +208,12 @@ std::string generate(const EvalTables& tables) {
     }
     table16(o, "gen_stack", stacks);
     table16(o, "gen_spawn", tables.spawn);
-    table16(o, "gen_ready", tables.ready);
-    table16(o, "gen_cover", tables.cover);
+    // The well term's two tables, one after the other (one lookup serves both): ready[0..cap],
+    // then cover[0..20] from WELL_COVER_OFFSET.
+    std::array<uint16_t, std::tuple_size_v<decltype(tables.ready)> + std::tuple_size_v<decltype(tables.cover)>> well{};
+    std::copy(tables.ready.begin(), tables.ready.end(), well.begin());
+    std::copy(tables.cover.begin(), tables.cover.end(), well.begin() + tables.ready.size());
+    table16(o, "gen_well", well);
     table16(o, "gen_lines", tables.lines);
     // The row cost of a row by its transitions 0..10: row_step x class (a full row: class 0).
     std::array<uint16_t, 11> by_transitions{};
@@ -233,11 +238,14 @@ std::string generate_constants(const EvalTables& tables) {
     o << "K_MAX       = " << std::max(int(tables.keep), int(tables.keep_fast)) << "     ; room for the candidates\n";
     o << "KEEP_MARGIN = " << int(tables.keep_margin)
       << "     ; a candidate goes on to the second ply only within this of the best (keep_margin)\n";
+    o << "MARGIN_HEIGHT = " << int(tables.margin_height)
+      << "   ; ... while the highest of columns 0-8 is below this (margin_height)\n";
     o << "SPAWN_X     = " << ai::kSpawnX << "     ; the spawn column\n";
     o << "GAP_MIN_DEPTH = " << kGapMinDepth << "   ; a gap shallower than this costs nothing\n";
     o << "STACK_FAST_OFFSET = " << std::tuple_size_v<decltype(tables.stack)>
       << " ; gen_stack's second table (one row a frame)\n";
-    o << "READY_CAP   = " << kReadyCap << "     ; the well depth gen_ready tells apart\n";
+    o << "READY_CAP   = " << kReadyCap << "     ; the well depth gen_well's ready part tells apart\n";
+    o << "WELL_COVER_OFFSET = " << kReadyCap + 1 << " ; gen_well's cover part, after the ready part\n";
     o << "SPAWN_TERM_FIRST = " << kSpawnTermFirst << " ; the spawn term reads the highest of columns SPAWN_TERM_FIRST-8\n";
     o << "PIECE_TYPES = " << kPieceTypes << "     ; the types the preview may show\n";
     o << "FIRST_PIECE_START_FRAME = " << ai::kFirstPieceStartFrame << " ; a game's first piece: its first input frame\n";

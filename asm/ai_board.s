@@ -356,22 +356,19 @@ keep:
 .proc ai_well_cost
     lda min08
     sec
-    sbc well_h
-    bcc covered             ; the well column above the lowest other column
+    sbc well_h              ; lowest - h9
+    bcs ready               ; the well column at or below the lowest other column
+    eor #$FF                ; (C = 0) h9 - lowest - 1
+    adc #WELL_COVER_OFFSET+1 ; the cover part's entry h9 - lowest
+    bne cost                ; (always)
+ready:
     cmp #READY_CAP+1
-    bcc ready_ok
+    bcc cost
     lda #READY_CAP
-ready_ok:
+cost:
     tay
-    lda gen_ready_lo,y
-    ldx gen_ready_hi,y
-    jmp add_ax
-covered:
-    eor #$FF
-    adc #1                  ; C clear: h9 - lowest
-    tay
-    lda gen_cover_lo,y
-    ldx gen_cover_hi,y
+    lda gen_well_lo,y
+    ldx gen_well_hi,y
 .endproc
 ; fall through
 ; z_cost += X:A.

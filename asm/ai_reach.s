@@ -22,7 +22,7 @@ sh_w:     .res 1
 sh_base:  .res 1
 
 .segment "AI_ZEROPAGE35": zeropage
-sw_all:   .res 1    ; every placement of the type is reachable (no checks but the walls)
+sw_all:   .res 1    ; not 0: every placement of the type is reachable (no checks but the walls)
 
 
 .segment "AI_BSS"
@@ -136,9 +136,8 @@ highest:
     adc gen_rows2+9,y       ; highest + R(9) + 2
     cmp #18+2+1
     lda #0
-    rol
-    eor #1
-    sta sw_all              ; 1: highest + R(9) <= 18
+    adc #$FF                ; (C = 0 below) 0 from 21 on
+    sta sw_all              ; not 0: highest + R(9) <= 18
     ldx z_type
     lda gen_rot_count,x
     sta sw_count
@@ -158,7 +157,7 @@ choice:
     tay
     lda gen_rotate_cw,y
     sta sw_o+2
-    jmp target_orientation
+    bpl target_orientation  ; (always: orientations are 0-18)
 ccw:
     lda gen_rotate_ccw,y
     sta sw_o+1
@@ -173,8 +172,7 @@ target_orientation:
     sta sw_left
     lda #0
     jsr sweep               ; columns 5, 4, ...
-    lda #0
-    sta sw_left
+    dec sw_left             ; (sweep keeps it: 1 -> 0)
     lda #1
     jsr sweep               ; columns 6, 7, ...
     inc sw_rot

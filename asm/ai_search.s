@@ -233,6 +233,10 @@ keep:
     jsr stack_mode
     ldx s_hold
     cpx #1                  ; C = hold
+    bcc not_first
+    ldy #KEEP_FAST          ; a game's first piece: K = KEEP_FAST (it must be done in the hold)
+    sty s_keep
+not_first:
     jsr ai_set_gravity_rows
     ; first ply
     lda #$FF                ; nothing to beat until K are kept
@@ -245,6 +249,9 @@ keep:
     jsr ai_sweep_type
     lda s_stack_off         ; below level 29 only: at one row a frame every candidate goes on
     bne second_ply
+    lda eb_max08            ; and below MARGIN_HEIGHT: on a high stack too
+    cmp #MARGIN_HEIGHT
+    bcs second_ply
     jsr drop_far_candidates
 second_ply:
     ; second ply: for each candidate, the best reply of each type
@@ -356,10 +363,13 @@ skip:
     cmp ply2_end
     bne reply_type
 candidate_done:
+    lda finishing           ; a finish (late_spawn, the preview's type alone): the best for the
+    beq undo                ; preview so far goes out at once, this candidate's reply counted
+    ldy ply2_first          ; (the driver takes the latest plan at the piece's first input frame)
+    ldx best_k,y
+    jsr publish
     ldx ply2_k              ; eb back to the board the piece spawns into, but for a finish's last
-    lda finishing           ; candidate: its plan goes out first (late_spawn)
-    beq undo
-    inx
+    inx                     ; candidate: its plan is out (late_spawn)
     cpx cand_count
     bcc undo
     rts

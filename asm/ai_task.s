@@ -389,12 +389,9 @@ chosen:
     bcc redo
 on_eb:
     inc finishing           ; resume ends it at the next frame (finish_late)
-    jsr finish_search
+    jsr finish_search       ; (it publishes the best for the preview after each candidate)
     lda #0
     sta finishing
-    ldy fin_type
-    ldx best_k,y
-    jsr publish
     lda plan_at
     sta fin_slot
 no_finish:

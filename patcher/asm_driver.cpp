@@ -138,18 +138,20 @@ std::vector<std::pair<std::string, std::string>> pack_segments(
         }
         left = std::move(rest);
     }
-    uint32_t total = 0, most = 0;
-    for (const PackRoom& r : rooms) {
-        total += r.free;
-        most = std::max(most, r.free);
-    }
     for (const auto& [name, size] : left) {
         PackRoom* biggest = by_room.empty() ? nullptr : &rooms[by_room.back()];
-        if (!biggest || biggest->free < size)
+        if (!biggest || biggest->free < size) {
+            // What is left now, the segments placed so far taken out.
+            uint32_t total = 0, most = 0;
+            for (const PackRoom& r : rooms) {
+                total += r.free;
+                most = std::max(most, r.free);
+            }
             throw AssembleError("the cartridge code does not fit its free space: segment " + name + " (" +
                                 std::to_string(size) + " bytes) fits no free region (the largest has " +
                                 std::to_string(most) + " bytes left, all of them " + std::to_string(total) +
                                 ").\nMake it smaller or split it (a PACK_ segment per routine).");
+        }
         biggest->free -= size;
         placed.emplace_back(name, biggest->region);
     }

@@ -122,7 +122,10 @@ uint8_t GameDriver::menu(uint8_t mode, const emu::Nes& nes) {
         if (roll(10) == 0) {  // back to the previous screen
             press(button::B);
         } else if (!level_menu && menu_moves_ == 0) {  // choose the game type, then Start
-            press(roll(2) ? button::Left : button::Right);
+            // Either at random, but a run's third game is B-Type if none was: every run covers
+            // B-Type, whatever the AI's games before it did to the random choices.
+            const bool b_type = roll(2) == 0 || (stats_.b_type_games == 0 && stats_.games >= 2);
+            press(b_type ? button::Right : button::Left);
             menu_moves_ = -1;
             plan_frame_ = in_mode_ + 3 + roll(25);
             return 0;

@@ -135,6 +135,10 @@ TEST_CASE("PACK_ segments fill each region, smallest first, as full as they go; 
     CHECK_THROWS_WITH(pack_segments({{"PACK_big", 50}}, {{"R1", 40}, {"R2", 28}}),
                       Catch::Contains("PACK_big (50 bytes) fits no free region") &&
                           Catch::Contains("the largest has 40"));
+    // The figures are what is left when the segment comes: the segments placed before it taken out.
+    CHECK_THROWS_WITH(pack_segments({{"PACK_a", 30}, {"PACK_b", 30}}, {{"R1", 40}}),
+                      Catch::Contains("PACK_b (30 bytes) fits no free region") &&
+                          Catch::Contains("the largest has 10 bytes left, all of them 10"));
 }
 
 TEST_CASE("the driver packs PACK_ segments into the room the config's segments leave") {
