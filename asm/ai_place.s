@@ -11,19 +11,20 @@
 .include "ai.inc"
 
 .segment "AI_ZEROPAGE35": zeropage
-tg_o:      .res 1       ; the orientation ai_load_target unpacked (the sweep's target): the entry
-tg_entry:  .res 2       ; of the evaluation's row blocks for its rows, the top row's offset from
-.segment "AI_BSS"       ; the origin row, and per row (aligned with the last block) gen_halo's
-tg_row0:   .res 1       ; entry + 2 for its run at column 0 (gen_row_top, gen_row_halo)
-tg_halo:   .res 4
+tg_entry:  .res 2       ; the orientation ai_load_target unpacked (the sweep's target): the entry
+tg_dy2:    .res 1       ; of the evaluation's row blocks for its rows, its highest cell + 2, and
+.segment "AI_BSS"       ; per row (aligned with the last block) gen_halo's entry + 2 for its run
+tg_halo:   .res 4       ; at column 0 (gen_row_halo)
 
 ; Handed from or_piece to apply_rows and ai_apply_placement in a scratch byte:
 dropped    = z_t6           ; the piece's cells above the visible rows (left out of eb)
 
 ; z_cost = cost of placing z_o at (z_x, z_y) on eb: lines cost + evaluation of the board it
-; leaves, COST_MAX when a cell lands above the visible rows, and COST_MAX as well when it clears
-; nothing and costs at least best_hi:best_lo (it could not be chosen: the search's bound).
-; z_lines = lines it clears. eb is not changed.
+; leaves, COST_MAX when a cell lands above the visible rows; z_lines = lines it clears; Z = 1.
+; When it clears nothing and costs at least best_hi:best_lo (it could not be chosen: the
+; search's bound), its evaluation stops there and it returns Z = 0 instead, z_cost not set: the
+; caller skips it with one branch. eb is not changed. z_o's row data must be at hand
+; (ai_load_target).
 .segment "PACK_ai_eval_placement"
 .proc ai_eval_placement
 classes    = z_t4           ; class changes + 4 of the rows the piece covers
@@ -34,33 +35,26 @@ new_top    = z_t7           ; the covered columns: 22 - y
 entry      = z_s0           ; the covered columns: the shape entry (X) kept
 diff_lo    = z_s0           ; the stack and spawn: the low byte of a cost's change
 window_end = z_t7           ; the gaps: b + 1, past the last column that sees new heights
-    lda z_o
-    cmp tg_o
-    beq loaded
-    jsr ai_load_target
-loaded:
-    lda #0
-    sta z_lines
-    ldx z_o
+    ldy #0
+    sty z_lines
     lda z_y
     clc
-    adc gen_shape_min_dy2,x
+    adc tg_dy2              ; + the highest cell + 2
     cmp #2
     bcs on_board
-    lda #$FF                ; tops out
-    sta z_cost
-    sta z_cost+1
+    dey                     ; tops out: COST_MAX
+    sty z_cost
+    sty z_cost+1
+    iny                     ; (Z = 1: a cost)
     rts
 on_board:
     ; Rows the piece covers, top down (one block each, entered at the first of its rows): class
     ; +1 (both neighbours of its run empty), 0 or -1 (both filled; the row fills up when it had
     ; 2 transitions).
-    lda #4
-    sta classes             ; class changes + 4
-    lda z_y
-    clc
-    adc tg_row0
-    tay                     ; the top row
+    sbc #2                  ; (C = 1) y + the highest cell: the top row
+    tay
+    ldx #4
+    stx classes             ; class changes + 4
     clc
     jmp (tg_entry)
 .repeat 4, J
@@ -92,8 +86,7 @@ on_board:
     ; be chosen and its evaluation stops (z_cost = COST_MAX).
     ; base + row changes
     ldx classes
-    lda eb_base
-    clc
+    lda eb_base             ; (C = 0 after the row blocks)
     adc gen_row_delta_lo,x
     sta z_cost
     lda eb_base+1
@@ -109,16 +102,14 @@ rows_below:
     ; - the old hole costs of the covered columns c0 .. c1-1 through the prefix
     ; sums, + their new ones
     ldx z_o
-    lda z_x
-    clc
+    lda z_x                 ; (C = 0 from the bound's test)
     adc gen_shape_min_dx,x
     sta c0
     tay
-    clc
+    clc                     ; (z_x may be -1: the column sum carries)
     adc gen_shape_width,x
     sta c1
-    lda z_cost
-    clc
+    lda z_cost              ; (C = 0: c1 <= 10)
     adc hp_lo,y
     sta z_cost
     lda z_cost+1
@@ -156,8 +147,7 @@ column:
     lda gen_shape_column,x
     and #$03                ; lowest cell + 2
     eor #$FF
-    clc
-    adc new_top             ; 22 - y - (lowest + 2) - 1, C = 1
+    adc new_top             ; 22 - y - (lowest + 2) - 1, C = 1 (C = 0 before: asl, cpy)
     sbc eb_f,y              ; holes = new height - (filled + cells)
     stx entry
     tax
@@ -316,9 +306,7 @@ no_gap:
 pruned_gh:
     jsr restore_gh
 pruned:
-    lda #$FF
-    sta z_cost
-    sta z_cost+1
+    lda #$FF                ; (Z = 0: stopped at the bound)
     rts
 ; A run whose neighbours (gen_halo entry X - 2) in row Y are not both empty: both filled, its row
 ; loses a class, or fills up when it had 2 transitions. Returns C = 0.
@@ -564,13 +552,13 @@ recount:
     jmp ai_prepare_board
 .endproc
 
-; The row data of orientation z_o the evaluation uses (generated tables), at hand once per sweep.
+; The row data of orientation z_o the evaluation uses (generated tables): the sweep loads its
+; target's once, before the evaluations of its placements.
 .segment "PACK_ai_load_target"
 .proc ai_load_target
     ldx z_o
-    stx tg_o
-    lda gen_row_top,x
-    sta tg_row0
+    lda gen_shape_min_dy2,x
+    sta tg_dy2
     lda gen_row_count,x
     asl
     tay

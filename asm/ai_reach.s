@@ -63,8 +63,7 @@ column:
     inx
     lda gen_shape_column,x
     and #$03
-    clc
-    adc eb_h,y
+    adc eb_h,y              ; (C = 0: cpy of a column left of col_end)
     cmp highest
     bcc lower
     sta highest
@@ -168,6 +167,7 @@ target_orientation:
     ldx sw_p
     lda sw_o,x
     sta sw_ot
+    jsr ai_load_target      ; (its row data, for every evaluation of the two sweeps)
     lda #1
     sta sw_left
     lda #0
@@ -206,17 +206,33 @@ have_x:
     jsr set_shape
     lda #0
     sta sw_dirty
+    beq target              ; (always)
+    ; every placement reachable: no check but the walls, column after column (C = 1, A = landing
+    ; row + 2 of the column at hand)
+all:
+    sbc #2
+    sta z_y
+    jsr ai_on_target
+    lda sw_left
+    bne all_left
+    inc sw_x
+    bne all_target          ; (always: x >= 5 going right)
+all_left:
+    dec sw_x
+all_target:
+    lda sw_x
+    jsr landing_at
+    bcs all
+    rts
+
 target:
     ; the target orientation at this column: inside the walls, its landing row
     lda sw_x
     jsr landing_at
     jcc done
+    ldx sw_all
+    bne all                 ; every placement is reachable
     sta sw_l2
-    lda sw_all
-    beq checks
-    jsr emit                ; (every placement is reachable)
-    jmp next
-checks:
     lda sw_s
     cmp sw_p
     beq rotations

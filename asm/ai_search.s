@@ -67,6 +67,7 @@ done:
 at         = z_t0           ; the place the placement takes among the candidates
 fields_left = z_s0          ; candidate fields still to move
     jsr ai_eval_placement
+    bne out                 ; stopped at the bound: neither a candidate nor a better reply
     lda s_ply
     cmp #1
     beq first_ply

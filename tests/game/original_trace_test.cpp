@@ -120,6 +120,6 @@ TEST_CASE("real game: the original never touches the free ROM nor the AI's RAM d
 TEST_CASE("real game: the original never touches the free ROM nor the AI's RAM during play (run 2)") {
     const auto roms = game_roms_or_skip();
     if (!roms) return;
-    const TraceRun run = trace_original(*roms, 6, 75'000);
+    const TraceRun run = trace_original(*roms, 8, 75'000);
     check_trace(run);
 }
