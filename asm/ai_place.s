@@ -83,7 +83,7 @@ on_board:
 
     ; The cost, built up from a lower bound (eb_base: holes, stack and spawn only grow when
     ; nothing is cleared): once the bound reaches the cost to beat (best), the placement cannot
-    ; be chosen and its evaluation stops (z_cost = COST_MAX).
+    ; be chosen and its evaluation stops (Z = 0, z_cost not set).
     ; base + row changes
     ldx classes
     lda eb_base             ; (C = 0 after the row blocks)
