@@ -88,12 +88,14 @@ std::string generate(const EvalTables& tables) {
             runs.push_back(count ? ((left + 2) << 4) | count : 0);
         }
     }
-    // The evaluation's view of the same rows, top down: how many, and per row (aligned with the
+    // The evaluation's view of the same rows, top down: how many + 4 (its class count when every
+    // run lands between two empty cells: one class more a row, + 4 to keep it positive), and per
+    // row (aligned with the
     // last of 4 slots) gen_halo's entry + 2 for its run at column 0 (the entry of a run of n
     // cells whose left neighbour is cell i is (n - 1) * 12 + i; the left neighbour of a run
     // starting at column c is cell c). The top row's slot is gen_shape_min_dy2 (the cartridge
     // finds the top row from it).
-    std::vector<int> row_count, row_halo;
+    std::vector<int> row_classes, row_halo;
     for (uint8_t o2 = 0; o2 < kOrientations; ++o2) {
         std::vector<int> entries;
         int top = -1;
@@ -103,14 +105,14 @@ std::string generate(const EvalTables& tables) {
             if (top < 0) top = slot;
             entries.push_back((run >> 4) + ((run & 0x0F) - 1) * 12);
         }
-        row_count.push_back(static_cast<int>(entries.size()));
+        row_classes.push_back(static_cast<int>(entries.size()) + 4);
         if (top != min_dy2[o2]) throw std::logic_error("the top row is not the highest cell's");
         for (size_t i = entries.size(); i < 4; ++i) row_halo.push_back(0);
         for (int e : entries) row_halo.push_back(e);
     }
     o << "; ---- piece geometry (orientation ids 0-18); row offsets + 2 ----\n";
     table(o, "gen_shape_runs", runs);             // 4 per orientation, by row slot
-    table(o, "gen_row_count", row_count);
+    table(o, "gen_row_classes", row_classes);
     table(o, "gen_row_halo", row_halo);           // 4 per orientation
     table(o, "gen_shape_min_dx", min_dx);
     table(o, "gen_shape_width", width);

@@ -12,22 +12,24 @@
 
 .segment "AI_ZEROPAGE35": zeropage
 tg_entry:  .res 2       ; the orientation ai_load_target unpacked (the sweep's target): the entry
-tg_dy2:    .res 1       ; of the evaluation's row blocks for its rows, its highest cell + 2, and
-.segment "AI_BSS"       ; per row (aligned with the last block) gen_halo's entry + 2 for its run
-tg_halo:   .res 4       ; at column 0 (gen_row_halo)
+tg_dy2:    .res 1       ; of the evaluation's row blocks for its rows, its highest cell + 2, its
+.segment "AI_ZEROPAGE": zeropage ; rows + 4 (the class count when every run lands between two
+tg_classes: .res 1      ; empty cells) and per row (aligned with the last block) gen_halo's
+.segment "AI_BSS"       ; entry + 2 for its run at column 0 (gen_row_halo)
+tg_halo:   .res 4
 
 ; Handed from or_piece to apply_rows and ai_apply_placement in a scratch byte:
 dropped    = z_t6           ; the piece's cells above the visible rows (left out of eb)
 
 ; z_cost = cost of placing z_o at (z_x, z_y) on eb: lines cost + evaluation of the board it
 ; leaves, COST_MAX when a cell lands above the visible rows; z_lines = lines it clears; Z = 1.
-; When it clears nothing and costs at least best_hi:best_lo (it could not be chosen: the
-; search's bound), its evaluation stops there and it returns Z = 0 instead, z_cost not set: the
-; caller skips it with one branch. eb is not changed. z_o's row data must be at hand
+; When it costs at least best_hi:best_lo (it could not be chosen: the search's bound), its
+; evaluation stops there and it returns Z = 0 instead, z_cost not set: the caller skips it with
+; one branch. eb is not changed. z_o's row data must be at hand
 ; (ai_load_target).
 .segment "PACK_ai_eval_placement"
 .proc ai_eval_placement
-classes    = z_t4           ; class changes + 4 of the rows the piece covers
+classes    = z_t4           ; class changes + 4 of the rows the piece covers; + $10 a full row
 nb_lo      = z_s0           ; the rows: the run's filled neighbours, low byte
 c0         = z_t5           ; the first column the piece covers
 c1         = z_t6           ; one past its last
@@ -35,26 +37,27 @@ new_top    = z_t7           ; the covered columns: 22 - y
 entry      = z_s0           ; the covered columns: the shape entry (X) kept
 diff_lo    = z_s0           ; the stack and spawn: the low byte of a cost's change
 window_end = z_t7           ; the gaps: b + 1, past the last column that sees new heights
-    ldy #0
-    sty z_lines
     lda z_y
     clc
     adc tg_dy2              ; + the highest cell + 2
     cmp #2
     bcs on_board
-    dey                     ; tops out: COST_MAX
-    sty z_cost
-    sty z_cost+1
-    iny                     ; (Z = 1: a cost)
+    lda #$FF                ; tops out: COST_MAX, no lines
+    sta z_cost
+    sta z_cost+1
+    lda #0                  ; (Z = 1: a cost)
+    sta z_lines
     rts
 on_board:
     ; Rows the piece covers, top down (one block each, entered at the first of its rows): class
     ; +1 (both neighbours of its run empty), 0 or -1 (both filled; the row fills up when it had
-    ; 2 transitions).
+    ; 2 transitions). The count starts at +1 a row, the most common change: the rows where a
+    ; neighbour is filled take theirs back. A row that fills up adds $10 (z_lines is set from it
+    ; only when the evaluation goes on).
     sbc #2                  ; (C = 1) y + the highest cell: the top row
     tay
-    ldx #4
-    stx classes             ; class changes + 4
+    ldx tg_classes
+    stx classes             ; class changes + 4, counted as +1 a row
     clc
     jmp (tg_entry)
 .repeat 4, J
@@ -74,19 +77,18 @@ on_board:
     and eb_hi,y
     ora nb_lo
     bne .ident(.sprintf("filled%d", J))
-    inc classes             ; both empty
 .ident(.sprintf("next%d", J)):
     iny
 .endrepeat
-    lda z_lines
-    jne with_clear
+    ldx classes
+    cpx #$10
+    jcs with_clear          ; a row filled up
 
     ; The cost, built up from a lower bound (eb_base: holes, stack and spawn only grow when
     ; nothing is cleared): once the bound reaches the cost to beat (best), the placement cannot
     ; be chosen and its evaluation stops (Z = 0, z_cost not set).
     ; base + row changes
-    ldx classes
-    lda eb_base             ; (C = 0 after the row blocks)
+    lda eb_base             ; (C = 0: no line)
     adc gen_row_delta_lo,x
     sta z_cost
     lda eb_base+1
@@ -99,6 +101,8 @@ on_board:
     cmp best_lo
     jcs pruned
 rows_below:
+    ldy #0
+    sty z_lines
     ; - the old hole costs of the covered columns c0 .. c1-1 through the prefix
     ; sums, + their new ones
     ldx z_o
@@ -308,9 +312,11 @@ pruned_gh:
 pruned:
     lda #$FF                ; (Z = 0: stopped at the bound)
     rts
-; A run whose neighbours (gen_halo entry X - 2) in row Y are not both empty: both filled, its row
-; loses a class, or fills up when it had 2 transitions. Returns C = 0.
+; A run whose neighbours (gen_halo entry X - 2) in row Y are not both empty: the +1 counted for
+; its row becomes 0 (one filled), or -1 (both filled) unless the row fills up (it had 2
+; transitions: a full row's class is 0, as before). Returns C = 0.
 neighbour_filled:
+    dec classes
     lda gen_halo_lo-2,x
     and eb_lo,y
     cmp gen_halo_lo-2,x
@@ -322,8 +328,9 @@ neighbour_filled:
     lda eb_tr,y
     cmp #2
     bne fewer
-    inc z_lines             ; the row is full
-    clc
+    lda classes             ; the row is full
+    adc #$10-1              ; (C = 1)
+    sta classes             ; (C = 0)
     rts
 fewer:
     dec classes
@@ -344,16 +351,40 @@ restore:
     bne restore
     rts
 
-; Lines cleared (rare: a few of the evaluations of a search): the placement is made in eb's rows
-; for the moment (the undo record of a candidate applied meanwhile, and the columns, are kept on
-; the stack), the columns recomputed and evaluated in full, and everything put back. The row
-; changes are already counted (a full row costs what an empty one does).
+; Lines cleared (rare: a few of the evaluations of a search, but each costs more than thirty
+; that clear nothing): first a bound, the rows (eb's sum and the changes: a full row costs what an
+; empty one does) + the lines' cost, to which the columns' terms only add. Past it, the placement
+; is made in eb's rows for the moment (the undo record of a candidate applied meanwhile, and the
+; columns, are kept on the stack), the columns recomputed and evaluated in full, and everything
+; put back.
 with_clear:
-    ldx classes
-    lda gen_row_delta_lo,x
-    sta z_delta
-    lda gen_row_delta_hi,x
-    sta z_delta+1
+    txa                     ; (classes)
+    lsr
+    lsr
+    lsr
+    lsr
+    sta z_lines
+    txa
+    and #$0F
+    tax                     ; class changes + 4
+    lda eb_rowsum
+    clc
+    adc gen_row_delta_lo,x
+    sta z_cost
+    lda eb_rowsum+1
+    adc gen_row_delta_hi,x
+    sta z_cost+1
+    ldy z_lines
+    lda gen_lines_lo,y
+    ldx gen_lines_hi,y
+    jsr add_ax              ; (A = z_cost+1)
+    cmp best_hi
+    bcc clear_below
+    jne pruned
+    lda z_cost
+    cmp best_lo
+    jcs pruned
+clear_below:
     ldx #COLUMNS-1
 save:
     lda eb_h,x
@@ -365,17 +396,6 @@ save:
     clc
     jsr piece_cells         ; eb_f: + the piece's cells (the cleared rows' are taken below)
     jsr heights_after_clear
-    lda eb_rowsum           ; z_cost = rows (eb's sum and the changes) + lines
-    clc
-    adc z_delta
-    sta z_cost
-    lda eb_rowsum+1
-    adc z_delta+1
-    sta z_cost+1
-    ldy z_lines
-    lda gen_lines_lo,y
-    ldx gen_lines_hi,y
-    jsr add_ax
     jsr cleared_columns_cost
     jsr remove_piece
     sec
@@ -559,12 +579,13 @@ recount:
     ldx z_o
     lda gen_shape_min_dy2,x
     sta tg_dy2
-    lda gen_row_count,x
+    lda gen_row_classes,x
+    sta tg_classes
     asl
     tay
-    lda ai_eval_placement::row_entries-2,y
+    lda ai_eval_placement::row_entries-10,y
     sta tg_entry
-    lda ai_eval_placement::row_entries-1,y
+    lda ai_eval_placement::row_entries-9,y
     sta tg_entry+1
     txa
     asl

@@ -3,7 +3,7 @@
 ; $0600-$067F are ones the game never reads or writes (checked by the ROM tests).
 .include "ai.inc"
 
-.segment "AI_ZEROPAGE"
+.segment "AI_ZEROPAGE": zeropage
 ; Scratch bytes, used only through names: each routine names in its .proc what they hold there;
 ; a value one routine hands another has one name for both (ai.inc says where).
 ; read_or_check reads z_t0-z_t3 as one 4-byte array: they stay adjacent, in this order.
@@ -18,7 +18,6 @@ z_t7:    .res 1
 z_s0:    .res 1     ; scratch of the innermost helpers
 z_s1:    .res 1
 z_cost:  .res 2
-z_delta: .res 2
 z_o:     .res 1     ; orientation of the placement at hand
 z_x:     .res 1     ; its column
 z_y:     .res 1     ; its landing row

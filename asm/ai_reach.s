@@ -9,7 +9,7 @@
 
 .segment "AI_ZEROPAGE07": zeropage
 sw_p:     .res 1    ; its rotation presses
-sw_left:  .res 1    ; sweeping left?
+sw_step:  .res 1    ; the sweep's step from column to column: -1 ($FF, leftward) or +1
 sw_s:     .res 1    ; shifts to the column at hand
 sw_n:     .res 1    ; input frames of the target: max(shifts, presses)
 sw_i:     .res 1
@@ -168,12 +168,12 @@ target_orientation:
     lda sw_o,x
     sta sw_ot
     jsr ai_load_target      ; (its row data, for every evaluation of the two sweeps)
-    lda #1
-    sta sw_left
+    lda #$FF
+    sta sw_step
     lda #0
     jsr sweep               ; columns 5, 4, ...
-    dec sw_left             ; (sweep keeps it: 1 -> 0)
     lda #1
+    sta sw_step
     jsr sweep               ; columns 6, 7, ...
     inc sw_rot
     lda sw_rot
@@ -184,23 +184,15 @@ slot_presses:
     .byte 0, 1, 2, 1        ; slots none, A, A+A, B
 .endproc
 
-; One sweep from shifts A outward (sw_left: leftward). A step of the task of its own: near the
-; top, many sweeps reach nothing (no evaluation, no step's end).
+; One sweep from shifts A outward: 0 with sw_step -1 (leftward), 1 with +1. A step of the task
+; of its own: near the top, many sweeps reach nothing (no evaluation, no step's end).
 .segment "PACK_sweep"
 .proc sweep
     sta sw_s
     jsr ai_yield
     lda sw_s
-    ldx sw_left
-    beq right
-    eor #$FF
-    sec
-    adc #SPAWN_X            ; 5 - s
-    jmp have_x
-right:
     clc
-    adc #SPAWN_X
-have_x:
+    adc #SPAWN_X            ; column 5 (leftward, s = 0) or 6 (rightward, s = 1)
     sta sw_x
     ldx sw_ot
     jsr set_shape
@@ -208,19 +200,22 @@ have_x:
     sta sw_dirty
     beq target              ; (always)
     ; every placement reachable: no check but the walls, column after column (C = 1, A = landing
-    ; row + 2 of the column at hand)
+    ; row + 2 of the column at hand); ai_on_target inline, most evaluations stopping at the bound
 all:
     sbc #2
     sta z_y
-    jsr ai_on_target
-    lda sw_left
-    bne all_left
-    inc sw_x
-    bne all_target          ; (always: x >= 5 going right)
-all_left:
-    dec sw_x
-all_target:
+    jsr ai_eval_placement
+    bne all_yield
+    jsr ai_take_evaluated
+all_yield:                  ; (ai_yield's test: ai_yield_inline, a yield to the tests' timing)
+    lda verticalBlankingInterval
+    beq all_step
+    jsr ai_yield
+all_step:
     lda sw_x
+    clc
+    adc sw_step
+    sta sw_x
     jsr landing_at
     bcs all
     rts
@@ -338,12 +333,10 @@ prefix:
     bcc done
 next:
     inc sw_s
-    lda sw_left
-    beq further_right
-    dec sw_x
-    jmp target
-further_right:
-    inc sw_x
+    lda sw_x
+    clc
+    adc sw_step
+    sta sw_x
     jmp target
 done:
     rts
@@ -367,6 +360,10 @@ emit:
     sta z_y
     jmp ai_on_target
 .endproc
+
+; Where the sweep polls for the NMI itself rather than calling ai_yield (the step timing of the
+; tests and benchmarks counts it as a yield).
+.export ai_yield_inline := sweep::all_yield
 
 ; The shape of orientation X for landing_at. Keeps X.
 .segment "PACK_set_shape"

@@ -61,13 +61,22 @@ done:
 .endproc
 
 ; A reachable placement (z_o, z_x, z_y, z_rot): first ply, keep it among the K best; second
-; ply, keep the best cost. Yields to the game afterwards.
+; ply, keep the best cost. Yields to the game afterwards. (The sweep's loop for "every placement
+; reachable" does the same with the calls inline.)
 .segment "PACK_ai_on_target"
 .proc ai_on_target
-at         = z_t0           ; the place the placement takes among the candidates
-fields_left = z_s0          ; candidate fields still to move
     jsr ai_eval_placement
     bne out                 ; stopped at the bound: neither a candidate nor a better reply
+    jsr ai_take_evaluated
+out:
+    jmp ai_yield
+.endproc
+
+; The placement ai_eval_placement evaluated (Z = 1: not stopped at the bound): a candidate
+; (first ply) or the best reply so far (second ply) if it beats the one to beat.
+.proc ai_take_evaluated
+at         = z_t0           ; the place the placement takes among the candidates
+fields_left = z_s0          ; candidate fields still to move
     lda s_ply
     cmp #1
     beq first_ply
@@ -84,7 +93,7 @@ better:
     lda z_cost+1
     sta best_hi
 out:
-    jmp ai_yield
+    rts
 first_ply:
     ; at = count; while at > 0 and cost < cand_cost[at-1]: at--
     ldx cand_count
@@ -155,7 +164,7 @@ full:
     lda cand_cost_hi-1,x
     sta best_hi
 bound_known:
-    jmp ai_yield
+    rts
 .endproc
 
 ; z_o, z_x, z_y of candidate X (the piece s_type).

@@ -23,7 +23,7 @@ RAM_OK      = $5A       ; ram_ok holds this while the AI's RAM is valid (the gam
                         ; with $EF when a game starts and ends)
 PLAN_LOST   = $4C       ; plan_ok when the piece has no reachable placement (not a plan)
 
-.segment "AI_ZEROPAGE"
+.segment "AI_ZEROPAGE": zeropage
 ai_mode:    .res 1      ; AI_MODE_HUMAN, AI_MODE_DEMO or AI_MODE_GAME (set by the hooks)
 
 ; ram_ok is the page's first byte: every write of the game's to the page covers it (the fill of

@@ -73,10 +73,12 @@ double fitness_of(std::string_view kind, const std::vector<GameResult>& results)
     if (kind == "survival")
         return mean([&](const GameResult& r) { return capped(r) + 600000.0 * std::min<uint32_t>(r.lines, 230) / 230; });
     if (kind == "lines") return mean([](const GameResult& r) { return double(r.lines); });
-    if (kind == "goal")
+    if (kind == "goal" || kind == "safe") {
+        const double topout_weight = kind == "safe" ? kSafeTopOutWeight : 1.0;
         return mean([&](const GameResult& r) {
-            return 100.0 * ((r.score >= 999999) - r.topped_out) + capped(r) / 10'000'000.0;
+            return 100.0 * ((r.score >= 999999) - topout_weight * r.topped_out) + capped(r) / 10'000'000.0;
         });
+    }
     if (kind == "best-third") {
         std::vector<double> scores;
         for (const GameResult& r : results) scores.push_back(r.line_score);

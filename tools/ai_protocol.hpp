@@ -51,8 +51,11 @@ std::vector<GameResult> play_many(const std::vector<uint32_t>& seeds, const Prot
 //   "goal": the shares of games that max out minus the share that top out, in percentage points
 //     (the strength targets), ties broken by the capped mean / 10 000 000 (less than a game's
 //     weight up to 1 000 games);
+//   "safe": as "goal", but each top-out counts kSafeTopOutWeight times (the top-out target,
+//     3 %, is the one furthest away; the max-out target has room to give);
 //   "lines": the mean lines (the level-29 protocol).
 // Throws std::invalid_argument for another kind or no games.
+inline constexpr double kSafeTopOutWeight = 4.0;
 double fitness_of(std::string_view kind, const std::vector<GameResult>& results);
 
 }  // namespace nestris::tools

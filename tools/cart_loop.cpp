@@ -43,6 +43,7 @@ CartridgeInTheLoop::CartridgeInTheLoop(const GameState& start, CartLoopOptions o
     ai_poll_ = cart.require("ai_poll");
     ai_idle_ = cart.require("ai_idle");
     ai_yield_ = cart.require("ai_yield");
+    ai_yield_inline_ = cart.require("ai_yield_inline");
     vblank_ = tetris::verticalBlankingInterval;
     held_ = tetris::heldButtons_player1;
     drv_active_ = cart.require("drv_active");
@@ -154,10 +155,15 @@ void CartridgeInTheLoop::idle() {
         uint16_t event_from = last_yield_;  // the task goes on from where it gave the CPU back
         bool nmi = false;
         while (!returned()) {
-            if (cpu.pc() == ai_yield_) {
-                const uint16_t caller = static_cast<uint16_t>(
-                    (machine_.read(static_cast<uint16_t>(0x100 | uint8_t(cpu.s() + 1))) |
-                     machine_.read(static_cast<uint16_t>(0x100 | uint8_t(cpu.s() + 2))) << 8) - 2);
+            if (cpu.pc() == ai_yield_ || cpu.pc() == ai_yield_inline_) {
+                // A yield: a call of ai_yield (named by its caller) or the sweep's own poll.
+                const uint16_t caller =
+                    cpu.pc() == ai_yield_inline_
+                        ? cpu.pc()
+                        : static_cast<uint16_t>(
+                              (machine_.read(static_cast<uint16_t>(0x100 | uint8_t(cpu.s() + 1))) |
+                               machine_.read(static_cast<uint16_t>(0x100 | uint8_t(cpu.s() + 2))) << 8) -
+                              2);
                 if (machine_.cycles() - event > stats_.max_step) {
                     stats_.max_step = machine_.cycles() - event;
                     stats_.max_step_from = event_from;

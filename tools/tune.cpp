@@ -9,7 +9,8 @@
 //   --fitness survival: the mean of min(score, 999999) + 600000 * lines / 230 (survival first);
 //   --fitness best-third: seed 004's, the mean of the best third of the scores counted from line
 //     clears alone (no cap, no soft-drop points), which selects for aggression;
-//   --fitness goal: the share of max-outs minus the share of top-outs, in points (the targets).
+//   --fitness goal: the share of max-outs minus the share of top-outs, in points (the targets);
+//   --fitness safe: as goal, with each top-out counted 4 times (top-outs first).
 // (tools::fitness_of in ai_protocol.hpp computes each.)
 // Fitness, --protocol 29: the level-29 protocol; mean lines (to 300 lines or top-out).
 #include "ai_eval.hpp"
@@ -165,8 +166,9 @@ int main(int argc, char** argv) {
                    "protocol 19: capped = mean of the score capped at 999999 (the max-out); "
                    "survival = mean of min(score, 999999) + 600000 * lines / 230; best-third = seed 004's, "
                    "the mean of the best third of the scores counted without cap or soft drops; goal = the "
-                   "share of max-outs minus the share of top-outs, in percentage points")
-        ->check(CLI::IsMember({"capped", "survival", "best-third", "goal"}));
+                   "share of max-outs minus the share of top-outs, in percentage points; safe = goal with each "
+                   "top-out counted 4 times")
+        ->check(CLI::IsMember({"capped", "survival", "best-third", "goal", "safe"}));
     app.add_option("--vary", vary, "the weights to tune, comma-separated (default: all of them)");
     return nestris::run_program(app, argc, argv, [&]() -> int {
         std::string command_line = "nestris-tune";

@@ -40,6 +40,19 @@ TEST_CASE("the goal fitness counts max-outs up and top-outs down, in percentage 
     CHECK(fitness_of("goal", low_scores) > fitness_of("goal", none));
 }
 
+TEST_CASE("the safe fitness counts each top-out four times") {
+    const std::vector<GameResult> games = {game(999999, 230, false), game(999999, 231, false),
+                                           game(800000, 230, false), game(300000, 120, true)};
+    const double capped_mean = (999999.0 * 2 + 800000 + 300000) / 4;
+    // (2 max-outs - 4 x 1 top-out) of 4 games = -50 points.
+    CHECK(fitness_of("safe", games) == Approx(-50.0 + capped_mean / 1e7));
+    // One top-out fewer is worth more than one max-out more.
+    std::vector<GameResult> fewer_topouts = games, more_maxouts = games;
+    fewer_topouts[3] = game(700000, 230, false);
+    more_maxouts[2] = game(999999, 230, false);
+    CHECK(fitness_of("safe", fewer_topouts) > fitness_of("safe", more_maxouts));
+}
+
 TEST_CASE("the other fitnesses: capped mean, survival, seed 004's best third, lines") {
     const std::vector<GameResult> games = {game(1200000, 230, false, 1300000), game(600000, 115, true, 500000),
                                            game(900000, 230, false, 900000)};
