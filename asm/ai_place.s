@@ -25,8 +25,9 @@ dropped    = z_t6           ; the piece's cells above the visible rows (left out
 ; leaves, COST_MAX when a cell lands above the visible rows; z_lines = lines it clears; Z = 1.
 ; When it costs at least best_hi:best_lo (it could not be chosen: the search's bound), its
 ; evaluation stops there and it returns Z = 0 instead, z_cost not set: the caller skips it with
-; one branch. eb is not changed. z_o's row data must be at hand
-; (ai_load_target).
+; one branch. eb is not changed. z_o's row data must be at hand (ai_load_target).
+; ai_eval_on_board: the same for a placement that cannot top out, entered with Y = its top row
+; (y + the highest cell).
 .segment "PACK_ai_eval_placement"
 .proc ai_eval_placement
 classes    = z_t4           ; class changes + 4 of the rows the piece covers; + $10 a full row
@@ -42,11 +43,11 @@ window_end = z_t7           ; the gaps: b + 1, past the last column that sees ne
     adc tg_dy2              ; + the highest cell + 2
     cmp #2
     bcs on_board
-    lda #$FF                ; tops out: COST_MAX, no lines
-    sta z_cost
-    sta z_cost+1
-    lda #0                  ; (Z = 1: a cost)
-    sta z_lines
+    ldx #$FF                ; tops out: COST_MAX, no lines
+    stx z_cost
+    stx z_cost+1
+    inx                     ; (Z = 1: a cost)
+    stx z_lines
     rts
 on_board:
     ; Rows the piece covers, top down (one block each, entered at the first of its rows): class
@@ -56,6 +57,7 @@ on_board:
     ; only when the evaluation goes on).
     sbc #2                  ; (C = 1) y + the highest cell: the top row
     tay
+on_board_y:
     ldx tg_classes
     stx classes             ; class changes + 4, counted as +1 a row
     clc
@@ -409,6 +411,7 @@ unsave:
     bne unsave
     rts
 .endproc
+.export ai_eval_on_board := ai_eval_placement::on_board_y
 
 ; eb_f of every column + A, then the piece z_o at (z_x, z_y) adds its cells to its columns
 ; (C = 0) or takes them away (C = 1).

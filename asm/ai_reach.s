@@ -124,19 +124,22 @@ no:
 .proc ai_sweep_type
     ; Every placement is reachable when the piece stays above every column during the longest
     ; schedule (5 input frames: rows up to R(9), cells down to row + 1): the highest column at
-    ; most 18 - R(9). Then the sweep needs no check but the walls.
+    ; most 18 - R(9). Then the sweep needs no check but the walls, and with the highest column at
+    ; most 16 (R(9) = 0: the hold), no placement tops out: the evaluation needs no such check.
     lda eb_max08
     cmp eb_h+9
     bcs highest
     lda eb_h+9
 highest:
+    cmp #16+1
+    bcs far                 ; (C = 1)
     ldy sw_rbase
-    clc
-    adc gen_rows2+9,y       ; highest + R(9) + 2
+    adc gen_rows2+9,y       ; (C = 0) highest + R(9) + 2
     cmp #18+2+1
+far:
     lda #0
-    adc #$FF                ; (C = 0 below) 0 from 21 on
-    sta sw_all              ; not 0: highest + R(9) <= 18
+    adc #$FF                ; 0 when C = 1
+    sta sw_all              ; not 0: highest + R(9) <= 18 and highest <= 16
     ldx z_type
     lda gen_rot_count,x
     sta sw_count
@@ -200,11 +203,15 @@ slot_presses:
     sta sw_dirty
     beq target              ; (always)
     ; every placement reachable: no check but the walls, column after column (C = 1, A = landing
-    ; row + 2 of the column at hand); ai_on_target inline, most evaluations stopping at the bound
+    ; row + 2 of the column at hand); ai_on_target inline, most evaluations stopping at the bound,
+    ; and no placement tops out (the stack is low)
 all:
     sbc #2
     sta z_y
-    jsr ai_eval_placement
+    adc tg_dy2              ; (C = 1: + 1)
+    sbc #2                  ; (C = 0: - 3) y + the highest cell: the top row
+    tay
+    jsr ai_eval_on_board
     bne all_yield
     jsr ai_take_evaluated
 all_yield:                  ; (ai_yield's test: ai_yield_inline, a yield to the tests' timing)
