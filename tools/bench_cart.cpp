@@ -234,7 +234,7 @@ int main(int argc, char** argv) {
     app.add_option("--frames", frames, "frames per game at most");
     app.add_option("--level", level, "start level")->check(CLI::Range(0, 255));
     app.add_option("--positions", positions, "random positions")->check(CLI::Range(0, 100000000));
-    app.add_option("--first-seed", first_seed, "seed of the first game");
+    app.add_option("--first-seed", first_seed, "seed of the first game, and of the random positions (each thread draws from its own generator, seeded from it)");
     app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 256));
     app.add_option("--idle", idle, "idle CPU cycles per frame the game leaves the AI (18 700: the real game's mean in AI games)")->capture_default_str();
     int loop_games = 0;
