@@ -124,14 +124,15 @@ no:
 .proc ai_sweep_type
     ; Every placement is reachable when the piece stays above every column during the longest
     ; schedule (5 input frames: rows up to R(9), cells down to row + 1): the highest column at
-    ; most 18 - R(9). Then the sweep needs no check but the walls, and with the highest column at
-    ; most 16 (R(9) = 0: the hold), no placement tops out: the evaluation needs no such check.
+    ; most 18 - R(9). Then the sweep needs no check but the walls; and with the highest column at
+    ; most ROWS - 4 (a piece is at most 4 rows tall), no placement tops out, which the first test
+    ; alone does not give in the hold (R(9) = 0): the evaluation needs no top-out check.
     lda eb_max08
     cmp eb_h+9
     bcs highest
     lda eb_h+9
 highest:
-    cmp #16+1
+    cmp #ROWS-4+1
     bcs far                 ; (C = 1)
     ldy sw_rbase
     adc gen_rows2+9,y       ; (C = 0) highest + R(9) + 2
@@ -139,7 +140,7 @@ highest:
 far:
     lda #0
     adc #$FF                ; 0 when C = 1
-    sta sw_all              ; not 0: highest + R(9) <= 18 and highest <= 16
+    sta sw_all              ; not 0: highest + R(9) <= 18 and highest <= ROWS - 4
     ldx z_type
     lda gen_rot_count,x
     sta sw_count

@@ -125,8 +125,9 @@ TEST_CASE("a search not done at its piece's spawn gives way to its best placemen
 
 // A little below the real game's idle time (17 500 cycles a frame, not 18 700: the search is fast
 // enough now that the real figure leaves too few such pieces in 15 000 frames to test), some
-// level-19 searches are not done at their piece's spawn. The rest of the second ply for the preview's type alone often fits in the spawn
-// frame: those pieces get the full search's decision, the reference's, before their first input.
+// level-19 searches are not done at their piece's spawn. The rest of the second ply for the
+// preview's type alone often fits in the spawn frame: those pieces get the full search's
+// decision, the reference's, before their first input.
 // A piece given the best placement so far is the only kind that may play otherwise.
 TEST_CASE("a search cut short at its piece's spawn and finished there for the preview plays the reference's move") {
     GameState start = seeded_game(31, 19);
