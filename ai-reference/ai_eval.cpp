@@ -31,7 +31,12 @@ EvalSet expand_set(const Weights& w) {
     }
     for (int r = 0; r <= kReadyCap; ++r)
         e.ready[r] = capped(p("ready_each") * (4 - std::min(r, 4)) + p("ready_over") * std::max(0, r - 4), kCapWell);
-    for (int n = 0; n <= 4; ++n) e.lines[n] = capped(p(("lines" + std::to_string(n)).c_str()), kCapLines);
+    for (int n = 0; n <= 4; ++n) {
+        e.lines[n] = capped(p(("lines" + std::to_string(n)).c_str()), kCapLines);
+        const bool burn = n >= 1 && n <= 3;
+        e.lines_danger[n] = burn ? capped(int64_t{e.lines[n]} - p("danger_burn"), kCapLines) : e.lines[n];
+    }
+    e.danger_height = static_cast<uint8_t>(p("danger_height"));
     e.row_step = capped(p("row_each"), kCapRowStep);
     e.keep = static_cast<uint8_t>(p("keep"));
     e.keep_fast = static_cast<uint8_t>(p("keep_fast"));
@@ -47,7 +52,8 @@ const std::vector<std::string>& weight_names() {
         "hole_first", "hole_each",  "stack_free",  "stack_sq",   "spawn_free", "spawn_sq",
         "ready_each", "ready_over", "cover_first", "cover_each", "lines0",     "lines1",
         "lines2",     "lines3",     "lines4",      "row_each",   "stack_lin",  "gap_first",
-        "gap_each",   "stack_fast_free", "stack_fast_lin", "stack_fast_sq"};
+        "gap_each",   "stack_fast_free", "stack_fast_lin", "stack_fast_sq", "danger_height",
+        "danger_burn"};
     return names;
 }
 
@@ -94,7 +100,8 @@ Weights parse_weights(std::string_view text) {
         if (v < 0 || v > 65535) fail("'" + key + "' must be 0..65535");
         if ((key == "keep" || key == "keep_fast") && (v < 1 || v > kMaxKeep))
             fail("'" + key + "' must be 1.." + std::to_string(kMaxKeep));
-        if (key == "margin_height" && v > kRows + 1) fail("'margin_height' must be 0.." + std::to_string(kRows + 1));
+        if ((key == "margin_height" || key == "danger_height") && v > kRows + 1)
+            fail("'" + key + "' must be 0.." + std::to_string(kRows + 1));
         w.values[key] = v;
     }
     for (const std::string& name : weight_names()) (void)w.get(name);

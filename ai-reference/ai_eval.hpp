@@ -53,6 +53,10 @@ struct EvalSet {
     uint16_t row_step = 0;             // per row and class (transitions - 2) / 2: linear, so a
                                        // placement changes the sum by row_step per class gained
     std::array<uint16_t, 5> lines{};   // by lines cleared by the placement
+    std::array<uint16_t, 5> lines_danger{};  // the same on a high stack (danger_height): burns
+                                             // (1-3 lines) cost danger_burn less
+    uint8_t danger_height = 21;        // below level 29, a search whose board's highest of
+                                       // columns 0-8 is at least this uses lines_danger
     std::array<uint16_t, 21> gap{};    // a stack column (0-8) by how far it lies below the lower
                                        // of its neighbours (the left wall counts as 20 high)
     uint8_t keep = 3;                  // K: first-ply candidates the second ply searches

@@ -122,9 +122,23 @@ Placed place(const Board& board, const Target& target) {
     return p;
 }
 
-uint16_t placement_cost(const Placed& placed, const EvalSet& set, bool fast) {
+uint8_t stack_height(const Board& board) {
+    uint8_t highest = 0;
+    for (int c = 0; c < 9; ++c) highest = std::max(highest, board.height[c]);
+    return highest;
+}
+
+bool in_danger(const Board& board, uint8_t fpd, const EvalSet& set) {
+    return fpd != 1 && stack_height(board) >= set.danger_height;
+}
+
+const std::array<uint16_t, 5>& lines_table(const EvalSet& set, bool danger) {
+    return danger ? set.lines_danger : set.lines;
+}
+
+uint16_t placement_cost(const Placed& placed, const EvalSet& set, bool fast, bool danger) {
     if (placed.topped_out) return kCostMax;
-    return static_cast<uint16_t>(set.lines[placed.lines] + evaluate(placed.board, set, fast));
+    return static_cast<uint16_t>(lines_table(set, danger)[placed.lines] + evaluate(placed.board, set, fast));
 }
 
 // A game's first piece keeps keep_fast too: its search has only the hold (kFirstPieceStartFrame)
@@ -139,6 +153,8 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
     const uint8_t g = frames_per_drop(in.level.level);
     const EvalSet& set = tables;
     const uint8_t keep = candidates_for(g, in.first_piece, set);
+    // Both plies cost line clears by the root board: a high stack makes burns cheaper.
+    const bool danger = in_danger(in.board, g, set);
 
     // Ply 1: every reachable placement of the piece, the K cheapest kept in order.
     out.stats.positions_checked += positions_of(in.piece_type);
@@ -146,7 +162,8 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
         const Placed p = place(in.board, t);
         ++out.stats.evaluations;
         if (p.lines) ++out.stats.line_clears;
-        Candidate c{t, placement_cost(p, set, g == 1), p.topped_out ? kCostMax : set.lines[p.lines], p.lines};
+        Candidate c{t, placement_cost(p, set, g == 1, danger),
+                    p.topped_out ? kCostMax : lines_table(set, danger)[p.lines], p.lines};
         uint8_t at = out.count;
         while (at > 0 && c.cost < out.candidates[at - 1].cost) --at;  // ties: the earlier stays first
         if (at >= keep) return;
@@ -160,8 +177,7 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
     // keep_margin of the best go on (the sum saturates at the top-out cost: then every one
     // does). At one row a frame all K go on: there the margin cost survival (200 games from
     // level 29: 911 lines on average against 2 141); on a high stack too (AI_DESIGN.md).
-    uint8_t highest = 0;
-    for (int c = 0; c < 9; ++c) highest = std::max(highest, in.board.height[c]);
+    const uint8_t highest = stack_height(in.board);
     for (uint8_t k = 1; g != 1 && highest < set.margin_height && k < out.count; ++k) {
         if (out.candidates[k].cost > saturating_add(out.candidates[0].cost, set.keep_margin)) {
             out.count = k;
@@ -180,7 +196,7 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
                 const Placed pq = place(p.board, q);
                 ++out.stats.evaluations;
                 if (pq.lines) ++out.stats.line_clears;
-                best = std::min(best, placement_cost(pq, set, g == 1));
+                best = std::min(best, placement_cost(pq, set, g == 1, danger));
             });
             out.best2[k][type] = best;
         }

@@ -216,7 +216,15 @@ std::string generate(const EvalTables& tables) {
     std::copy(tables.ready.begin(), tables.ready.end(), well.begin());
     std::copy(tables.cover.begin(), tables.cover.end(), well.begin() + tables.ready.size());
     table16(o, "gen_well", well);
-    table16(o, "gen_lines", tables.lines);
+    // The lines term's two tables, one after the other: a search in danger adds
+    // LINES_DANGER_OFFSET to the index (s_lines_off).
+    constexpr size_t kLinesEntries = std::tuple_size_v<decltype(tables.lines)>;
+    std::array<uint16_t, 2 * kLinesEntries> lines{};
+    for (size_t i = 0; i < kLinesEntries; ++i) {
+        lines[i] = tables.lines[i];
+        lines[kLinesEntries + i] = tables.lines_danger[i];
+    }
+    table16(o, "gen_lines", lines);
     // The row cost of a row by its transitions 0..10: row_step x class (a full row: class 0).
     std::array<uint16_t, 11> by_transitions{};
     for (int t = 0; t <= 10; ++t) by_transitions[t] = static_cast<uint16_t>(tables.row_step * (t == 0 ? 0 : t / 2 - 1));
@@ -242,10 +250,18 @@ std::string generate_constants(const EvalTables& tables) {
       << "     ; a candidate goes on to the second ply only within this of the best (keep_margin)\n";
     o << "MARGIN_HEIGHT = " << int(tables.margin_height)
       << "   ; ... while the highest of columns 0-8 is below this (margin_height)\n";
+    o << "DANGER_HEIGHT = " << int(tables.danger_height)
+      << "   ; below level 29, a search from a stack (columns 0-8) this high is in danger (danger_height)\n";
+    o << "LINES_DANGER_OFFSET = " << std::tuple_size_v<decltype(tables.lines)>
+      << " ; gen_lines' second table (in danger)\n";
     o << "SPAWN_X     = " << ai::kSpawnX << "     ; the spawn column\n";
     o << "GAP_MIN_DEPTH = " << kGapMinDepth << "   ; a gap shallower than this costs nothing\n";
     o << "STACK_FAST_OFFSET = " << std::tuple_size_v<decltype(tables.stack)>
       << " ; gen_stack's second table (one row a frame)\n";
+    // ai_board_caches leaves the well out of eb_base by reading this entry: it must cost nothing.
+    constexpr int kReadyZero = 4;
+    if (tables.ready[kReadyZero] != 0) throw std::logic_error("the ready table's entry 4 must be 0");
+    o << "READY_ZERO  = " << kReadyZero << "     ; gen_well's ready entry that costs nothing (4 rows ready)\n";
     o << "READY_CAP   = " << kReadyCap << "     ; the well depth gen_well's ready part tells apart\n";
     o << "WELL_COVER_OFFSET = " << kReadyCap + 1 << " ; gen_well's cover part, after the ready part\n";
     o << "SPAWN_TERM_FIRST = " << kSpawnTermFirst << " ; the spawn term reads the highest of columns SPAWN_TERM_FIRST-8\n";

@@ -255,20 +255,14 @@ suf_keep:
     lda eb_rowsum+1
     adc hp_hi+COLUMNS
     sta z_cost+1
-    lda eb_max08
-    clc
-    adc s_stack_off
-    tay
-    lda gen_stack_lo,y
-    ldx gen_stack_hi,y
-    jsr add_ax
-    ldy eb_max38
-    lda gen_spawn_lo,y
-    ldx gen_spawn_hi,y
-    jsr add_ax
     lda gen_lines_lo
     ldx gen_lines_hi
     jsr add_ax
+    lda #0                  ; the stack and spawn terms through ai_extremes_cost, with a well that
+    sta well_h              ; costs nothing: 4 rows ready (gen_well's entry READY_ZERO)
+    lda #READY_ZERO
+    sta min08
+    jsr ai_extremes_cost
     lda z_cost
     sta eb_base
     lda z_cost+1

@@ -366,17 +366,18 @@ with_clear:
     lsr
     lsr
     sta z_lines
+    clc
+    adc s_lines_off         ; the search's lines table
+    tay                     ; (C = 0)
     txa
     and #$0F
     tax                     ; class changes + 4
     lda eb_rowsum
-    clc
     adc gen_row_delta_lo,x
     sta z_cost
     lda eb_rowsum+1
     adc gen_row_delta_hi,x
     sta z_cost+1
-    ldy z_lines
     lda gen_lines_lo,y
     ldx gen_lines_hi,y
     jsr add_ax              ; (A = z_cost+1)

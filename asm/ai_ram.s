@@ -27,6 +27,7 @@ z_lines: .res 1     ; lines the placement clears
 s_ply:   .res 1     ; 1: first ply, 2: second ply (what a reachable placement is for)
 s_keep:  .res 1     ; K
 ply2_k:  .res 1     ; the candidate whose replies are searched
+lc_lo:   .res 1     ; its lines cost (COST_MAX when it tops out); the high byte in AI_ZEROPAGE35
 
 .segment "AI_BSS"
 eb_lo:      .res ROWS   ; the evaluation board: rows (bit c = column c), row 0 at the top
@@ -59,6 +60,7 @@ eb_max08:   .res 1      ; highest of columns 0-8
 eb_max38:   .res 1      ; highest of columns SPAWN_TERM_FIRST-8
 best_lo:    .res 1      ; the cost to beat (second ply: the best reply so far)
 best_hi:    .res 1
+lc_hi:      .res 1      ; the lines cost's high byte (lc_lo)
 
 .segment "AI_BSS6"      ; ($0600-$067F)
 gh:         .res COLUMNS+1 ; heights seen by the gap term: the left wall (20), then columns 0-9
@@ -66,6 +68,7 @@ gh:         .res COLUMNS+1 ; heights seen by the gap term: the left wall (20), t
 gp_lo:      .res COLUMNS ; gap costs of columns 0 .. c-1, for c = 0..9
 gp_hi:      .res COLUMNS
 s_stack_off: .res 1     ; the stack term's table: 0, or STACK_FAST_OFFSET at one row a frame
+s_lines_off: .res 1     ; the lines term's table: 0, or LINES_DANGER_OFFSET in danger
 
 cand_count:    .res 1
 cand_rot:      .res K_MAX

@@ -10,8 +10,6 @@
 ; signed). B-Type: no change.
 .segment "PACK_ai_after_lines"
 .proc ai_after_lines
-count_hi   = z_s0           ; the lines count's high byte, shifted right into A,
-tens       = z_s0           ; then the tens: (hi:lo) >> 4, low byte
     ldx s_btype
     bne done
     tax
@@ -37,20 +35,18 @@ units_ok:
     lda s_lines_lo
     and #$0F
     bne next
-    lda s_lines_hi               ; tens = (hi:lo) >> 4, low byte
-    sta count_hi
-    lda s_lines_lo
-    lsr count_hi
-    ror
-    lsr count_hi
-    ror
-    lsr count_hi
-    ror
-    lsr count_hi
-    ror
-    sta tens
-    lda s_level
-    cmp tens
+    lda s_lines_hi          ; the tens, (hi:lo) >> 4's low byte: lo's high nibble (its low one
+    and #$0F                ; is 0 here) and hi's low one, swapped
+    ora s_lines_lo
+    asl                     ; (swaps the nibbles)
+    adc #$80
+    rol
+    asl
+    adc #$80
+    rol
+    eor #$FF                ; level - tens: the game's signed compare
+    sec
+    adc s_level
     bpl next
     inc s_level
 next:
@@ -196,29 +192,6 @@ done:
     rts
 .endproc
 
-; candidate_lines_cost hands ai_precompute_prepared a candidate's lines cost in scratch bytes:
-lines_cost_lo = z_t0
-lines_cost_hi = z_t1
-
-; lines_cost_lo/hi = the lines cost of candidate X: COST_MAX when it tops out. Keeps X.
-.segment "PACK_candidate_lines_cost"
-.proc candidate_lines_cost
-    lda #$FF
-    sta lines_cost_lo
-    sta lines_cost_hi
-    lda cand_cost_lo,x
-    and cand_cost_hi,x
-    cmp #$FF
-    beq done
-    ldy cand_lines,x
-    lda gen_lines_lo,y
-    sta lines_cost_lo
-    lda gen_lines_hi,y
-    sta lines_cost_hi
-done:
-    rts
-.endproc
-
 ; The search for s_type on eb (see the top of this file).
 .segment "PACK_ai_precompute"
 .proc ai_precompute
@@ -232,13 +205,22 @@ done:
     sta eb_state            ; (EB_SPAWN)
     lda s_level
     jsr frames_per_drop
-    ldx #KEEP               ; K, and the stack term's table: KEEP_FAST and the second table at
-    ldy #0                  ; level 29 and beyond (one row a frame), for both plies
-    cmp #1
-    bne keep
-    ldx #KEEP_FAST
-    ldy #STACK_FAST_OFFSET
+    pha                     ; (ai_set_gravity_rows takes it)
+    ldx #KEEP_FAST          ; K, and the stack term's table: KEEP_FAST and the second table at
+    ldy #STACK_FAST_OFFSET  ; level 29 and beyond (one row a frame), for both plies; and the
+    cmp #2                  ; lines term's: the second below level 29 on a stack DANGER_HEIGHT
+    lda #0                  ; high (in danger)
+    bcc keep
+    ldx #KEEP
+    ldy #0
+    lda eb_max08
+    cmp #DANGER_HEIGHT
+    lda #0
+    bcc keep
+    lda #LINES_DANGER_OFFSET
 keep:
+    sta s_lines_off
+    pla
     stx s_keep
     jsr stack_mode
     ldx s_hold
@@ -289,6 +271,21 @@ more:
     ldy ply2_first          ; (set before eb changes: late_spawn reads it as the type reached)
     sty z_type
     tax
+    ; lc = the candidate's lines cost: COST_MAX when it tops out
+    lda #$FF
+    sta lc_hi
+    and cand_cost_lo,x
+    and cand_cost_hi,x
+    cmp #$FF
+    beq topped_out          ; (A = $FF)
+    lda cand_lines,x        ; (C = 0)
+    adc s_lines_off         ; the search's lines table
+    tay
+    lda gen_lines_hi,y
+    sta lc_hi
+    lda gen_lines_lo,y
+topped_out:
+    sta lc_lo
     jsr ai_candidate_placement
     inc eb_state            ; EB_CHANGING
     jsr ai_apply_placement
@@ -316,7 +313,6 @@ reply_type:
     ; the reply to beat: any for the first candidate; for a later one, what makes its total
     ; lower than the best total so far (none: the sweep is skipped)
     ldx ply2_k
-    jsr candidate_lines_cost
     ldy z_type
     lda #$FF
     sta best_lo
@@ -325,10 +321,10 @@ reply_type:
     beq sweep
     lda best_total_lo,y
     sec
-    sbc lines_cost_lo
+    sbc lc_lo
     sta best_lo
     lda best_total_hi,y
-    sbc lines_cost_hi
+    sbc lc_hi
     sta best_hi
     bcc skip                ; total >= the best one whatever the reply
     ora best_lo
@@ -337,13 +333,12 @@ sweep:
     jsr ai_sweep_type
     ; total = lines cost of the candidate + best reply (saturating)
     ldx ply2_k
-    jsr candidate_lines_cost
     ldy z_type
-    lda lines_cost_lo
+    lda lc_lo
     clc
     adc best_lo
     sta total_lo
-    lda lines_cost_hi
+    lda lc_hi
     adc best_hi
     sta total_hi
     bcc no_overflow

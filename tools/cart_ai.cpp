@@ -82,6 +82,8 @@ CartSearchResult CartAi::precompute(const ai::SearchInput& in, uint64_t max_cycl
     CartSearchResult r;
     r.cycles = call.cycles;
     r.count = machine_.read(symbol("cand_count"));
+    const ai::EvalSet& set = ai::default_tables();
+    const auto& lines = ai::lines_table(set, ai::in_danger(in.board, ai::frames_per_drop(in.level.level), set));
     for (uint8_t k = 0; k < r.count && k < ai::kMaxCandidates; ++k) {
         auto byte = [&](const char* name) { return machine_.read(static_cast<uint16_t>(symbol(name) + k)); };
         ai::Candidate& c = r.candidates[k];
@@ -94,7 +96,7 @@ CartSearchResult CartAi::precompute(const ai::SearchInput& in, uint64_t max_cycl
         c.target.landing_y = static_cast<int8_t>(byte("cand_y"));
         c.lines = byte("cand_lines");
         c.cost = static_cast<uint16_t>(byte("cand_cost_lo") | byte("cand_cost_hi") << 8);
-        c.lines_cost = c.cost == ai::kCostMax ? ai::kCostMax : ai::default_tables().lines[c.lines];
+        c.lines_cost = c.cost == ai::kCostMax ? ai::kCostMax : lines[c.lines];
     }
     for (uint8_t t = 0; t < ai::kPieceTypes; ++t) {
         r.best_k[t] = machine_.read(static_cast<uint16_t>(symbol("best_k") + t));

@@ -39,6 +39,7 @@ struct Bounds {
 };
 Bounds bounds_of(const std::string& name) {
     if (name == "stack_free" || name == "spawn_free" || name == "stack_fast_free") return {0, 20};
+    if (name == "danger_height") return {0, 21};  // 21: never in danger
     if (name.starts_with("lines")) return {0, 3000};
     if (name.starts_with("row")) return {0, 600};
     if (name.starts_with("gap")) return {0, 1500};

@@ -97,6 +97,7 @@ TEST_CASE("weights: parse, format and expand, with clear errors") {
     CHECK_THROWS_WITH(parse_weights("hole_first = 1\n"), Catch::Contains("no value"));
     CHECK_THROWS_WITH(parse_weights("keep = 9\n"), Catch::Contains("'keep' must be 1..8"));
     CHECK_THROWS_WITH(parse_weights("margin_height = 22\n"), Catch::Contains("'margin_height' must be 0..21"));
+    CHECK_THROWS_WITH(parse_weights("danger_height = 22\n"), Catch::Contains("'danger_height' must be 0..21"));
     CHECK(t.margin_height == w.get("margin_height"));
 }
 

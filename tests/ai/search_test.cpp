@@ -71,3 +71,50 @@ TEST_CASE("K is keep below level 29, keep_fast from it and for a game's first pi
     CHECK(precompute(input_on(Board{}, 29), tables).count == 3);
     CHECK(precompute(input_on(Board{}, 19, true), tables).count == 3);
 }
+
+TEST_CASE("in danger (below level 29, columns 0-8 danger_height high) both plies cost lines from lines_danger") {
+    EvalTables tables = default_tables();
+    tables.danger_height = 12;
+    tables.lines = {100, 400, 500, 600, 0};
+    for (int n = 0; n <= 4; ++n) tables.lines_danger[n] = static_cast<uint16_t>(n >= 1 && n <= 3 ? 50 * n : tables.lines[n]);
+    // The same search with lines_danger as its only lines table, never in danger.
+    EvalTables plain_danger = tables;
+    plain_danger.lines = tables.lines_danger;
+    plain_danger.danger_height = 21;
+    EvalTables never = tables;
+    never.danger_height = 21;
+
+    // Columns 2-9 filled in the bottom 4 rows (a burn for the pieces that fill columns 0-1),
+    // columns 2-8 `height` high with a hole under each top.
+    auto board_of = [](int height) {
+        Board b;
+        for (int r = kRows - height; r < kRows; ++r)
+            b.rows[r] = r >= kRows - 4 ? 0x3FC : static_cast<uint16_t>(r == kRows - height + 1 ? 0x0F8 : 0x1FC);
+        b.recompute_columns();
+        return b;
+    };
+    int burns = 0;  // candidates that burn: the test sees the difference
+    for (uint8_t type = 0; type < kPieceTypes; ++type) {
+        INFO("piece type " << int(type));
+        SearchInput in = input_on(board_of(12), 19);
+        in.piece_type = type;
+        REQUIRE(in_danger(in.board, 2, tables));
+        const Precomputed danger = precompute(in, tables);
+        CHECK(danger == precompute(in, plain_danger));
+        for (uint8_t k = 0; k < danger.count; ++k) {
+            const Candidate& c = danger.candidates[k];
+            burns += c.lines >= 1 && c.lines <= 3;
+            CHECK(c.lines_cost == tables.lines_danger[c.lines]);
+        }
+        // One row lower: not in danger.
+        in.board = board_of(11);
+        REQUIRE_FALSE(in_danger(in.board, 2, tables));
+        CHECK(precompute(in, tables) == precompute(in, never));
+        // At one row a frame: never in danger.
+        in.board = board_of(12);
+        in.level.level = 29;
+        REQUIRE_FALSE(in_danger(in.board, 1, tables));
+        CHECK(precompute(in, tables) == precompute(in, never));
+    }
+    CHECK(burns > 0);
+}

@@ -80,4 +80,14 @@ TEST_CASE("cartridge search equals the reference on 2000 random positions") {
     uint64_t max_cycles = 0;
     CHECK(compare_random_positions(20261122, 2000, &max_cycles) == 0);
     INFO("most cycles for one search: " << max_cycles);
+    // They include searches in danger (the lines_danger table) whose candidates burn lines.
+    std::mt19937 rng(20261122);
+    int danger_burns = 0;
+    for (int i = 0; i < 2000; ++i) {
+        const ai::SearchInput in = test::random_input(rng);
+        if (!ai::in_danger(in.board, ai::frames_per_drop(in.level.level), ai::default_tables())) continue;
+        const ai::Precomputed ref = ai::precompute(in);
+        for (uint8_t k = 0; k < ref.count; ++k) danger_burns += ref.candidates[k].lines >= 1 && ref.candidates[k].lines <= 3;
+    }
+    CHECK(danger_burns >= 20);
 }
