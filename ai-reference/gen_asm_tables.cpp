@@ -39,6 +39,15 @@ void table(std::ostream& o, const std::string& name, const std::vector<int>& v) 
 }
 
 // A 16-bit table as two byte tables: name_lo, name_hi.
+// Two tables as one: b's entries after a's (the cartridge adds a's size to index b).
+template <size_t N, size_t M>
+std::array<uint16_t, N + M> one_after_other(const std::array<uint16_t, N>& a, const std::array<uint16_t, M>& b) {
+    std::array<uint16_t, N + M> both{};
+    std::copy(a.begin(), a.end(), both.begin());
+    std::copy(b.begin(), b.end(), both.begin() + N);
+    return both;
+}
+
 template <size_t N>
 void table16(std::ostream& o, const std::string& name, const std::array<uint16_t, N>& v) {
     std::vector<int> lo, hi;
@@ -202,29 +211,14 @@ std::string generate(const EvalTables& tables) {
     table16(o, "gen_hole", tables.hole);
     // The stack term's two tables, one after the other: the cartridge adds STACK_FAST_OFFSET to
     // the index at one row a frame (s_stack_off).
-    constexpr size_t kStackEntries = std::tuple_size_v<decltype(tables.stack)>;
-    std::array<uint16_t, 2 * kStackEntries> stacks{};
-    for (size_t i = 0; i < kStackEntries; ++i) {
-        stacks[i] = tables.stack[i];
-        stacks[kStackEntries + i] = tables.stack_fast[i];
-    }
-    table16(o, "gen_stack", stacks);
+    table16(o, "gen_stack", one_after_other(tables.stack, tables.stack_fast));
     table16(o, "gen_spawn", tables.spawn);
     // The well term's two tables, one after the other (one lookup serves both): ready[0..cap],
     // then cover[0..20] from WELL_COVER_OFFSET.
-    std::array<uint16_t, std::tuple_size_v<decltype(tables.ready)> + std::tuple_size_v<decltype(tables.cover)>> well{};
-    std::copy(tables.ready.begin(), tables.ready.end(), well.begin());
-    std::copy(tables.cover.begin(), tables.cover.end(), well.begin() + tables.ready.size());
-    table16(o, "gen_well", well);
+    table16(o, "gen_well", one_after_other(tables.ready, tables.cover));
     // The lines term's two tables, one after the other: a search in danger adds
     // LINES_DANGER_OFFSET to the index (s_lines_off).
-    constexpr size_t kLinesEntries = std::tuple_size_v<decltype(tables.lines)>;
-    std::array<uint16_t, 2 * kLinesEntries> lines{};
-    for (size_t i = 0; i < kLinesEntries; ++i) {
-        lines[i] = tables.lines[i];
-        lines[kLinesEntries + i] = tables.lines_danger[i];
-    }
-    table16(o, "gen_lines", lines);
+    table16(o, "gen_lines", one_after_other(tables.lines, tables.lines_danger));
     // The row cost of a row by its transitions 0..10: row_step x class (a full row: class 0).
     std::array<uint16_t, 11> by_transitions{};
     for (int t = 0; t <= 10; ++t) by_transitions[t] = static_cast<uint16_t>(tables.row_step * (t == 0 ? 0 : t / 2 - 1));
