@@ -30,7 +30,9 @@ EvalSet expand_set(const Weights& w) {
         e.cover[i] = capped(i == 0 ? 0 : p("cover_first") + p("cover_each") * (i - 1), kCapWell);
     }
     for (int r = 0; r <= kReadyCap; ++r)
-        e.ready[r] = capped(p("ready_each") * (4 - std::min(r, 4)) + p("ready_over") * std::max(0, r - 4), kCapWell);
+        e.ready[r] = capped(p("ready_each") * (kReadyTetris - std::min(r, kReadyTetris)) +
+                                p("ready_over") * std::max(0, r - kReadyTetris),
+                            kCapWell);
     for (int n = 0; n <= 4; ++n) {
         e.lines[n] = capped(p(("lines" + std::to_string(n)).c_str()), kCapLines);
         const bool burn = n >= 1 && n <= 3;

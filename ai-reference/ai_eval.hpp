@@ -25,6 +25,9 @@ inline constexpr uint16_t kCapHole = 1200, kCapStack = 8000, kCapSpawn = 8000, k
                           kCapRowStep = 150, kCapLines = 3000, kCapGap = 1500;
 // The well's depth the ready table tells apart (deeper wells cost as this one).
 inline constexpr int kReadyCap = 6;
+// A well this many rows ready (a tetris) costs nothing in the ready table: fewer cost ready_each
+// a row missing, more ready_over a row beyond (asm: READY_ZERO, generated).
+inline constexpr int kReadyTetris = 4;
 // The spawn term reads the highest of columns kSpawnTermFirst..8: the spawn point and the way
 // from it to the well (asm: SPAWN_TERM_FIRST, generated).
 inline constexpr int kSpawnTermFirst = 3;

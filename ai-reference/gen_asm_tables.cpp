@@ -38,7 +38,6 @@ void table(std::ostream& o, const std::string& name, const std::vector<int>& v) 
     o << ".segment \"PACK_" << name << "\"\n" << name << ":\n" << bytes(v);
 }
 
-// A 16-bit table as two byte tables: name_lo, name_hi.
 // Two tables as one: b's entries after a's (the cartridge adds a's size to index b).
 template <size_t N, size_t M>
 std::array<uint16_t, N + M> one_after_other(const std::array<uint16_t, N>& a, const std::array<uint16_t, M>& b) {
@@ -48,6 +47,7 @@ std::array<uint16_t, N + M> one_after_other(const std::array<uint16_t, N>& a, co
     return both;
 }
 
+// A 16-bit table as two byte tables: name_lo, name_hi.
 template <size_t N>
 void table16(std::ostream& o, const std::string& name, const std::array<uint16_t, N>& v) {
     std::vector<int> lo, hi;
@@ -253,9 +253,8 @@ std::string generate_constants(const EvalTables& tables) {
     o << "STACK_FAST_OFFSET = " << std::tuple_size_v<decltype(tables.stack)>
       << " ; gen_stack's second table (one row a frame)\n";
     // ai_board_caches leaves the well out of eb_base by reading this entry: it must cost nothing.
-    constexpr int kReadyZero = 4;
-    if (tables.ready[kReadyZero] != 0) throw std::logic_error("the ready table's entry 4 must be 0");
-    o << "READY_ZERO  = " << kReadyZero << "     ; gen_well's ready entry that costs nothing (4 rows ready)\n";
+    if (tables.ready[kReadyTetris] != 0) throw std::logic_error("the ready table's tetris entry must be 0");
+    o << "READY_ZERO  = " << kReadyTetris << "     ; gen_well's ready entry that costs nothing (a tetris ready)\n";
     o << "READY_CAP   = " << kReadyCap << "     ; the well depth gen_well's ready part tells apart\n";
     o << "WELL_COVER_OFFSET = " << kReadyCap + 1 << " ; gen_well's cover part, after the ready part\n";
     o << "SPAWN_TERM_FIRST = " << kSpawnTermFirst << " ; the spawn term reads the highest of columns SPAWN_TERM_FIRST-8\n";
