@@ -142,11 +142,11 @@ uint8_t gap_depth(const Board& b, int c) {
     return static_cast<uint8_t>(std::max(0, below));
 }
 
-uint16_t evaluate(const Board& b, const EvalSet& e, bool fast) {
+uint16_t evaluate(const Board& b, const EvalSet& e, bool fast, bool danger) {
     // Exact sum: the caps of the tables keep it below kCostMax.
     uint16_t cost = 0;
     auto add = [&cost](uint16_t term) { cost = static_cast<uint16_t>(cost + term); };
-    for (int c = 0; c < kColumns; ++c) add(e.hole[b.holes(c)]);
+    for (int c = 0; c < kColumns; ++c) add(danger && c == kColumns - 1 ? 0 : e.hole[b.holes(c)]);
     uint8_t highest = 0, lowest = 20;
     for (int c = 0; c < 9; ++c) {
         highest = std::max(highest, b.height[c]);

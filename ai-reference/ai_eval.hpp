@@ -108,7 +108,9 @@ uint8_t row_class(uint16_t row);
 // How far stack column c (0-8) lies below the lower of its neighbours (0 if not below both).
 uint8_t gap_depth(const Board& board, int c);
 
-// fast: the board is played at one row a frame (its stack term from stack_fast).
-uint16_t evaluate(const Board& board, const EvalSet& set, bool fast = false);
+// fast: the board is played at one row a frame (its stack term from stack_fast). danger: the
+// search is in danger (in_danger()): the well column's holes cost nothing, so burning into the
+// well is weighed against waiting for an I piece by the lines and stack terms alone.
+uint16_t evaluate(const Board& board, const EvalSet& set, bool fast = false, bool danger = false);
 
 }  // namespace nestris::ai

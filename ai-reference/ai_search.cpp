@@ -138,7 +138,7 @@ const std::array<uint16_t, 5>& lines_table(const EvalSet& set, bool danger) {
 
 uint16_t placement_cost(const Placed& placed, const EvalSet& set, bool fast, bool danger) {
     if (placed.topped_out) return kCostMax;
-    return static_cast<uint16_t>(lines_table(set, danger)[placed.lines] + evaluate(placed.board, set, fast));
+    return static_cast<uint16_t>(lines_table(set, danger)[placed.lines] + evaluate(placed.board, set, fast, danger));
 }
 
 // A game's first piece keeps keep_fast too: its search has only the hold (kFirstPieceStartFrame)

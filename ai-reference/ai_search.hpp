@@ -90,14 +90,15 @@ void for_each_reachable(const Board& board, uint8_t piece_type, Gravity gravity,
 
 // The highest of columns 0-8.
 uint8_t stack_height(const Board& board);
-// Does a search from this board (at this gravity) use the danger lines table? Below level 29,
-// when the stack (columns 0-8) is at least danger_height high.
+// Is a search from this board (at this gravity) in danger (the danger lines table, the well's
+// holes free)? Below level 29, when the stack (columns 0-8) is at least danger_height high.
 bool in_danger(const Board& board, uint8_t frames_per_drop, const EvalSet& set);
 // The lines table a search uses: lines, or lines_danger in danger.
 const std::array<uint16_t, 5>& lines_table(const EvalSet& set, bool danger);
 
 // Cost of the board a placement leaves: lines table + evaluation (kCostMax when it tops out);
-// fast: it is played at one row a frame; danger: the search is in danger (lines_danger).
+// fast: it is played at one row a frame; danger: the search is in danger (lines_danger, the
+// well's holes free).
 uint16_t placement_cost(const Placed& placed, const EvalSet& set, bool fast = false, bool danger = false);
 
 struct SearchStats {

@@ -155,6 +155,10 @@ column:
     eor #$FF
     adc new_top             ; 22 - y - (lowest + 2) - 1, C = 1 (C = 0 before: asl, cpy)
     sbc eb_f,y              ; holes = new height - (filled + cells)
+    cpy #COLUMNS-1
+    bne hole_count
+    and s_well_holes        ; the well's: none in danger
+hole_count:
     stx entry
     tax
     lda gen_hole_lo,x
@@ -887,6 +891,10 @@ column:
     adc z_lines
     sec
     sbc eb_f,x
+    cpx #COLUMNS-1
+    bne hole_count
+    and s_well_holes        ; the well's: none in danger
+hole_count:
     tay
     add_cost gen_hole
     cpx #COLUMNS-1

@@ -62,6 +62,9 @@ best_lo:    .res 1      ; the cost to beat (second ply: the best reply so far)
 best_hi:    .res 1
 lc_hi:      .res 1      ; the lines cost's high byte (lc_lo)
 
+.segment "AI_ZEROPAGE07": zeropage
+s_well_holes: .res 1    ; the well column's hole count mask: $FF, or 0 in danger (its holes free)
+
 .segment "AI_BSS6"      ; ($0600-$067F)
 gh:         .res COLUMNS+1 ; heights seen by the gap term: the left wall (20), then columns 0-9
                         ; (eb_h's, but for the columns a placement covers while it is evaluated)

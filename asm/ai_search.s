@@ -198,7 +198,8 @@ done:
     jsr ai_prepare_board
 .endproc
 ; fall through
-; ai_precompute on an eb whose columns and caches are current (ai_apply_placement keeps them).
+; ai_precompute on an eb whose columns are current (ai_apply_placement keeps them; the caches
+; are computed again here, in the search's terms).
 .proc ai_precompute_prepared
     lda #0
     sta cand_count
@@ -220,9 +221,14 @@ done:
     lda #LINES_DANGER_OFFSET
 keep:
     sta s_lines_off
-    pla
+    cmp #1                  ; in danger the well's holes are free: their count masked to 0
+    lda #0
+    sbc #0
+    sta s_well_holes
     stx s_keep
-    jsr stack_mode
+    sty s_stack_off
+    jsr ai_board_caches     ; eb_base and the hole sums in this search's terms
+    pla
     ldx s_hold
     cpx #1                  ; C = hold
     bcc not_first
@@ -454,41 +460,5 @@ done:
 table:
     tax
     lda game_framesPerDropTable,x
-    rts
-.endproc
-
-.segment "PACK_stack_mode"
-
-; The stack term from the table at offset Y of gen_stack (s_stack_off): eb_base, which holds the
-; term, changes with it. Keeps A.
-.proc stack_mode
-    cpy s_stack_off
-    beq same
-    pha
-    lda eb_max08
-    clc
-    adc s_stack_off
-    tax                     ; the old entry
-    sty s_stack_off
-    tya
-    clc
-    adc eb_max08
-    tay                     ; the new one
-    lda eb_base
-    sec
-    sbc gen_stack_lo,x
-    sta eb_base
-    lda eb_base+1
-    sbc gen_stack_hi,x
-    sta eb_base+1
-    lda eb_base
-    clc
-    adc gen_stack_lo,y
-    sta eb_base
-    lda eb_base+1
-    adc gen_stack_hi,y
-    sta eb_base+1
-    pla
-same:
     rts
 .endproc

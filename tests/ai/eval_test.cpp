@@ -162,3 +162,17 @@ TEST_CASE("evaluation: a stack column below both neighbours costs by its depth")
     CHECK(evaluate(w, e) == 300);
     CHECK(evaluate(r, e) == 300);
 }
+
+TEST_CASE("evaluation: in danger the well column's holes cost nothing, the others' as ever") {
+    EvalSet e;
+    for (int i = 1; i <= 20; ++i) e.hole[i] = static_cast<uint16_t>(1000 + 10 * i);
+    // Column 9 covered over 3 holes, column 2 over 1 (rows bottom up).
+    const Board b = board_from({"#########.", "#########.", "#########.", "##.#######", "#########."});
+    REQUIRE(b.holes(9) == 3);
+    REQUIRE(b.holes(2) == 1);
+    CHECK(evaluate(b, e, false, true) == evaluate(b, e) - e.hole[3]);
+    CHECK(evaluate(b, e) - evaluate(b, e, false, true) == 1030);
+    // No hole in the well: the same either way.
+    const Board c = board_from({"##.######.", "#########."});
+    CHECK(evaluate(c, e, false, true) == evaluate(c, e));
+}

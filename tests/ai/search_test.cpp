@@ -72,15 +72,11 @@ TEST_CASE("K is keep below level 29, keep_fast from it and for a game's first pi
     CHECK(precompute(input_on(Board{}, 19, true), tables).count == 3);
 }
 
-TEST_CASE("in danger (below level 29, columns 0-8 danger_height high) both plies cost lines from lines_danger") {
+TEST_CASE("in danger (below level 29, columns 0-8 danger_height high) both plies cost lines from lines_danger and the well's holes nothing") {
     EvalTables tables = default_tables();
     tables.danger_height = 12;
     tables.lines = {100, 400, 500, 600, 0};
     for (int n = 0; n <= 4; ++n) tables.lines_danger[n] = static_cast<uint16_t>(n >= 1 && n <= 3 ? 50 * n : tables.lines[n]);
-    // The same search with lines_danger as its only lines table, never in danger.
-    EvalTables plain_danger = tables;
-    plain_danger.lines = tables.lines_danger;
-    plain_danger.danger_height = 21;
     EvalTables never = tables;
     never.danger_height = 21;
 
@@ -93,28 +89,54 @@ TEST_CASE("in danger (below level 29, columns 0-8 danger_height high) both plies
         b.recompute_columns();
         return b;
     };
-    int burns = 0;  // candidates that burn: the test sees the difference
-    for (uint8_t type = 0; type < kPieceTypes; ++type) {
-        INFO("piece type " << int(type));
-        SearchInput in = input_on(board_of(12), 19);
+    // Columns 0-8 full `height` rows high over an empty well: covering it burns.
+    auto well_of = [](int height) {
+        Board b;
+        for (int r = kRows - height; r < kRows; ++r) b.rows[r] = 0x1FF;
+        b.recompute_columns();
+        return b;
+    };
+    int burns = 0;       // candidates that burn: the test sees the lines table
+    int well_holes = 0;  // candidates that leave holes in the well: and its holes' cost
+    for (int i = 0; i < 2 * kPieceTypes; ++i) {
+        const uint8_t type = static_cast<uint8_t>(i % kPieceTypes);
+        const bool deep_well = i >= kPieceTypes;
+        INFO("piece type " << int(type) << (deep_well ? ", deep well" : ""));
+        SearchInput in = input_on(deep_well ? well_of(12) : board_of(12), 19);
         in.piece_type = type;
         REQUIRE(in_danger(in.board, 2, tables));
         const Precomputed danger = precompute(in, tables);
-        CHECK(danger == precompute(in, plain_danger));
         for (uint8_t k = 0; k < danger.count; ++k) {
             const Candidate& c = danger.candidates[k];
+            const Placed p = place(in.board, c.target);
             burns += c.lines >= 1 && c.lines <= 3;
             CHECK(c.lines_cost == tables.lines_danger[c.lines]);
+            CHECK(c.cost == tables.lines_danger[c.lines] + evaluate(p.board, tables, false, true));
+            if (p.board.holes(kColumns - 1) > 0) {
+                ++well_holes;
+                CHECK(evaluate(p.board, tables, false, true) ==
+                      evaluate(p.board, tables) - tables.hole[p.board.holes(kColumns - 1)]);
+            }
+            // The second ply too: each reply's cost is the danger one.
+            const Gravity g{ai::frames_per_drop(after_lines(in.level, p.lines).level), false};
+            for (uint8_t t = 0; t < kPieceTypes; ++t) {
+                uint16_t best = kCostMax;
+                for_each_reachable(p.board, t, g, [&](const Target& q) {
+                    best = std::min(best, placement_cost(place(p.board, q), tables, false, true));
+                });
+                CHECK(danger.best2[k][t] == best);
+            }
         }
         // One row lower: not in danger.
-        in.board = board_of(11);
+        in.board = deep_well ? well_of(11) : board_of(11);
         REQUIRE_FALSE(in_danger(in.board, 2, tables));
         CHECK(precompute(in, tables) == precompute(in, never));
         // At one row a frame: never in danger.
-        in.board = board_of(12);
+        in.board = deep_well ? well_of(12) : board_of(12);
         in.level.level = 29;
         REQUIRE_FALSE(in_danger(in.board, 1, tables));
         CHECK(precompute(in, tables) == precompute(in, never));
     }
     CHECK(burns > 0);
+    CHECK(well_holes > 0);
 }

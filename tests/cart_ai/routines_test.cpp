@@ -12,6 +12,13 @@ struct Rig {
     tools::CartAi cart;
     emu::FlatMachine& m = cart.machine();
     uint16_t sym(const char* n) { return cart.symbol(n); }
+    Rig() { set_danger(false); }
+    // The search's terms as ai_precompute_prepared sets them: in danger the lines table's second
+    // half (gen_lines: lines, then lines_danger) and the well's holes masked to none.
+    void set_danger(bool danger) {
+        m.write(sym("s_lines_off"), danger ? std::tuple_size_v<decltype(ai::EvalSet::lines)> : 0);
+        m.write(sym("s_well_holes"), danger ? 0x00 : 0xFF);
+    }
     void put_eb(const ai::Board& b) {
         for (int r = 0; r < ai::kRows; ++r) {
             const uint16_t row = tools::cart_row(b.rows[r]);
@@ -69,8 +76,10 @@ TEST_CASE("routine: the board's caches hold its evaluation") {
     // cost, and the last gap prefix sum (gp[9]) the gaps'.
     Rig rig;
     std::mt19937 rng(2);
-    for (int i = 0; i < 300; ++i) {
+    for (int i = 0; i < 600; ++i) {
         const ai::Board b = test::random_board(rng);
+        const bool danger = i % 2;
+        rig.set_danger(danger);
         rig.put_eb(b);
         rig.call("ai_board_caches");
         rig.m.write(rig.sym("z_cost"), rig.m.read(rig.sym("eb_base")));
@@ -81,8 +90,8 @@ TEST_CASE("routine: the board's caches hold its evaluation") {
         const uint16_t gaps = static_cast<uint16_t>(rig.m.read(static_cast<uint16_t>(rig.sym("gp_lo") + 9)) |
                                                     rig.m.read(static_cast<uint16_t>(rig.sym("gp_hi") + 9)) << 8);
         rig.m.write16(rig.sym("z_cost"), static_cast<uint16_t>(rig.cost() + gaps));
-        INFO("board " << i);
-        REQUIRE(rig.cost() == ai::evaluate(b, ai::default_tables()) + ai::default_tables().lines[0]);
+        INFO("board " << i << (danger ? " in danger" : ""));
+        REQUIRE(rig.cost() == ai::evaluate(b, ai::default_tables(), false, danger) + ai::default_tables().lines[0]);
     }
 }
 
@@ -129,10 +138,12 @@ TEST_CASE("routine: gravity rows") {
 TEST_CASE("routine: the cost of a placement, and making it permanent") {
     Rig rig;
     std::mt19937 rng(4);
-    int checked = 0, clears = 0, pruned = 0, pruned_clears = 0;
+    int checked = 0, clears = 0, pruned = 0, pruned_clears = 0, well_holes_free = 0;
     for (int i = 0; i < 300; ++i) {
         const ai::Board b = test::random_board(rng);
         const uint8_t type = static_cast<uint8_t>(rng() % 7);
+        const bool danger = i % 3 == 2;
+        rig.set_danger(danger);
         ai::for_each_reachable(b, type, ai::Gravity{2, false}, [&](const ai::Target& t) {
             const ai::Placed p = ai::place(b, t);
             rig.put_eb(b);
@@ -142,8 +153,9 @@ TEST_CASE("routine: the cost of a placement, and making it permanent") {
             rig.m.write(rig.sym("z_x"), t.x);
             rig.m.write(rig.sym("z_y"), static_cast<uint8_t>(t.landing_y));
             INFO("board " << i << " o " << int(t.orientation) << " x " << int(t.x) << " y " << int(t.landing_y)
-                          << " lines " << int(p.lines) << (p.topped_out ? " topped" : ""));
-            const uint16_t cost = ai::placement_cost(p, ai::default_tables());
+                          << " lines " << int(p.lines) << (p.topped_out ? " topped" : "") << (danger ? " in danger" : ""));
+            const uint16_t cost = ai::placement_cost(p, ai::default_tables(), false, danger);
+            well_holes_free += danger && !p.topped_out && p.board.holes(ai::kColumns - 1) > 0;
             // The search's bound: a placement that costs at least the bound may come back with
             // Z = 0 (its evaluation stopped early, no cost); one below it and every top-out with
             // Z = 1 and its exact cost. (kCostMax last: z_lines is read after a whole evaluation.)
@@ -178,6 +190,7 @@ TEST_CASE("routine: the cost of a placement, and making it permanent") {
     CHECK(clears > 25);            // the line-clear path is exercised
     CHECK(pruned > checked / 2);   // and the bound stops evaluations,
     CHECK(pruned_clears > 10);     // line clears too (before the columns are worked out)
+    CHECK(well_holes_free > 100);  // and in danger, placements that leave holes in the well
 }
 
 TEST_CASE("routine: placements applied and undone in turn, as the search does") {
@@ -268,6 +281,8 @@ TEST_CASE("routine: a placement's cost does not depend on the placements evaluat
         for (uint8_t type = 0; type < ai::kPieceTypes; ++type)
             ai::for_each_reachable(b, type, ai::Gravity{2, false}, [&](const ai::Target& t) { targets.push_back(t); });
         std::shuffle(targets.begin(), targets.end(), rng);
+        const bool danger = i % 2;
+        rig.set_danger(danger);
         rig.put_eb(b);
         rig.call("ai_board_caches");
         rig.m.write(rig.sym("best_lo"), 0xFF);
@@ -282,7 +297,7 @@ TEST_CASE("routine: a placement's cost does not depend on the placements evaluat
             rig.m.write(rig.sym("z_y"), static_cast<uint8_t>(t.landing_y));
             rig.call("ai_eval_placement");
             INFO("board " << i << " o " << int(t.orientation) << " x " << int(t.x) << " y " << int(t.landing_y));
-            REQUIRE(rig.cost() == ai::placement_cost(ai::place(b, t), ai::default_tables()));
+            REQUIRE(rig.cost() == ai::placement_cost(ai::place(b, t), ai::default_tables(), false, danger));
         }
     }
 }
