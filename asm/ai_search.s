@@ -224,10 +224,16 @@ keep:
     cmp #1                  ; in danger the well's holes are free: their count masked to 0
     lda #0
     sbc #0
-    sta s_well_holes
     stx s_keep
+    cpy s_stack_off         ; eb's caches (eb_base, the hole sums) were worked out in the terms
+    bne terms_changed       ; of the search before: again only when this one's differ
+    cmp s_well_holes
+    beq terms_same
+terms_changed:
+    sta s_well_holes
     sty s_stack_off
-    jsr ai_board_caches     ; eb_base and the hole sums in this search's terms
+    jsr ai_board_caches
+terms_same:
     pla
     ldx s_hold
     cpx #1                  ; C = hold
