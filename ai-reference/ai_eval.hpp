@@ -74,6 +74,10 @@ struct EvalSet {
 
 using EvalTables = EvalSet;
 
+// gen_lines (asm) holds lines, then lines_danger: a search in danger adds this to its index
+// (asm: LINES_DANGER_OFFSET, generated).
+inline constexpr uint8_t kLinesDangerOffset = std::tuple_size_v<decltype(EvalSet::lines)>;
+
 // The parameters of weights.txt: name -> value.
 struct Weights {
     std::map<std::string, int> values;

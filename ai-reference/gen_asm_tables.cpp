@@ -246,7 +246,7 @@ std::string generate_constants(const EvalTables& tables) {
       << "   ; ... while the highest of columns 0-8 is below this (margin_height)\n";
     o << "DANGER_HEIGHT = " << int(tables.danger_height)
       << "   ; below level 29, a search from a stack (columns 0-8) this high is in danger (danger_height)\n";
-    o << "LINES_DANGER_OFFSET = " << std::tuple_size_v<decltype(tables.lines)>
+    o << "LINES_DANGER_OFFSET = " << int(kLinesDangerOffset)
       << " ; gen_lines' second table (in danger)\n";
     o << "SPAWN_X     = " << ai::kSpawnX << "     ; the spawn column\n";
     o << "GAP_MIN_DEPTH = " << kGapMinDepth << "   ; a gap shallower than this costs nothing\n";

@@ -16,7 +16,7 @@ struct Rig {
     // The search's terms as ai_precompute_prepared sets them: in danger the lines table's second
     // half (gen_lines: lines, then lines_danger) and the well's holes masked to none.
     void set_danger(bool danger) {
-        m.write(sym("s_lines_off"), danger ? std::tuple_size_v<decltype(ai::EvalSet::lines)> : 0);
+        m.write(sym("s_lines_off"), danger ? ai::kLinesDangerOffset : 0);
         m.write(sym("s_well_holes"), danger ? 0x00 : 0xFF);
     }
     void put_eb(const ai::Board& b) {
