@@ -4,6 +4,8 @@
 // the game's state.
 #include "game_model.hpp"
 
+#include "frame_time.hpp"
+
 #include "rng.hpp"
 
 namespace nestris {
@@ -260,33 +262,10 @@ void add_hold_down_points(GameState& s) {
     }
 }
 
-constexpr std::array<uint16_t, 5> kLinePoints{0x0000, 0x0040, 0x0100, 0x0300, 0x1200};  // BCD
-
+// The loop and its cycles are one function (frame_time.hpp): the model takes its score.
 void add_line_clear_points(GameState& s) {
     s.holdDownPoints = 0;
-    const uint16_t points = kLinePoints[s.completedLines < 5 ? s.completedLines : 0];
-    const u8 points_low = static_cast<u8>(points & 0xFF);
-    const u8 points_high = static_cast<u8>(points >> 8);
-    // (level + 1) additions, counted in 8 bits: level 255 adds 256 times.
-    u8 counter = static_cast<u8>(s.levelNumber + 1);
-    do {
-        u8 v = static_cast<u8>(s.score[0] + points_low);
-        if (v >= 0xA0) {  // the units digit of the table's low bytes is always 0
-            v = static_cast<u8>(v + 0x60);
-            ++s.score[1];
-        }
-        s.score[0] = v;
-        v = static_cast<u8>(s.score[1] + points_high);
-        if ((v & 0x0F) >= 0x0A) v = static_cast<u8>(v + 6);
-        if ((v & 0xF0) >= 0xA0) {
-            v = static_cast<u8>(v + 0x60);
-            ++s.score[2];
-        }
-        s.score[1] = v;
-        if ((s.score[2] & 0x0F) >= 0x0A) s.score[2] = static_cast<u8>(s.score[2] + 6);
-        if ((s.score[2] & 0xF0) >= 0xA0) s.score = {0x99, 0x99, 0x99};  // 999 999 cap
-        --counter;
-    } while (counter != 0);
+    s.score = score_loop_work(s.levelNumber, s.completedLines, s.score).score;
 }
 
 void update_lines_and_statistics(GameState& s) {

@@ -117,8 +117,9 @@ std::vector<std::string> validate(const GameState& s) {
                           hex2(s.score[0]).substr(2) + ")");
             break;
         }
-    if (!bcd_byte_ok(s.lines[0]) || (s.lines[1] & 0x0F) > 9)
-        out.push_back("lines is not BCD");
+    // Only the low byte is BCD: the game increments the hundreds byte without a decimal
+    // adjust, so after 999 lines it reads $0A, $0B, ... and every byte value is reachable.
+    if (!bcd_byte_ok(s.lines[0])) out.push_back("lines is not BCD (low byte " + hex2(s.lines[0]) + ")");
     for (std::size_t i = 0; i < s.statsByType.size(); i += 2)
         if (!bcd_byte_ok(s.statsByType[i])) {
             out.push_back("statsByType is not BCD");

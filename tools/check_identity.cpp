@@ -43,7 +43,7 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b
                     "%u pieces), %s, idle %u-%u (mean %.0f): %s\n",
                     static_cast<unsigned long long>(i), static_cast<unsigned long long>(c.frames), c.pieces,
                     c.lines, c.real_fallbacks, c.loop_fallbacks, c.fallbacks_29, c.pieces_29,
-                    c.game_over ? "game over" : "frames ran out",
+                    game::describe_end(c).c_str(),
                     c.idle_min, c.idle_max, c.idle_mean, c.mismatch ? c.mismatch->c_str() : "identical");
         std::fflush(stdout);
     });
@@ -51,8 +51,10 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b
     const uint64_t pieces_29 = sum_of(games, &Game::pieces_29), fallbacks_29 = sum_of(games, &Game::fallbacks_29);
     const uint64_t mismatches =
         sum_of(games, [](const Game& c) { return c.mismatch || c.real_fallbacks != c.loop_fallbacks; });
-    std::printf("%llu AI games from level %d (%s), %llu frames, %llu pieces, %llu lines, %llu game overs, %llu reached "
-                "230 lines\n"
+    const uint64_t crashes = sum_of(games, [](const Game& c) { return c.end == Game::End::Crash; });
+    const uint64_t unreadable = sum_of(games, [](const Game& c) { return c.end == Game::End::Unreadable; });
+    std::printf("%llu AI games from level %d (%s), %llu frames, %llu pieces, %llu lines, %llu game overs (the curtain), "
+                "%llu crashes, %llu states the model could not read, %llu reached 230 lines\n"
                 "pieces given the best placement of a search not done at their spawn: %llu (%.1f %%); below level 29: "
                 "%llu of %llu (%.1f %%), at level 29 and above: %llu of %llu (%.1f %%)\n"
                 "mismatches with the cartridge in the loop: %llu\n",
@@ -60,13 +62,14 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b
                 static_cast<unsigned long long>(sum_of(games, &Game::frames)), static_cast<unsigned long long>(pieces),
                 static_cast<unsigned long long>(sum_of(games, &Game::lines)),
                 static_cast<unsigned long long>(sum_of(games, &Game::game_over)),
+                static_cast<unsigned long long>(crashes), static_cast<unsigned long long>(unreadable),
                 static_cast<unsigned long long>(sum_of(games, [](const Game& c) { return c.lines >= 230; })),
                 static_cast<unsigned long long>(fallbacks), percent(fallbacks, pieces),
                 static_cast<unsigned long long>(fallbacks - fallbacks_29), static_cast<unsigned long long>(pieces - pieces_29),
                 percent(fallbacks - fallbacks_29, pieces - pieces_29), static_cast<unsigned long long>(fallbacks_29),
                 static_cast<unsigned long long>(pieces_29), percent(fallbacks_29, pieces_29),
                 static_cast<unsigned long long>(mismatches));
-    return mismatches ? 1 : 0;
+    return mismatches || unreadable ? 1 : 0;
 }
 
 }  // namespace

@@ -558,6 +558,16 @@ std::string state_difference(const GameState& real, const GameState& loop) {
 
 }  // namespace
 
+std::string describe_end(const AiGameComparison& c) {
+    switch (c.end) {
+    case AiGameComparison::End::Curtain: return "game over (the curtain)";
+    case AiGameComparison::End::FramesRanOut: return "frames ran out";
+    case AiGameComparison::End::Crash: return "CRASH: " + c.end_detail;
+    case AiGameComparison::End::Unreadable: return "ERROR: cannot read the game's state: " + c.end_detail;
+    }
+    return "?";
+}
+
 AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom, const CartImage& cart,
                                            const MenuWalk& walk, uint64_t max_frames) {
     emu::Nes nes(patched_rom);
@@ -576,24 +586,53 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
     };
     std::deque<Boundary> pending;
     uint64_t idle_from = 0;
-    bool in_play = false, ended = false;
+    uint64_t nmis_since_boundary = 0;
+    bool in_play = false, ended = false, curtain_seen = false;
+    AiGameComparison out;
+    auto end_with = [&](AiGameComparison::End why, std::string detail) {
+        if (ended) return;
+        ended = true;
+        out.end = why;
+        out.end_detail = std::move(detail);
+    };
     nes.set_instruction_hook([&](const emu::Nes& n) {
         const uint16_t pc = n.cpu().pc();
-        if (pc == idle_entry && !ended) {
+        if (ended) return;
+        if (pc < 0x8000 && in_play) {  // the game's code is all in ROM: this is a jump gone wrong
+            end_with(AiGameComparison::End::Crash, "the CPU executes RAM at " + hex(pc, 4));
+        } else if (pc == idle_entry) {
+            nmis_since_boundary = 0;
+            const auto ram = n.ram();
+            const bool playing = ram[tetris::gameMode] == tetris::GAME_MODE_PLAY;
+            if (!playing) {
+                // Back in the menus: after the curtain that is the game's end, otherwise the game
+                // was thrown out of play (a crash that reset it).
+                if (in_play)
+                    end_with(curtain_seen ? AiGameComparison::End::Curtain : AiGameComparison::End::Crash,
+                             curtain_seen ? "" : "the game left play without its curtain (game mode " +
+                                                     std::to_string(ram[tetris::gameMode]) + ")");
+                return;
+            }
             try {
                 pending.push_back({from_ram(n.ram()), n.read_ram(late_plans)});
                 idle_from = n.cycles();
                 in_play = true;
-            } catch (const std::runtime_error&) {
-                ended = in_play;  // no longer a game in play at a frame boundary: it is over
+                curtain_seen = curtain_seen || pending.back().state.playState == play_state::Curtain;
+            } catch (const std::runtime_error& e) {
+                // Mid-game menus and animations (the high-score entry, an ending) are not play
+                // states; anything else is a state the model cannot read: say which.
+                if (in_play && !curtain_seen) end_with(AiGameComparison::End::Unreadable, e.what());
             }
-        } else if (pc == nmi_entry && !pending.empty() && !pending.back().idle_known) {
-            pending.back().idle = static_cast<uint32_t>(n.cycles() - kInterruptCycles - idle_from);
-            pending.back().idle_known = true;
+        } else if (pc == nmi_entry) {
+            if (!pending.empty() && !pending.back().idle_known) {
+                pending.back().idle = static_cast<uint32_t>(n.cycles() - kInterruptCycles - idle_from);
+                pending.back().idle_known = true;
+            }
+            if (in_play && ++nmis_since_boundary > 120)
+                end_with(AiGameComparison::End::Crash, "no frame boundary in 120 frames (the game froze)");
         }
     });
 
-    AiGameComparison out;
     std::optional<tools::CartridgeInTheLoop> loop;
     uint32_t next_idle = 0;
     tools::CartLoopOptions options;
@@ -628,15 +667,13 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
             last_count = b.state.spawnCount;
             if (!(loop->state() == b.state))
                 out.mismatch = "frame " + std::to_string(out.frames) + ": " + state_difference(b.state, loop->state());
-            else if (b.state.playState == play_state::Curtain)
-                out.game_over = true;
+            else if (b.state.playState == play_state::Curtain && !ended)
+                end_with(AiGameComparison::End::Curtain, "");
             if (out.frames >= max_frames) break;
         }
-        if (out.frames >= max_frames || (ended && pending.empty())) {
-            out.game_over = out.game_over || ended;
-            break;
-        }
+        if (out.frames >= max_frames || (ended && pending.empty())) break;
     }
+    out.game_over = out.end == AiGameComparison::End::Curtain;
     if (!loop) throw std::runtime_error("the AI game did not start (is this the patched Tetris (USA)?)");
     out.loop_fallbacks = loop->stats().fallback_plans;
     out.idle_mean = out.frames ? idle_sum / static_cast<double>(out.frames) : 0;

@@ -226,10 +226,18 @@ struct AiGameComparison {
     uint32_t real_fallbacks = 0;       // pieces the real game gave the best of an unfinished search
     uint32_t loop_fallbacks = 0;       // the same in the loop
     uint32_t pieces_29 = 0, fallbacks_29 = 0;  // of those, at level 29 and above (a row a frame)
-    bool game_over = false;            // the game reached its curtain (else max_frames ran out)
+    bool game_over = false;            // the game reached its curtain (else see `end`)
+    // How the comparison ended. Only the curtain is a game over: the game leaving play any other
+    // way (the CPU running outside the game's code, a reset to the menus, no frame boundary for
+    // 120 frames) is a crash, and a frame boundary whose RAM is not a model state is an error
+    // that names the variable (it is never taken as an end of the game).
+    enum class End { FramesRanOut, Curtain, Crash, Unreadable } end = End::FramesRanOut;
+    std::string end_detail;            // what the crash or the unreadable state was
     uint32_t idle_min = 0, idle_max = 0;
     double idle_mean = 0;
 };
+// "game over (the curtain)", "frames ran out", "CRASH: ..." or "cannot read the state: ...".
+std::string describe_end(const AiGameComparison& c);
 AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom, const CartImage& cart,
                                            const MenuWalk& walk, uint64_t max_frames);
 

@@ -3,6 +3,7 @@
 // the NMI copies four playfield rows per frame and the game waits for that copy before locking,
 // before checking rows (one row per frame, four rows) and before spawning.
 #include "model_test_support.hpp"
+#include "state_io.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -144,6 +145,38 @@ TEST_CASE("level: a tetris across a multiple of 10 levels up once, at the tenth 
     score_lines(s, 1);
     CHECK(s.lines == std::array<uint8_t, 2>{0x00, 0x0A});
     CHECK(lines_count(s) == 1000);
+}
+
+TEST_CASE("long games: lines past 999 and levels past 255 are states like any other") {
+    // The hundreds byte of lines has no decimal adjust: 1 000 lines read $0A00, and every
+    // value of that byte follows. Such states validate, round-trip through text, and step.
+    GameState s = fresh_piece(orient::tDown, 155);
+    s.lines = {0x99, 0x14};  // $1499: past 999 lines (the game shows it with a tile of its own)
+    s.score = {0x99, 0x99, 0x99};
+    CHECK(validate(s).empty());
+    for (uint8_t hundreds : {0x0A, 0x0F, 0x10, 0x99, 0xFF}) {
+        GameState t = s;
+        t.lines[1] = hundreds;
+        INFO("lines hundreds byte " << int(hundreds));
+        CHECK(validate(t).empty());
+        CHECK(state_from_text(state_to_text(t)) == t);
+    }
+    GameState bad = s;
+    bad.lines[0] = 0x0A;
+    CHECK_THROWS_WITH(state_from_text(state_to_text(bad)), Catch::Contains("lines is not BCD (low byte 0x0A)"));
+    // $FF99 + 1 line: the low byte carries into a hundreds byte of $FF, which wraps to 0.
+    GameState wrap = s;
+    wrap.lines = {0x99, 0xFF};
+    score_lines(wrap, 1);
+    CHECK(wrap.lines == std::array<uint8_t, 2>{0x00, 0x00});
+    // Level 255 levels up to 0 (rebirth). At $3250 lines the tens byte is $25; the game's
+    // test is the sign of level - tens: 255 - $25 = $DA, negative, so the level goes up.
+    GameState top = fresh_piece(orient::tDown, 255);
+    top.lines = {0x49, 0x32};
+    score_lines(top, 1);
+    CHECK(top.lines == std::array<uint8_t, 2>{0x50, 0x32});
+    CHECK(top.levelNumber == 0);
+    CHECK(frames_per_drop(top.levelNumber) == 48);
 }
 
 TEST_CASE("score: 40/100/300/1200 times (level + 1), the 999 999 cap, level 255") {

@@ -1,0 +1,45 @@
+// The score loop's cycles (frame_time.hpp). The figures pinned here were traced on the game by
+// `measure-lock` (score 999 999, no NMI inside the loop); tests/game/lock_timing_test.cpp
+// compares the function with the game on random levels and scores whenever the ROM is present.
+#include "frame_time.hpp"
+#include "model_test_support.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace nestris;
+
+namespace {
+constexpr std::array<uint8_t, 3> kMaxed{0x99, 0x99, 0x99};
+}
+
+TEST_CASE("time: the score loop's cycles at 999 999, as traced on the game") {
+    // measure-lock tetris.nes --levels 29,100,140 --clears 0-4
+    struct Row {
+        uint8_t level;
+        std::array<uint64_t, 5> cycles;  // 0-4 lines cleared
+    };
+    const Row rows[] = {{29, {2505, 4095, 3765, 3765, 3765}},
+                        {100, {8398, 13751, 12640, 12640, 12640}},
+                        {140, {11718, 19191, 17640, 17640, 17640}}};
+    for (const Row& r : rows)
+        for (uint8_t k = 0; k <= 4; ++k) {
+            INFO("level " << int(r.level) << ", " << int(k) << " lines");
+            const ScoreLoopWork w = score_loop_work(r.level, k, kMaxed);
+            CHECK(w.cycles == r.cycles[k]);
+            CHECK(w.score == kMaxed);
+        }
+    // Linear in level + 1 at the cap: 83 cycles an addition of nothing, 136 of a single, 125 of more.
+    CHECK(score_loop_work(255, 0, kMaxed).cycles == 21263);  // 256 additions
+    CHECK(score_loop_work(201, 1, kMaxed).cycles - score_loop_work(200, 1, kMaxed).cycles == 136);
+    CHECK(score_loop_work(201, 4, kMaxed).cycles - score_loop_work(200, 4, kMaxed).cycles == 125);
+}
+
+TEST_CASE("time: the loop's score is the game's: points x (level + 1) in BCD, the cap") {
+    // Below the cap, each addition's branches depend on the digits, and the score is exact.
+    CHECK(score_loop_work(0, 4, {0, 0, 0}).score == std::array<uint8_t, 3>{0x00, 0x12, 0x00});
+    CHECK(score_loop_work(18, 4, {0, 0, 0}).score == std::array<uint8_t, 3>{0x00, 0x28, 0x02});  // 22 800
+    CHECK(score_loop_work(9, 1, {0x60, 0x99, 0x00}).score == std::array<uint8_t, 3>{0x60, 0x03, 0x01});  // 9 960 + 400
+    CHECK(score_loop_work(0, 4, {0x00, 0x88, 0x99}).score == kMaxed);  // 998 800 + 1 200: capped
+    // A loop that carries costs more than one that does not.
+    CHECK(score_loop_work(0, 1, {0x60, 0x00, 0x00}).cycles > score_loop_work(0, 1, {0x00, 0x00, 0x00}).cycles);
+}

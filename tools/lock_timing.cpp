@@ -1,0 +1,106 @@
+#include "lock_timing.hpp"
+
+#include "nes.hpp"
+#include "pieces.hpp"
+#include "ram_map.hpp"
+
+#include <stdexcept>
+
+namespace nestris::game {
+namespace {
+
+// Addresses in the original game that only this measurement needs (public disassembly names).
+constexpr uint16_t kAddLineClearPoints = 0x9C2D;  // lda #0 / sta holdDownPoints: the loop's set-up
+constexpr uint16_t kScoreLoopDone = 0x9C98;       // after dec generalCounter / bne: the loop is over
+constexpr uint64_t kInterruptCycles = 7;          // the NMI's own cycles before its first instruction
+// switch_s_plus_2a: asl / tay / iny / pla / sta tmp1 ($AC86) / pla ($AC88) / sta tmp2 / lda (tmp1),y /
+// tax / iny / lda (tmp1),y / sta tmp2 / stx tmp1 / jmp (tmp1) ($AC95). An NMI taken before
+// the instruction at $AC88 finds tmp1 written by the main loop and overwrites it.
+constexpr uint16_t kDispatchWindowFirst = 0xAC88, kDispatchWindowLast = 0xAC95;
+
+// To the first frame boundary of play after Start on the level menu (the level written there).
+void start_game(emu::Nes& nes, const LockSetup& setup) {
+    std::string input = ".*" + std::to_string(300 + setup.title_wait) + " S .*20 S .*20 S .*20 ";
+    nes.run_input(input);
+    nes.write_ram(static_cast<uint16_t>(tetris::startLevel + kPlayer1Offset), setup.level);
+    nes.run_input("S");
+    for (int i = 0; i < 60; ++i) {
+        if (nes.run_until_pc(tetris::game_nmi, 400'000) != emu::RunStatus::Reached) break;
+        const auto ram = nes.ram();
+        if (ram[tetris::gameMode] == tetris::GAME_MODE_PLAY && ram[tetris::gameModeState] == 2 &&
+            ram[tetris::renderMode] == 3 && ram[tetris::player1_playState] == 1)
+            return;
+        nes.step();
+    }
+    throw std::runtime_error("the game did not start (is this Tetris (USA)?)");
+}
+
+}  // namespace
+
+bool in_dispatch_crash_window(uint16_t pc) { return pc >= kDispatchWindowFirst && pc <= kDispatchWindowLast; }
+
+LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& setup) {
+    if (setup.lines_cleared > 4) throw std::invalid_argument("a lock clears 0-4 lines");
+    emu::Nes nes(original_rom);
+    start_game(nes, setup);
+    GameState s = from_ram(nes.ram());
+    s.score = setup.score;
+    s.lines = setup.lines;
+    s.levelNumber = setup.level;
+    s.playfield.fill(kTileEmpty);
+    for (int r = kPlayfieldHeight - setup.lines_cleared; r < kPlayfieldHeight; ++r)
+        for (int c = 0; c < kPlayfieldWidth - 1; ++c) s.playfield[static_cast<std::size_t>(r * 10 + c)] = kTileBlockA;
+    s.currentPiece = 17;  // I, vertical
+    s.tetriminoX = 9;
+    s.tetriminoY = 4;
+    s.autorepeatY = 0;
+    s.fallTimer = 0;
+    to_ram(s, nes.ram());
+
+    LockTiming t;
+    uint64_t score_nmi = 0, loop_start = 0, loop_end = 0, wait_at = 0;
+    bool in_frame = false;
+    nes.set_instruction_hook([&](const emu::Nes& n) {
+        const uint16_t pc = n.cpu().pc();
+        const uint64_t c = n.cycles();
+        if (pc < 0x8000 && !t.crashed) {  // the game's code is all in ROM
+            t.crashed = true;
+            t.crash_pc = pc;
+        } else if (pc == tetris::game_nmi) {
+            const uint8_t sp = n.cpu().s();
+            const auto stack = [&](int i) { return n.read_ram(static_cast<uint16_t>(0x100 + ((sp + i) & 0xFF))); };
+            if (in_frame) t.landed.push_back({c - kInterruptCycles - score_nmi, static_cast<uint16_t>(stack(2) | stack(3) << 8)});
+            if (loop_start == 0) score_nmi = c - kInterruptCycles;
+        } else if (pc == kAddLineClearPoints && loop_start == 0 &&
+                   n.read_ram(tetris::player1_playState) == play_state::UpdateLines) {
+            loop_start = c;
+            in_frame = true;
+        } else if (pc == kScoreLoopDone && in_frame && loop_end == 0) {
+            loop_end = c;
+            t.score_after = {n.read_ram(tetris::score), n.read_ram(static_cast<uint16_t>(tetris::score + 1)),
+                             n.read_ram(static_cast<uint16_t>(tetris::score + 2))};
+        } else if (in_frame && loop_end && in_dispatch_crash_window(pc)) {
+            t.crash_window_starts.push_back(c - loop_end);
+        } else if (pc == tetris::game_waitForVblank_loop && in_frame && wait_at == 0) {
+            wait_at = c;
+            in_frame = false;
+        }
+    });
+    // The I falls 15 rows: 48 frames a row at level 0, then the entry delay and any line clear.
+    for (int f = 0; f < 1000 && !t.crashed; ++f) {
+        nes.run_frame();
+        if (wait_at && nes.read_ram(tetris::player1_playState) == play_state::Active) break;
+    }
+    if (!t.crashed && loop_start && !wait_at) {
+        t.crashed = true;
+        t.crash_pc = nes.cpu().pc();
+    }
+    t.scored = loop_start != 0;
+    if (!t.scored) return t;
+    t.pre = loop_start - score_nmi;
+    if (loop_end) t.loop = loop_end - loop_start;
+    if (wait_at && loop_end) t.post = wait_at - loop_end;
+    return t;
+}
+
+}  // namespace nestris::game
