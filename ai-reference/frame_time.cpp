@@ -19,6 +19,16 @@ ScoreLoopWork score_loop_work(uint8_t level, uint8_t lines, std::array<uint8_t, 
     const uint16_t points = kPoints[lines < 5 ? lines : 0];
     const u8 low = static_cast<u8>(points & 0xFF), high = static_cast<u8>(points >> 8);
     uint64_t c = kSetup;
+    // and #$0F / cmp #$0A / bcc, and when the low digit is over 9: lda b / clc / adc #6 / sta b
+    auto adjust_low_digit = [&c](u8& b) {
+        c += 2 + 2;
+        if ((b & 0x0F) < 0x0A) {
+            c += kBranchTaken;
+        } else {
+            c += kBranchNotTaken + 3 + 2 + 2 + 3;
+            b = static_cast<u8>(b + 6);
+        }
+    };
     u8 counter = static_cast<u8>(level + 1);
     do {
         // lda completedLines / asl / tax / lda pointsTable,x / clc / adc score / sta score / cmp #$A0
@@ -32,16 +42,10 @@ ScoreLoopWork score_loop_work(uint8_t level, uint8_t lines, std::array<uint8_t, 
             score[0] = static_cast<u8>(v + 0x60);
             ++score[1];
         }
-        // inx / lda pointsTable,x / clc / adc score+1 / sta score+1 / and #$0F / cmp #$0A
-        c += 2 + 4 + 2 + 3 + 3 + 2 + 2;
-        v = static_cast<u8>(score[1] + high);
-        score[1] = v;
-        if ((v & 0x0F) < 0x0A) {
-            c += kBranchTaken;
-        } else {  // lda score+1 / clc / adc #6 / sta score+1
-            c += kBranchNotTaken + 3 + 2 + 2 + 3;
-            score[1] = static_cast<u8>(score[1] + 6);
-        }
+        // inx / lda pointsTable,x / clc / adc score+1 / sta score+1, then the adjust on A (= score+1)
+        c += 2 + 4 + 2 + 3 + 3;
+        score[1] = static_cast<u8>(score[1] + high);
+        adjust_low_digit(score[1]);
         c += 3 + 2 + 2;  // lda score+1 / and #$F0 / cmp #$A0
         if ((score[1] & 0xF0) < 0xA0) {
             c += kBranchTaken;
@@ -50,13 +54,8 @@ ScoreLoopWork score_loop_work(uint8_t level, uint8_t lines, std::array<uint8_t, 
             score[1] = static_cast<u8>(score[1] + 0x60);
             ++score[2];
         }
-        c += 3 + 2 + 2;  // lda score+2 / and #$0F / cmp #$0A
-        if ((score[2] & 0x0F) < 0x0A) {
-            c += kBranchTaken;
-        } else {  // lda score+2 / clc / adc #6 / sta score+2
-            c += kBranchNotTaken + 3 + 2 + 2 + 3;
-            score[2] = static_cast<u8>(score[2] + 6);
-        }
+        c += 3;  // lda score+2
+        adjust_low_digit(score[2]);
         c += 3 + 2 + 2;  // lda score+2 / and #$F0 / cmp #$A0
         if ((score[2] & 0xF0) < 0xA0) {
             c += kBranchTaken;

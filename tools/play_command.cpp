@@ -18,6 +18,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 
 namespace nestris {
@@ -112,8 +113,12 @@ int play(const PlayOptions& o) {
     uint64_t waited_at = 0, last_nmi = 0, margin_frames = 0;
     int64_t worst_margin = INT64_MAX;
     bool measuring = false;
+    // A crash: the game's code (and the AI's) is all in ROM, so the CPU running RAM is a jump
+    // gone astray (the high levels' crash, ai-reference/MODEL.md "Time").
+    std::optional<uint16_t> crash_pc;
     nes.set_instruction_hook([&](const emu::Nes& n) {
         const uint16_t pc = n.cpu().pc();
+        if (pc < 0x8000 && !crash_pc) crash_pc = pc;
         if (pc == idle_entry) {
             waited_at = n.cycles();
         } else if (pc == nmi_entry) {
@@ -129,7 +134,8 @@ int play(const PlayOptions& o) {
     uint8_t last_late = nes.read_ram(late_plans);
     bool was_in_game = false, started = false;
     uint8_t last_count = nes.read_ram(t::spawnCount), last_state = nes.read_ram(t::player1_playState);
-    for (uint64_t f = 1; f <= o.frames; ++f) {
+    uint64_t crash_frame = 0;
+    for (uint64_t f = 1; f <= o.frames && !crash_pc; ++f) {
         // AI play: a game (or the demo) the AI plays, from its first frame whose main loop ran
         // (a game's first frames lag in the original too: the screen is drawn, B-Type's garbage
         // made) to its end (the curtain and B-Type's ending are loops of their own that never
@@ -166,6 +172,7 @@ int play(const PlayOptions& o) {
         last_late = nes.read_ram(late_plans);
         last_state = nes.read_ram(t::player1_playState);
         if (!o.png.empty() && o.png_every && f % o.png_every == 0) emu::write_png(png_name(o.png, f), nes.screenshot());
+        if (crash_pc) crash_frame = f;
     }
     const uint32_t line_count = bcd_to_int(nes.ram().data() + t::lines, 2);
     const uint32_t score_value = bcd_to_int(nes.ram().data() + t::score, 3);
@@ -191,11 +198,18 @@ int play(const PlayOptions& o) {
                 o.soak ? (", " + std::to_string(games) + " games").c_str() : "",
                 static_cast<unsigned long long>(play_lag),
                 static_cast<long long>(margin_frames ? worst_margin : 0), static_cast<unsigned long long>(fallbacks));
+    if (crash_pc) {
+        char where[8];
+        std::snprintf(where, sizeof where, "$%04X", *crash_pc);
+        print("CRASH in frame %llu: the CPU runs RAM at %s (a jump gone astray); the run stops there, the "
+              "state above is the crashed game's\n",
+              static_cast<unsigned long long>(crash_frame), where);
+    }
     if (!o.png.empty()) {
         emu::write_png(o.png, nes.screenshot());
         print("screenshot: %s (made from your ROM: keep it to yourself)\n", o.png.c_str());
     }
-    return o.soak && play_lag ? kExitFailed : kExitDone;
+    return o.soak && (play_lag || crash_pc) ? kExitFailed : kExitDone;
 }
 
 }  // namespace
@@ -218,12 +232,13 @@ void add_play_command(CLI::App& app) {
     sub->add_option("--png-every", o->png_every, "also a screenshot every N frames (OUT-000123.png)");
     sub->add_flag("--soak", o->soak,
                   "a long run: whenever an AI game ends (back on the level menu), start another; exit\n"
-                  "status 1 when a frame of AI play lagged");
+                  "status 1 when a frame of AI play lagged or the game crashed");
     sub->footer("The menu walk: Start through the legal and title screens, Right for B-Type, the level (and\n"
                 "height) with the pad, then Select held (and A for levels 10-19) and Start: the AI plays.\n"
                 "Prints the game's state at the end (screen, AI mode, level, lines, score, pieces, top-outs)\n"
                 "and the frames in which the game's main loop did not run: in all, and during AI play.\n"
-                "Exit status 0; 1 with a message (not Tetris (USA), a lag frame in a soak); 2 a bad option.");
+                "A crash of the game (the CPU running RAM) ends the run, and is reported.\n"
+                "Exit status 0; 1 with a message (not Tetris (USA), a lag frame or a crash in a soak); 2 a bad option.");
     sub->callback([o] {
         run_command("nestris-ai play", [o] { return play(*o); });
     });
