@@ -307,7 +307,8 @@ Fm2Movie load_movie(const std::string& path, const Cartridge& cart, const char* 
     try {
         movie = parse_fm2(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
     } catch (const Fm2Error& e) {
-        throw UsageError(path + ": " + e.what());
+        // A movie that cannot be played is a bad file, not a bad command line: a refusal (exit 1).
+        throw Fm2Error(path + ": " + e.what());
     }
     const auto digest = fceux_rom_md5(cart);
     if (movie.rom_md5 && *movie.rom_md5 != digest) {

@@ -1,6 +1,7 @@
 #include "fm2.hpp"
 
 #include "controller.hpp"
+#include "error_text.hpp"
 #include "portable_checksums.hpp"
 
 #include <cstdio>
@@ -10,16 +11,19 @@ namespace nestris::emu {
 
 namespace {
 
+// Every piece of the file an error quotes goes through quoted_excerpt() (error_text.hpp): at
+// most 60 characters, control bytes escaped, so a long field or an escape sequence in the file
+// never reaches the terminal as such.
 [[noreturn]] void fail(size_t line, const std::string& what) {
     throw Fm2Error("line " + std::to_string(line) + ": " + what);
 }
 
 // A decimal number, nothing else.
 uint64_t parse_uint(std::string_view text, size_t line, std::string_view key, uint64_t max) {
-    if (text.empty() || text.size() > 19) fail(line, std::string(key) + ": expected a number, got '" + std::string(text) + "'");
+    if (text.empty() || text.size() > 19) fail(line, std::string(key) + ": expected a number, got " + quoted_excerpt(text));
     uint64_t v = 0;
     for (const char c : text) {
-        if (c < '0' || c > '9') fail(line, std::string(key) + ": expected a number, got '" + std::string(text) + "'");
+        if (c < '0' || c > '9') fail(line, std::string(key) + ": expected a number, got " + quoted_excerpt(text));
         v = v * 10 + static_cast<uint64_t>(c - '0');
     }
     if (v > max) fail(line, std::string(key) + ": " + std::string(text) + " is larger than " + std::to_string(max));
@@ -57,7 +61,7 @@ std::array<uint8_t, 16> parse_checksum(std::string_view text, size_t line) {
         size_t n = 0;
         for (size_t i = 0; i < 22; ++i) {
             const int v = base64_value(b[i]);
-            if (v < 0) fail(line, "romChecksum: '" + std::string(1, b[i]) + "' is not a base64 character");
+            if (v < 0) fail(line, "romChecksum: " + quoted_excerpt(b.substr(i, 1)) + " is not a base64 character");
             acc = (acc << 6) | static_cast<uint32_t>(v);
             bits += 6;
             if (bits >= 8) {
@@ -75,7 +79,7 @@ std::array<uint8_t, 16> parse_checksum(std::string_view text, size_t line) {
         }
         return out;
     }
-    fail(line, "romChecksum: expected base64:... or 0x... (16 bytes), got '" + std::string(text) + "'");
+    fail(line, "romChecksum: expected base64:... or 0x... (16 bytes), got " + quoted_excerpt(text));
 }
 
 void check_port(int value, size_t line, std::string_view key) {
@@ -88,8 +92,8 @@ constexpr char kMnemonics[9] = "RLDUTSBA";  // bit 7 ... bit 0
 
 uint8_t parse_pad(std::string_view field, size_t line, int port) {
     if (field.size() != 8) {
-        fail(line, "controller " + std::to_string(port + 1) + ": expected 8 characters (RLDUTSBA or .), got '" +
-                       std::string(field) + "'");
+        fail(line, "controller " + std::to_string(port + 1) + ": expected 8 characters (RLDUTSBA or .), got " +
+                       quoted_excerpt(field));
     }
     uint8_t bits = 0;
     for (size_t i = 0; i < 8; ++i) {
@@ -97,7 +101,7 @@ uint8_t parse_pad(std::string_view field, size_t line, int port) {
         if (c == kMnemonics[i]) {
             bits |= static_cast<uint8_t>(0x80 >> i);
         } else if (c != '.' && c != ' ') {
-            fail(line, "controller " + std::to_string(port + 1) + ": '" + std::string(1, c) + "' in column " +
+            fail(line, "controller " + std::to_string(port + 1) + ": " + quoted_excerpt(field.substr(i, 1)) + " in column " +
                            std::to_string(i + 1) + " (expected '" + kMnemonics[i] + "' or '.')");
         }
     }
@@ -119,7 +123,7 @@ Fm2Movie parse_fm2(std::string_view text) {
         ++line_no;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line_no == 1) {
-            if (line != "version 3") fail(1, "an FM2 movie starts with 'version 3', this one with '" + std::string(line.substr(0, 40)) + "'");
+            if (line != "version 3") fail(1, "an FM2 movie starts with 'version 3', this one with " + quoted_excerpt(line));
             m.version = 3;
             continue;
         }
@@ -139,7 +143,7 @@ Fm2Movie parse_fm2(std::string_view text) {
                 a = b + 1;
             }
             if (f.size() != 5 || !f[4].empty()) {
-                fail(line_no, "expected |commands|controller 1|controller 2|| (5 '|'), got '" + std::string(line.substr(0, 60)) + "'");
+                fail(line_no, "expected |commands|controller 1|controller 2|| (5 '|'), got " + quoted_excerpt(line));
             }
             Fm2Frame fr;
             const uint64_t cmd = parse_uint(f[0], line_no, "commands", 255);
@@ -169,7 +173,7 @@ Fm2Movie parse_fm2(std::string_view text) {
         std::string_view trimmed = value;
         while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\t')) trimmed.remove_suffix(1);
         if (key == "version") {
-            if (trimmed != "3") fail(line_no, "version " + std::string(trimmed) + ": only version 3 is FM2");
+            if (trimmed != "3") fail(line_no, "version " + quoted_excerpt(trimmed) + ": only version 3 is FM2");
         } else if (key == "emuVersion") {
             m.emu_version = static_cast<int>(parse_uint(trimmed, line_no, key, 99'999'999));
         } else if (key == "rerecordCount") {

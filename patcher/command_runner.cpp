@@ -1,5 +1,7 @@
 #include "command_runner.hpp"
 
+#include "error_text.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -9,9 +11,11 @@ namespace {
 
 int exit_code = kExitDone;
 
+// What goes wrong often quotes a file or an argument: the line stays one line, of bounded
+// length, with nothing a terminal would act on (error_text.hpp), whatever the message holds.
 void error_line(const std::string& command, const char* what) {
     std::cout.flush();
-    std::cerr << command << ": error: " << what << "\n";
+    std::cerr << command << ": error: " << printable(what, kMaxErrorLine) << "\n";
 }
 
 // "nestris-ai play" when the parser got as far as a subcommand, else "nestris-ai".

@@ -2,6 +2,8 @@
 //   exit 0  done;
 //   exit 1  refused or failed, with one line on stderr: "<program> <command>: error: <what>";
 //   exit 2  a usage error: a bad option or argument (CLI11's parse errors included), same line.
+// The error line is printable(what, kMaxErrorLine) (error_text.hpp): one line, bounded, control
+// bytes as \xNN.
 // --help and --version print and exit 0.
 #pragma once
 

@@ -93,21 +93,34 @@ std::string read_text_file(const fs::path& path, uint64_t max_bytes) {
     return std::string(bytes.begin(), bytes.end());
 }
 
+namespace {
+
+// The file a path names, its symbolic links followed even when the file is not there yet (a
+// link to a file still to be written), which weakly_canonical() leaves unresolved.
+fs::path followed(const fs::path& given) {
+    std::error_code ec;
+    fs::path p = given;
+    for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {  // 40: the kernel's limit
+        const fs::path to = fs::read_symlink(p, ec);
+        if (ec) break;
+        p = to.is_absolute() ? to : p.parent_path() / to;
+    }
+    const fs::path canonical = fs::weakly_canonical(p, ec);
+    return ec ? p : canonical;
+}
+
+}  // namespace
+
 bool same_file(const fs::path& a, const fs::path& b) {
     std::error_code ec;
     if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
-    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+    return followed(a) == followed(b);
 }
 
-void write_file_atomically(const fs::path& given, std::span<const uint8_t> bytes, const OnDiskCheck& check,
-                           std::span<const fs::path> inputs) {
+fs::path check_output(const fs::path& given, std::span<const fs::path> inputs) {
     std::error_code ec;
     // A link is followed: its file is replaced, the link stays.
-    fs::path target = given;
-    if (fs::is_symlink(fs::symlink_status(given, ec))) {
-        target = fs::weakly_canonical(given, ec);
-        if (ec) throw FileError("cannot write " + in_quotes(given) + ": " + ec.message());
-    }
+    const fs::path target = fs::is_symlink(fs::symlink_status(given, ec)) ? followed(given) : given;
     const fs::file_status status = fs::status(target, ec);
     if (fs::is_directory(status)) throw FileError("cannot write " + in_quotes(given) + ": it is a directory");
     if (fs::exists(status) && !fs::is_regular_file(status))
@@ -124,6 +137,13 @@ void write_file_atomically(const fs::path& given, std::span<const uint8_t> bytes
                             in_quotes(input) + "); write to another file");
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     if (!fs::is_directory(dir, ec)) throw FileError("cannot write " + in_quotes(target) + ": no directory " + in_quotes(dir));
+    return target;
+}
+
+void write_file_atomically(const fs::path& given, std::span<const uint8_t> bytes, const OnDiskCheck& check,
+                           std::span<const fs::path> inputs) {
+    const fs::path target = check_output(given, inputs);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
 
     // Same directory, so the rename is atomic (one file system); a dot name keeps it out of sight.
     std::string hidden = ".";

@@ -43,6 +43,12 @@ void write_file_atomically(const std::filesystem::path& target, std::span<const 
 void write_text_atomically(const std::filesystem::path& target, const std::string& text,
                            std::span<const std::filesystem::path> inputs = {});
 
+// What write_file_atomically refuses before it writes, checked on its own (FileError): for a
+// command that works long before its first write (nestris-tune), so that a bad output is refused
+// at once, not after the work. Returns the file that would be replaced (a link followed).
+std::filesystem::path check_output(const std::filesystem::path& target,
+                                   std::span<const std::filesystem::path> inputs = {});
+
 // Whether two paths name the same file (links and relative paths resolved).
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 

@@ -19,7 +19,20 @@
 # compared and differing, the first difference, and the game's lines and score at the end.
 # Exit status 0 only when every frame is identical.
 # Needs the Debian packages fceux and xvfb.
+# FCEUX runs with a home of its own, a directory in the temporary directory: it reads and rewrites
+# its configuration there ($HOME/.fceux/fceux.cfg, where --playmov leaves SDL.Movie set), never
+# the user's.
 set -eu
+
+# run_fceux SECONDS ARGS...: FCEUX headless under xvfb-run for at most SECONDS, its home (HOME,
+# FCEUX_HOME and the XDG directories its Qt build uses) in $out/fceux-home.
+run_fceux() {
+  limit=$1; shift
+  home=$out/fceux-home
+  mkdir -p "$home/.config" "$home/.local/share" "$home/.cache"
+  HOME=$home FCEUX_HOME=$home XDG_CONFIG_HOME=$home/.config XDG_DATA_HOME=$home/.local/share \
+    XDG_CACHE_HOME=$home/.cache timeout "$limit" xvfb-run -a "$fceux" "$@"
+}
 replay=
 if [ "${1:-}" = --movie ]; then
   movie=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2
@@ -35,8 +48,7 @@ if [ "${1:-}" = --movie ]; then
   frames=$(grep -c '^|' "$movie")
   "$build/bin/nestris-ai" run-rom "$rom" --movie "$movie" --power-on "$power_on" --ram-trace "$out/ours.txt" >"$out/ours.out"
   NESTRIS_FCEUX_OUT=$out NESTRIS_FCEUX_MOVIE_FRAMES=$frames \
-    timeout 1800 xvfb-run -a "$fceux" --playmov "$movie" --loadlua "$here/fceux_check.lua" "$rom" \
-    >"$out/fceux.out" 2>&1 || true
+    run_fceux 1800 --playmov "$movie" --loadlua "$here/fceux_check.lua" "$rom" >"$out/fceux.out" 2>&1 || true
   [ -f "$out/ram.txt" ] || { echo "FCEUX wrote no RAM dump; its output: $out/fceux.out" >&2; exit 1; }
   status=0
   python3 - "$out/ram.txt" "$out/ours.txt" "$frames" "$power_on" <<'PY' || status=$?
@@ -89,8 +101,7 @@ if [ -n "$replay" ]; then
     mkdir -p "$out/$which"
     if [ $which = original ]; then cp "$rom" "$out/$which/game.nes"; else cp "$out/tetris-nestris-ai.nes" "$out/$which/game.nes"; fi
     NESTRIS_FCEUX_OUT=$out/$which NESTRIS_FCEUX_INPUT=$replay \
-      timeout 1800 xvfb-run -a "$fceux" --loadlua "$here/fceux_check.lua" "$out/$which/game.nes" \
-      >"$out/$which/fceux.out" 2>&1 || true
+      run_fceux 1800 --loadlua "$here/fceux_check.lua" "$out/$which/game.nes" >"$out/$which/fceux.out" 2>&1 || true
   done
   python3 - "$out" "$ai_mode" "$build/cart/usage.txt" <<'PY'
 import re, sys
@@ -123,8 +134,7 @@ PY
   exit 0
 fi
 NESTRIS_FCEUX_OUT=$out NESTRIS_AI_MODE=$ai_mode NESTRIS_FCEUX_FRAMES=$frames NESTRIS_FCEUX_LEVEL=$level \
-  timeout 900 xvfb-run -a "$fceux" --loadlua "$here/fceux_check.lua" "$out/tetris-nestris-ai.nes" \
-  >"$out/fceux.out" 2>&1 || true
+  run_fceux 900 --loadlua "$here/fceux_check.lua" "$out/tetris-nestris-ai.nes" >"$out/fceux.out" 2>&1 || true
 if [ -f "$out/fceux_check.txt" ]; then
   cat "$out/fceux_check.txt"
   echo "log and screenshots: $out"

@@ -13,6 +13,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -93,6 +94,36 @@ TEST_CASE("emu commands: a refused input leaves no trace file; a FIFO is refused
     r = run_emu({"run-bin", (dir / "two.bin").string(), "--load", "FFFF"});
     CHECK(r.code == 1);
     CHECK_THAT(r.err, Contains("at $FFFF runs past"));
+}
+
+TEST_CASE("emu commands: a movie run-rom cannot play is a refusal (exit 1), its error line bounded and escaped") {
+    test::ScratchDir dir("emu_cmd_movie");
+    write_bytes(dir / "loop.nes", looping_rom());
+    const std::string rom = (dir / "loop.nes").string(), movie = (dir / "m.fm2").string();
+    auto write_movie = [&](const std::string& text) { write_bytes(dir / "m.fm2", std::vector<uint8_t>(text.begin(), text.end())); };
+    write_movie("version 3\n|0|........|........||\n");
+    test::CliResult r = run_emu({"run-rom", rom, "--movie", movie});
+    REQUIRE(r.code == 0);  // the good movie plays
+    for (const std::string& bad : {std::string("version 2\n"), std::string("version 3\npalFlag 1\n"),
+                                   std::string("version 3\n|0|...X....|........||\n"), std::string("FCM\x1a")}) {
+        write_movie(bad);
+        r = run_emu({"run-rom", rom, "--movie", movie});
+        INFO(bad);
+        CHECK(r.code == 1);  // the file is bad, not the command line
+        CHECK_THAT(r.err, Contains("nestris-ai run-rom: error: " + movie + ": line "));
+    }
+    // A 1 MB field and an escape sequence: one short line, nothing a terminal acts on.
+    write_movie("version 3\nguid x\n|" + std::string(1 << 20, '9') + "\x1b[2J|........|........||\n");
+    r = run_emu({"run-rom", rom, "--movie", movie});
+    CHECK(r.code == 1);
+    CHECK(r.err.size() < 400);
+    CHECK(r.err.find('\x1b') == std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    write_movie("version 3\nport0 1\n|0|..\x1b.....|........||\n");
+    r = run_emu({"run-rom", rom, "--movie", movie});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("'\\x1B' in column 3"));
+    CHECK(r.err.find('\x1b') == std::string::npos);
 }
 
 TEST_CASE("emu commands: negative or oversized numbers are usage errors, never wrapped") {

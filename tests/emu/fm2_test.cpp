@@ -113,6 +113,25 @@ TEST_CASE("fm2: what it refuses, by line number") {
     CHECK(error_of("version 3\nport1 0\n|0|........|........||\n").find("line 3: controller 2: input on a port") == 0);
 }
 
+TEST_CASE("fm2: an error quotes at most 60 characters of the file, its control bytes escaped") {
+    // A 1 MB field: the message stays short, and says where the quote was cut.
+    const std::string field(1 << 20, '7');
+    std::string e = error_of("version 3\nemuVersion " + field + "\n");
+    CHECK(e.find("line 2: emuVersion: expected a number, got '" + std::string(60, '7') + "...'") == 0);
+    CHECK(e.size() < 200);
+    e = error_of(movie("", "|0|" + std::string(1 << 20, 'R') + "|........||\n"));
+    CHECK(e.size() < 200);
+    e = error_of("version " + field + "\n");
+    CHECK(e.size() < 200);
+    // An escape sequence (here: clear the screen, set the window title) reaches no terminal.
+    e = error_of("version 3\nromChecksum \x1b[2J\x1b]0;pwned\x07\n");
+    CHECK(e.find('\x1b') == std::string::npos);
+    CHECK(e.find('\x07') == std::string::npos);
+    CHECK(e == "line 2: romChecksum: expected base64:... or 0x... (16 bytes), got '\\x1B[2J\\x1B]0;pwned\\x07'");
+    e = error_of(movie("", "|0|.......\x9b|........||\n"));
+    CHECK(e == "line 20: controller 1: '\\x9B' in column 8 (expected 'A' or '.')");
+}
+
 TEST_CASE("fm2: MD5 (RFC 1321 test suite), checksum text, header and lines round-trip") {
     auto hex = [](const std::array<uint8_t, 16>& d) {
         std::string s;

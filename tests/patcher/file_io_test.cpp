@@ -133,3 +133,19 @@ TEST_CASE("an atomic write through a symbolic link replaces the file it points t
     CHECK(read_file(dir / "real.nes") == std::vector<uint8_t>{3, 4, 5});
     CHECK(dir.listing() == std::vector<std::string>{"link.nes", "real.nes"});
 }
+
+TEST_CASE("an atomic write through a link to a file not there yet creates that file; check_output refuses early") {
+    ScratchDir dir("write_dangling");
+    fs::create_symlink("new.txt", dir / "link.txt");  // dangling: new.txt is still to be written
+    CHECK(same_file(dir / "link.txt", dir / "new.txt"));
+    const std::vector<fs::path> inputs = {dir / "new.txt"};
+    REQUIRE_THROWS_WITH(check_output(dir / "link.txt", inputs), Contains("is an input"));
+    CHECK(check_output(dir / "link.txt") == fs::weakly_canonical(dir / "new.txt"));
+    write_text_atomically(dir / "link.txt", "x");
+    CHECK(fs::is_symlink(dir / "link.txt"));
+    CHECK(read_text_file(dir / "new.txt") == "x");
+    REQUIRE(::mkfifo((dir / "fifo").c_str(), 0644) == 0);
+    REQUIRE_THROWS_WITH(check_output(dir / "fifo"), Contains("not a regular file"));
+    REQUIRE_THROWS_WITH(check_output(dir / "no" / "file"), Contains("no directory"));
+    CHECK(dir.listing() == std::vector<std::string>{"fifo", "link.txt", "new.txt"});
+}
