@@ -15,7 +15,7 @@ add_library(nestris_ai_core STATIC
   ${CMAKE_CURRENT_LIST_DIR}/ai_search.cpp
   ${NESTRIS_GENERATED_DIR}/weights_text.cpp)
 target_include_directories(nestris_ai_core PUBLIC ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(nestris_ai_core PRIVATE nestris_warnings)
+target_link_libraries(nestris_ai_core PUBLIC nestris_game_time PRIVATE nestris_warnings)
 
 add_library(nestris_ai STATIC ${CMAKE_CURRENT_LIST_DIR}/ai_player.cpp)
 target_link_libraries(nestris_ai PUBLIC nestris_ai_core nestris_model PRIVATE nestris_warnings)

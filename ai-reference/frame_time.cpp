@@ -1,5 +1,8 @@
 #include "frame_time.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace nestris {
 namespace {
 
@@ -67,6 +70,50 @@ ScoreLoopWork score_loop_work(uint8_t level, uint8_t lines, std::array<uint8_t, 
         c += 5 + (counter != 0 ? kBranchTaken : kBranchNotTaken);  // dec generalCounter / bne
     } while (counter != 0);
     return {c, score};
+}
+
+}  // namespace nestris
+
+namespace nestris {
+
+bool score_frame_may_crash(uint8_t level, uint8_t lines) {
+    if (lines < 1 || lines > 4) return false;
+    const int64_t loop = static_cast<int64_t>(score_loop_work(level, lines, {0x99, 0x99, 0x99}).cycles);
+    const int64_t pre_first = static_cast<int64_t>(kAiPreLoop[lines].first) - kPreLoopMargin;
+    const int64_t pre_last = static_cast<int64_t>(kAiPreLoop[lines].last) + kPreLoopMargin;
+    // The NMI's landing after the loop's end, at its earliest and latest.
+    const int64_t earliest = static_cast<int64_t>(kNextNmiAfterNmi.first) - pre_last - loop;
+    const int64_t latest = static_cast<int64_t>(kNextNmiAfterNmi.last) - pre_first - loop;
+    return earliest <= static_cast<int64_t>(kDispatchWindowsAfterLoop.last) &&
+           latest >= static_cast<int64_t>(kDispatchWindowsAfterLoop.first);
+}
+
+LevelBand crash_band(uint8_t lines) {
+    static const std::array<LevelBand, 5> bands = [] {
+        std::array<LevelBand, 5> out{};
+        for (uint8_t k = 1; k <= 4; ++k) {
+            std::array<bool, 256> risky{};
+            for (int s = 0; s < 256; ++s)
+                for (int up = 0; up <= 2; ++up)
+                    risky[static_cast<std::size_t>(s)] =
+                        risky[static_cast<std::size_t>(s)] || score_frame_may_crash(static_cast<uint8_t>(s + up), k);
+            int first = -1, last = -1;
+            for (int s = 0; s < 256; ++s)
+                if (risky[static_cast<std::size_t>(s)]) {
+                    if (first < 0) first = s;
+                    else if (last != s - 1) throw std::logic_error("a crash band with a gap");
+                    last = s;
+                }
+            if (first >= 0) out[k] = {static_cast<uint8_t>(first), static_cast<uint8_t>(last - first + 1)};
+        }
+        // One width for every count (the widest): the cartridge then needs one table, of firsts.
+        uint8_t widest = 0;
+        for (const LevelBand& b : out) widest = std::max(widest, b.count);
+        for (uint8_t k = 1; k <= 4; ++k)
+            if (out[k].count) out[k].count = widest;
+        return out;
+    }();
+    return lines < bands.size() ? bands[lines] : LevelBand{};
 }
 
 }  // namespace nestris

@@ -4,6 +4,7 @@
 #include "pieces.hpp"
 #include "ram_map.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 namespace nestris::game {
@@ -101,6 +102,84 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
     if (loop_end) t.loop = loop_end - loop_start;
     if (wait_at && loop_end) t.post = wait_at - loop_end;
     return t;
+}
+
+}  // namespace nestris::game
+
+namespace nestris::game {
+
+AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const MenuWalk& walk, uint64_t frames) {
+    emu::Nes nes(patched_rom);
+    nes.run_input(menu_walk_input(walk));
+    nes.set_buttons(0);
+    constexpr uint16_t kAllegro = 0xBA;
+    AiGameTimes out;
+    uint64_t last_nmi = 0, loop_start = 0;
+    std::optional<ScoringFrame> frame;  // the scoring frame being traced
+    std::array<uint8_t, kCpuRamSize> at_nmi{};
+    nes.set_instruction_hook([&](const emu::Nes& n) {
+        const uint16_t pc = n.cpu().pc();
+        const uint64_t c = n.cycles();
+        if (out.crashed) return;
+        if (pc < 0x8000) {
+            out.crashed = true;
+            out.crash_pc = pc;
+            if (frame) frame->crashed = true;
+        } else if (pc == tetris::game_nmi) {
+            if (frame && loop_start) {
+                const uint8_t sp = n.cpu().s();
+                const auto stack = [&](int i) { return n.read_ram(static_cast<uint16_t>(0x100 + ((sp + i) & 0xFF))); };
+                frame->landed.push_back({c - kInterruptCycles - last_nmi, static_cast<uint16_t>(stack(2) | stack(3) << 8)});
+            } else {
+                last_nmi = c - kInterruptCycles;
+                std::copy(n.ram().begin(), n.ram().end(), at_nmi.begin());
+            }
+        } else if (pc == kAddLineClearPoints && !loop_start && n.read_ram(tetris::player1_playState) == play_state::UpdateLines &&
+                   n.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY) {
+            loop_start = c;
+            ScoringFrame f;
+            // The loop reads the active copy of the level, which the lines loop may just have raised.
+            f.level = n.read_ram(tetris::levelNumber);
+            f.level_up = f.level != at_nmi[tetris::levelNumber];
+            f.lines_cleared = n.read_ram(tetris::completedLines);
+            f.hold_down_points = n.read_ram(tetris::holdDownPoints);
+            f.allegro = at_nmi[kAllegro];
+            f.vram_row = at_nmi[tetris::vramRow];
+            for (uint8_t col = 0; col < 10; ++col)
+                if (at_nmi[static_cast<std::size_t>(tetris::playfield + 50 + col)] != kTileEmpty) {
+                    f.row5_first_block = col;
+                    break;
+                }
+            f.score = {n.read_ram(tetris::score), n.read_ram(static_cast<uint16_t>(tetris::score + 1)),
+                       n.read_ram(static_cast<uint16_t>(tetris::score + 2))};
+            f.pre = c - last_nmi;
+            frame = f;
+        } else if (pc == kScoreLoopDone && frame && loop_start && frame->loop == 0) {
+            frame->loop = c - loop_start;
+        } else if (pc == tetris::game_waitForVblank_loop || pc == tetris::game_waitForVblank) {
+            if (frame && frame->loop) {
+                out.frames.push_back(*frame);
+                frame.reset();
+                loop_start = 0;
+            }
+        }
+    });
+    for (; out.frames_run < frames && !out.crashed; ++out.frames_run) {
+        nes.run_frame();
+        if (nes.read_ram(tetris::player1_playState) == tetris::PLAY_STATE_CURTAIN) {
+            out.end = AiGameTimes::End::Curtain;
+            break;
+        }
+        if (nes.read_ram(tetris::gameMode) != tetris::GAME_MODE_PLAY) {
+            out.crashed = true;  // out of play without the curtain: the game was thrown out
+            break;
+        }
+    }
+    if (out.crashed) out.end = AiGameTimes::End::Crash;
+    if (frame) out.frames.push_back(*frame);
+    out.lines = bcd_to_int(nes.ram().data() + tetris::lines, 2);
+    out.level = nes.read_ram(tetris::player1_levelNumber);
+    return out;
 }
 
 }  // namespace nestris::game

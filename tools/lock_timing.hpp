@@ -53,4 +53,30 @@ bool in_dispatch_crash_window(uint16_t pc);
 
 LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& setup);
 
+// Every scoring frame of an AI game on the patched game (the menu walk with Select held), as it
+// comes: what the frame's time depends on, and what it took.
+struct ScoringFrame {
+    uint8_t level = 0, lines_cleared = 0, hold_down_points = 0;  // level: as the score loop reads it
+    bool level_up = false;          // the lines loop raised the level before the score loop
+    uint8_t row5_first_block = 10;  // the music's danger test scans row 5 up to its first block
+    uint8_t allegro = 0;            // the music's danger state before the frame
+    uint8_t vram_row = 0;           // the NMI's playfield copy in progress (32: none)
+    std::array<uint8_t, 3> score{}; // before the loop
+    uint64_t pre = 0, loop = 0;     // as in LockTiming
+    std::vector<LandedNmi> landed;
+    bool crashed = false;
+};
+struct AiGameTimes {
+    std::vector<ScoringFrame> frames;
+    uint64_t frames_run = 0;
+    // How it ended: the curtain (a top-out), a crash (the CPU running RAM, or the game out of
+    // play without its curtain: a jump astray that landed in game code), or the frames ran out.
+    enum class End { FramesRanOut, Curtain, Crash } end = End::FramesRanOut;
+    bool crashed = false;  // end == Crash
+    uint16_t crash_pc = 0; // where the CPU ran RAM (0: it left play instead)
+    uint32_t lines = 0;
+    uint8_t level = 0;
+};
+AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const MenuWalk& walk, uint64_t frames);
+
 }  // namespace nestris::game

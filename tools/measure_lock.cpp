@@ -20,15 +20,95 @@
 #include "game_harness.hpp"
 #include "lock_timing.hpp"
 #include "model_commands.hpp"
+#include "worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <mutex>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 using namespace nestris;
+
+namespace {
+
+const char* end_name(const game::AiGameTimes& g) {
+    switch (g.end) {
+    case game::AiGameTimes::End::Curtain: return "topped out (the curtain)";
+    case game::AiGameTimes::End::Crash: return g.crash_pc ? "CRASHED (the CPU ran RAM)" : "CRASHED (thrown out of play)";
+    case game::AiGameTimes::End::FramesRanOut: return "frames ran out";
+    }
+    return "?";
+}
+
+int print_ai_game(const game::GameRoms& roms, int title_wait, uint64_t frames) {
+    game::MenuWalk walk;
+    walk.title_wait = title_wait;
+    const game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, walk, frames);
+    std::printf("scoring frames of an AI game from level 19 (title wait %d): level k hold levelup row5 allegro vramRow "
+                "score pre loop model lag(PC@cycle)\n", title_wait);
+    uint64_t loop_equal = 0, unlagged = 0;
+    for (const game::ScoringFrame& f : g.frames) {
+        const uint64_t model = score_loop_work(f.level, f.lines_cleared, f.score).cycles;
+        std::string where;
+        for (const game::LandedNmi& l : f.landed) {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, " $%04X@%llu", l.pc, static_cast<unsigned long long>(l.at));
+            where += buf;
+        }
+        if (f.landed.empty()) {
+            ++unlagged;
+            loop_equal += model == f.loop;
+        }
+        std::printf("%3u %u %3u %u %2u %3u %3u %02X%02X%02X %5llu %6llu %6llu%s%s\n", f.level, f.lines_cleared,
+                    f.hold_down_points, f.level_up, f.row5_first_block, f.allegro, f.vram_row, f.score[2], f.score[1],
+                    f.score[0], static_cast<unsigned long long>(f.pre), static_cast<unsigned long long>(f.loop),
+                    static_cast<unsigned long long>(model), where.c_str(), f.crashed ? " CRASH" : "");
+    }
+    std::printf("%zu scoring frames in %llu frames, the game at level %u, %u lines, %s; the model's loop equals the "
+                "game's in %llu of the %llu frames the NMI did not interrupt\n",
+                g.frames.size(), static_cast<unsigned long long>(g.frames_run), g.level, g.lines, end_name(g),
+                static_cast<unsigned long long>(loop_equal), static_cast<unsigned long long>(unlagged));
+    return 0;
+}
+
+// Many AI games to their end (title waits first .. first + count - 1), a line each and the totals.
+int print_ai_games(const game::GameRoms& roms, int first, int count, uint64_t frames, unsigned threads) {
+    std::vector<game::AiGameTimes> games(static_cast<std::size_t>(count));
+    std::mutex out;
+    parallel_for(static_cast<uint64_t>(count), std::max(1u, threads), [&](uint64_t i) {
+        game::MenuWalk walk;
+        walk.title_wait = first + static_cast<int>(i);
+        game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, walk, frames);
+        uint64_t lagged = 0;
+        for (const game::ScoringFrame& f : g.frames) lagged += !f.landed.empty();
+        std::lock_guard<std::mutex> lock(out);
+        std::printf("AI game (title wait %d): %llu frames, level %u, %u lines, %llu lagging scoring frames: %s\n",
+                    walk.title_wait, static_cast<unsigned long long>(g.frames_run), g.level, g.lines,
+                    static_cast<unsigned long long>(lagged), end_name(g));
+        std::fflush(stdout);
+        g.frames.clear();
+        games[i] = std::move(g);
+    });
+    uint64_t curtains = 0, crashes = 0, ran_out = 0, lines = 0, past_1500 = 0;
+    for (const game::AiGameTimes& g : games) {
+        curtains += g.end == game::AiGameTimes::End::Curtain;
+        crashes += g.end == game::AiGameTimes::End::Crash;
+        ran_out += g.end == game::AiGameTimes::End::FramesRanOut;
+        lines += g.lines;
+        past_1500 += g.lines > 1500;
+    }
+    std::printf("%d AI games from level 19 on the patched game: %llu top-outs (the curtain), %llu crashes, %llu ran "
+                "out of frames; mean %.1f lines, %llu past 1 500 lines\n",
+                count, static_cast<unsigned long long>(curtains), static_cast<unsigned long long>(crashes),
+                static_cast<unsigned long long>(ran_out), count ? static_cast<double>(lines) / count : 0.0,
+                static_cast<unsigned long long>(past_1500));
+    return crashes ? 1 : 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"measure-lock: on the ORIGINAL Tetris (USA), the cycles of a lock's score work by level and lines\n"
@@ -43,6 +123,22 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0, 9999));
     app.add_flag("--windows", windows_too,
                  "print where, after the loop, an NMI would land in a jump-table dispatch (the crash windows)");
+    uint64_t ai_frames = 0;
+    int title_wait = 0;
+    app.add_option("--ai-game", ai_frames,
+                   "instead: trace every scoring frame of an AI game from level 19 on the patched game, for at most "
+                   "this many frames (1-2000000), and print them one a line")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{2'000'000}));
+    app.add_option("--title-wait", title_wait,
+                   "with --ai-game(s): extra frames on the legal screen (another game; the first of them; 0-10000)")
+        ->check(CLI::Range(0, 10'000));
+    int ai_games = 0;
+    unsigned threads = worker_threads();
+    app.add_option("--ai-games", ai_games,
+                   "with --ai-game: this many games (title waits from --title-wait on), a line each and the "
+                   "totals; exit status 1 when one crashed (1-1000)")
+        ->check(CLI::Range(1, 1000));
+    app.add_option("--threads", threads, "threads for --ai-games")->check(CLI::Range(1u, 256u));
     app.add_option("rom", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
     app.add_option("--levels", levels_text, "levels, comma separated, ranges with '-' (0-255)");
     app.add_option("--clears", clears_text, "lines cleared by the lock, comma separated, ranges with '-' (0-4)");
@@ -55,6 +151,9 @@ int main(int argc, char** argv) {
         for (uint32_t k : clears)
             if (k > 4) throw UsageError("--clears are 0-4");
         const game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
+        if (ai_games && !ai_frames) throw UsageError("--ai-games needs --ai-game FRAMES (the frames each game may run)");
+        if (ai_games) return print_ai_games(roms, title_wait, ai_games, ai_frames, threads);
+        if (ai_frames) return print_ai_game(roms, title_wait, ai_frames);
         std::printf("cycles from the scoring frame's NMI entry: pre (to the score loop), loop, post (to the wait);\n"
                     "model = the loop's cycles as the model computes them (frame_time.hpp); an NMI frame is 29 780.5\n"
                     "cycles; lag = NMIs that landed in the work, each with the instruction it interrupted and when.\n");
@@ -76,8 +175,8 @@ int main(int argc, char** argv) {
                         const uint64_t w = o.crash_window_starts[i];
                         const bool first = i == 0 || o.crash_window_starts[i - 1] + 8 < w;
                         const bool last = i + 1 == o.crash_window_starts.size() || o.crash_window_starts[i + 1] > w + 8;
-                        if (first) windows += " +" + std::to_string(w);
-                        if (last && !first) windows += "-" + std::to_string(w);
+                        if (first) windows.append(" +").append(std::to_string(w));
+                        if (last && !first) windows.append("-").append(std::to_string(w));
                     }
                     for (const game::LandedNmi& l : o.landed) {
                         char buf[48];
