@@ -1,5 +1,7 @@
 #include "ai_search.hpp"
 
+#include "frame_time.hpp"
+
 #include "pieces.hpp"
 
 #include <algorithm>
@@ -156,14 +158,19 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
     // Both plies cost line clears by the root board: a high stack makes burns cheaper.
     const bool danger = in_danger(in.board, g, set);
 
+    // A lock whose score frame may crash the game (lock_may_crash) is a top-out, in both plies:
+    // it costs kCostMax and counts no lines, as the cartridge's top-out path leaves it.
+    const auto crashes = [&](const Placed& p) { return p.lines != 0 && lock_may_crash(in.level.level, p.lines); };
+
     // Ply 1: every reachable placement of the piece, the K cheapest kept in order.
     out.stats.positions_checked += positions_of(in.piece_type);
     for_each_reachable(in.board, in.piece_type, Gravity{g, in.first_piece}, [&](const Target& t) {
         const Placed p = place(in.board, t);
         ++out.stats.evaluations;
         if (p.lines) ++out.stats.line_clears;
-        Candidate c{t, placement_cost(p, set, g == 1, danger),
-                    p.topped_out ? kCostMax : lines_table(set, danger)[p.lines], p.lines};
+        const bool lost = p.topped_out || crashes(p);
+        Candidate c{t, lost ? kCostMax : placement_cost(p, set, g == 1, danger),
+                    lost ? kCostMax : lines_table(set, danger)[p.lines], lost ? uint8_t{0} : p.lines};
         uint8_t at = out.count;
         while (at > 0 && c.cost < out.candidates[at - 1].cost) --at;  // ties: the earlier stays first
         if (at >= keep) return;
@@ -188,7 +195,8 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
     // Ply 2: for each kept candidate and each type the preview may show, the best reply.
     for (uint8_t k = 0; k < out.count; ++k) {
         const Placed p = place(in.board, out.candidates[k].target);
-        const Gravity reply_gravity{frames_per_drop(after_lines(in.level, p.lines).level), false};
+        // (the candidate's lines: none for one that tops out or may crash, as in the cartridge)
+        const Gravity reply_gravity{frames_per_drop(after_lines(in.level, out.candidates[k].lines).level), false};
         for (uint8_t type = 0; type < kPieceTypes; ++type) {
             uint16_t best = kCostMax;
             out.stats.positions_checked += positions_of(type);
@@ -196,7 +204,7 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
                 const Placed pq = place(p.board, q);
                 ++out.stats.evaluations;
                 if (pq.lines) ++out.stats.line_clears;
-                best = std::min(best, placement_cost(pq, set, g == 1, danger));
+                best = std::min(best, crashes(pq) ? kCostMax : placement_cost(pq, set, g == 1, danger));
             });
             out.best2[k][type] = best;
         }

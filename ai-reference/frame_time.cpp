@@ -77,7 +77,7 @@ ScoreLoopWork score_loop_work(uint8_t level, uint8_t lines, std::array<uint8_t, 
 namespace nestris {
 
 bool score_frame_may_crash(uint8_t level, uint8_t lines) {
-    if (lines < 1 || lines > 4) return false;
+    if (lines > 4) return false;
     const int64_t loop = static_cast<int64_t>(score_loop_work(level, lines, {0x99, 0x99, 0x99}).cycles);
     const int64_t pre_first = static_cast<int64_t>(kAiPreLoop[lines].first) - kPreLoopMargin;
     const int64_t pre_last = static_cast<int64_t>(kAiPreLoop[lines].last) + kPreLoopMargin;

@@ -40,15 +40,19 @@ inline constexpr CycleRange kDispatchWindowsAfterLoop{1526, 2145};
 // Cycles from the scoring frame's NMI entry to the loop, by lines cleared (1-4), in the AI's
 // games on the patched game (measure-lock --ai-game, 9 games, 6 364 scoring frames with lines),
 // and the margin added on each side for states those games did not show.
-inline constexpr std::array<CycleRange, 5> kAiPreLoop{{{0, 0}, {6362, 6667}, {6596, 6779}, {6759, 6893}, {6900, 7039}}};
+// A lock without a line: the task thinks in the frame before it, which delays the frame's work
+// (7 093-11 837; the original game's: 6 960).
+inline constexpr std::array<CycleRange, 5> kAiPreLoop{
+    {{7093, 11837}, {6362, 6667}, {6596, 6779}, {6759, 6893}, {6900, 7039}}};
 inline constexpr uint32_t kPreLoopMargin = 150;
 
-// May a lock that clears `lines` (1-4) crash the game when the score loop reads `level`? The
-// NMI can land (kNextNmiAfterNmi, less the cycles before the loop, less the loop's at 999 999)
-// in kDispatchWindowsAfterLoop. A lock without a line is not covered (the AI cannot avoid it).
+// May a lock that clears `lines` (0-4) crash the game when the score loop reads `level`, in the
+// AI's games? The NMI can land (kNextNmiAfterNmi, less the cycles before the loop, less the
+// loop's at 999 999) in kDispatchWindowsAfterLoop.
 bool score_frame_may_crash(uint8_t level, uint8_t lines);
 
-// The AI's rule: a piece that spawned at `spawn_level` and clears `lines` may crash the game when
+// The AI's rule, for locks that clear lines (the AI cannot avoid a lock without one): a piece
+// that spawned at `spawn_level` and clears `lines` (1-4) may crash the game when
 // the score loop may read a level up to 2 above (its own level-up, and the one of the piece
 // before it in a search's second ply). One band of spawn levels a count of lines, all of the
 // widest band's width (the cartridge keeps one table, of the bands' first levels).

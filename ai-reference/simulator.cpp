@@ -1,5 +1,7 @@
 #include "simulator.hpp"
 
+#include "frame_time.hpp"
+
 #include "tally.hpp"
 
 #include "power_on.hpp"
@@ -21,6 +23,7 @@ std::string to_string(GameEnd end) {
     case GameEnd::FrameLimit: return "frame-limit";
     case GameEnd::BTypeGoal: return "b-type-goal";
     case GameEnd::LeftGame: return "left-game";
+    case GameEnd::MayCrash: return "may-crash";
     }
     return "unknown";
 }
@@ -54,9 +57,17 @@ GameResult play_game(const SimulationConfig& config, uint32_t seed) {
             r.end = GameEnd::FrameLimit;
             break;
         }
-        const uint8_t before = s.playState;
+        const uint8_t before = s.playState, cleared = s.completedLines;
         step(s, player->buttons(view_of(s)));
         ++r.frames;
+        // The frame that scored a lock (play state 5 runs in the main loop and moves on to 6, in
+        // the same frame as the row check or the animation's end; the loop reads the level after
+        // its level-up, and the lines the row check counted).
+        if (before != play_state::BTypeGoalCheck && s.playState == play_state::BTypeGoalCheck &&
+            score_frame_may_crash(s.levelNumber, cleared)) {
+            r.end = GameEnd::MayCrash;
+            break;
+        }
         if (before == play_state::CheckRows && s.playState == play_state::LineClearAnimation &&
             s.completedLines >= 1 && s.completedLines <= 4)
             ++r.clears[s.completedLines - 1u];
@@ -102,7 +113,7 @@ SimulationSummary summarize(const std::vector<GameResult>& results) {
     SimulationSummary s;
     s.games = results.size();
     std::vector<double> lines, score, level, pieces, frames;
-    uint64_t maxed = 0, topped = 0, tetris_lines = 0, cleared_lines = 0;
+    uint64_t maxed = 0, topped = 0, may_crash = 0, tetris_lines = 0, cleared_lines = 0;
     for (const GameResult& r : results) {
         lines.push_back(r.lines);
         score.push_back(r.score);
@@ -111,6 +122,7 @@ SimulationSummary summarize(const std::vector<GameResult>& results) {
         frames.push_back(static_cast<double>(r.frames));
         maxed += r.maxed_out;
         topped += r.end == GameEnd::ToppedOut;
+        may_crash += r.end == GameEnd::MayCrash;
         for (unsigned k = 0; k < 4; ++k) cleared_lines += (k + 1u) * r.clears[k];
         tetris_lines += 4u * r.clears[3];
         s.total_pieces += r.pieces;
@@ -125,6 +137,7 @@ SimulationSummary summarize(const std::vector<GameResult>& results) {
     if (s.games) {
         s.max_out_rate = static_cast<double>(maxed) / static_cast<double>(s.games);
         s.top_out_rate = static_cast<double>(topped) / static_cast<double>(s.games);
+        s.may_crash_rate = static_cast<double>(may_crash) / static_cast<double>(s.games);
     }
     if (cleared_lines) s.tetris_rate = static_cast<double>(tetris_lines) / static_cast<double>(cleared_lines);
     return s;
@@ -165,6 +178,7 @@ void write_summary_json(std::ostream& out, const SimulationSummary& s, const Sim
     out << "  \"seconds\": " << seconds << ",\n";
     out << "  \"max_out_rate\": " << s.max_out_rate << ",\n";
     out << "  \"top_out_rate\": " << s.top_out_rate << ",\n";
+    out << "  \"may_crash_rate\": " << s.may_crash_rate << ",\n";
     out << "  \"tetris_rate\": " << s.tetris_rate << ",\n";
     out << "  \"total_lines\": " << s.total_lines << ",\n";
     out << "  \"total_pieces\": " << s.total_pieces << ",\n";

@@ -38,7 +38,9 @@ struct SimulationConfig {
     std::function<void(const GameResult&, const GameState& final_state, Player&)> on_game_end;
 };
 
-enum class GameEnd : uint8_t { ToppedOut, LineLimit, FrameLimit, BTypeGoal, LeftGame };
+// MayCrash: a lock whose score frame may crash the real game (frame_time.hpp,
+// score_frame_may_crash: the game's time at the AI's games, conservatively); the game ends there.
+enum class GameEnd : uint8_t { ToppedOut, LineLimit, FrameLimit, BTypeGoal, LeftGame, MayCrash };
 std::string to_string(GameEnd end);
 
 struct GameResult {
@@ -72,6 +74,7 @@ struct SimulationSummary {
     Distribution lines, score, level, pieces, frames;
     double max_out_rate = 0;  // games that reached 999 999
     double top_out_rate = 0;  // games that ended by topping out
+    double may_crash_rate = 0;  // games that ended at a lock that may crash the real game
     double tetris_rate = 0;   // share of cleared lines cleared by tetrises
     uint64_t total_lines = 0, total_pieces = 0, total_frames = 0;
 };

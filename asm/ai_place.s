@@ -43,6 +43,7 @@ window_end = z_t7           ; the gaps: b + 1, past the last column that sees ne
     adc tg_dy2              ; + the highest cell + 2
     cmp #2
     bcs on_board
+tops_out:
     ldx #$FF                ; tops out: COST_MAX, no lines
     stx z_cost
     stx z_cost+1
@@ -370,6 +371,13 @@ with_clear:
     lsr
     lsr
     sta z_lines
+    tay
+    lda s_level             ; a lock whose score frame may crash the game (its spawn level in
+    sec                     ; the band of its count of lines, gen_crash) is a top-out
+    sbc gen_crash_first-1,y
+    cmp #CRASH_BAND_LEVELS
+    jcc tops_out
+    tya
     clc
     adc s_lines_off         ; the search's lines table
     tay                     ; (C = 0)

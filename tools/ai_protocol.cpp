@@ -1,6 +1,7 @@
 #include "ai_protocol.hpp"
 
 #include "ai_player.hpp"
+#include "frame_time.hpp"
 #include "game_model.hpp"
 #include "power_on.hpp"
 #include "worker_pool.hpp"
@@ -21,8 +22,16 @@ GameResult play_protocol(uint32_t seed, const ProtocolSpec& spec, const ai::Eval
     static constexpr uint32_t kLinePoints[5] = {0, 40, 100, 300, 1200};
     uint32_t lines_before = lines_count(s);
     while (s.status == GameStatus::Playing && !is_topped_out(s) && r.frames < spec.frame_limit) {
+        const uint8_t before = s.playState, cleared = s.completedLines;
         step(s, player.buttons(view_of(s)));
         ++r.frames;
+        // A lock whose frame may crash the real game ends the game there (a top-out). The frame
+        // that scores moves play state 5 on to 6 (simulator.cpp says how).
+        if (before != play_state::BTypeGoalCheck && s.playState == play_state::BTypeGoalCheck &&
+            score_frame_may_crash(s.levelNumber, cleared)) {
+            r.may_crash = true;
+            break;
+        }
         // The game scores a clear at the level it reaches with those lines.
         if (const uint32_t lines = lines_count(s); lines != lines_before) {
             r.line_score += kLinePoints[std::min<uint32_t>(lines - lines_before, 4)] * (s.levelNumber + 1u);
@@ -40,7 +49,7 @@ GameResult play_protocol(uint32_t seed, const ProtocolSpec& spec, const ai::Eval
     r.score = score_value(s);
     r.level = s.levelNumber;
     r.tetrises = bcd_to_int(s.lineClearStatsByType.data() + 3, 1);
-    r.topped_out = is_topped_out(s) || s.status != GameStatus::Playing;
+    r.topped_out = is_topped_out(s) || s.status != GameStatus::Playing || r.may_crash;
     r.topped_before_29 = r.topped_out && r.level_29_lines == 0;
     r.evaluations = player.stats().evaluations;
     r.max_evaluations = player.max_evaluations();

@@ -27,7 +27,8 @@ struct GameResult {
     uint32_t pieces = 0;
     uint32_t tetrises = 0;
     uint32_t frames = 0;
-    bool topped_out = false;
+    bool topped_out = false;        // the curtain, or a lock that may crash the real game
+    bool may_crash = false;         // ended at a lock whose frame may crash the real game (MODEL.md "Time")
     bool reached_target = false;
     uint32_t level_29_lines = 0;   // lines counter when level 29 was first reached (0 if never)
     bool topped_before_29 = false;

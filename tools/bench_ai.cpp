@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             Tally<> lines(true), score(true), line_score(true);
             std::vector<double> line_scores;
-            int reached = 0, maxed = 0, topped = 0, topped_before_29 = 0;
+            int reached = 0, maxed = 0, topped = 0, topped_before_29 = 0, may_crash = 0;
             uint64_t pieces = 0, evals = 0, tetris_lines = 0, all_lines = 0, frames = 0;
             uint32_t max_evals = 0;
             for (const auto& r : results) {
@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
                 reached += r.reached_target;
                 maxed += r.score >= 999999;
                 topped += r.topped_out;
+                may_crash += r.may_crash;
                 topped_before_29 += r.topped_before_29;
                 pieces += r.pieces;
                 evals += r.evaluations;
@@ -73,7 +74,8 @@ int main(int argc, char** argv) {
             std::printf("%s: %d games, seeds %u..%u, %.1f s\n", title, n, first_seed, first_seed + n - 1, secs);
             if (spec.line_target)
                 std::printf("  reached %u lines: %.1f %%\n", spec.line_target, 100.0 * reached / n);
-            std::printf("  top-outs: %.1f %%", 100.0 * topped / n);
+            std::printf("  top-outs: %.1f %% (of which at a lock whose frame may crash the real game: %.1f %%)",
+                        100.0 * topped / n, 100.0 * may_crash / n);
             if (spec.start_level < 29) std::printf(" (before level 29: %.1f %%)", 100.0 * topped_before_29 / n);
             std::printf("\n  lines: mean %.1f, median %.0f, p10 %.0f, p90 %.0f\n", lines.mean(), lines.median(),
                         lines.percentile(0.1), lines.percentile(0.9));

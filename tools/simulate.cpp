@@ -192,7 +192,9 @@ int run_simulate(const SimulateOptions& o) {
                   << "  level mean " << summary.level.mean << " max " << summary.level.max << "; pieces mean "
                   << summary.pieces.mean << "\n"
                   << "  top-out rate " << summary.top_out_rate << ", max-out rate " << summary.max_out_rate
-                  << ", tetris rate " << summary.tetris_rate << "\n";
+                  << ", tetris rate " << summary.tetris_rate << "\n"
+                  << "  ended at a lock whose frame may crash the real game (may-crash, MODEL.md \"Time\"): rate "
+                  << summary.may_crash_rate << "\n";
         if (o.player == "cart" && cart.pieces) {
             std::cout << "  cartridge: " << cart.pieces << " pieces; search not done at the spawn: "
                       << cs.fallback_plans + cs.finished_plans << ", of which " << cs.finished_plans

@@ -1,6 +1,9 @@
 // The search's width (AI_DESIGN.md, "Search with the preview piece"): K candidates, the margin
 // that trims them on a low stack, K = keep_fast at one row a frame and for a game's first piece.
 #include "ai_search.hpp"
+#include "frame_time.hpp"
+
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -139,4 +142,42 @@ TEST_CASE("in danger (below level 29, columns 0-8 danger_height high) both plies
     }
     CHECK(burns > 0);
     CHECK(well_holes > 0);
+}
+
+TEST_CASE("a lock whose score frame may crash the game is a top-out, in both plies (lock_may_crash)") {
+    // Row 19 full but for the well: an I dropped there clears one line (a single).
+    Board b;
+    b.rows[kRows - 1] = 0x1FF;
+    b.recompute_columns();
+    auto single_costs = [&](uint8_t level) {
+        SearchInput in = input_on(b, level);
+        in.piece_type = 6;  // I
+        const Precomputed pre = precompute(in);
+        std::vector<uint16_t> costs;
+        for (uint8_t k = 0; k < pre.count; ++k) {
+            const Placed p = place(b, pre.candidates[k].target);
+            if (p.lines == 1) {
+                costs.push_back(pre.candidates[k].cost);
+                CHECK((pre.candidates[k].lines == 0) == (pre.candidates[k].cost == kCostMax));
+            }
+        }
+        return std::pair{pre, costs};
+    };
+    REQUIRE(crash_band(1).count > 0);
+    const uint8_t in_band = crash_band(1).first, below = static_cast<uint8_t>(crash_band(1).first - 1);
+    REQUIRE(lock_may_crash(in_band, 1));
+    REQUIRE_FALSE(lock_may_crash(below, 1));
+    // Below the band the single is a placement like any other; in it, it costs kCostMax and
+    // counts no lines, and the AI chooses something else.
+    const auto [pre_below, below_costs] = single_costs(below);
+    const auto [pre_in, in_costs] = single_costs(in_band);
+    for (uint16_t c : below_costs) CHECK(c < kCostMax);
+    for (uint16_t c : in_costs) CHECK(c == kCostMax);
+    REQUIRE(pre_in.count > 0);
+    CHECK(place(b, pre_in.candidates[*finalize(pre_in, 0)].target).lines == 0);
+    // Second ply: a T now (no clear), then any reply that makes the single costs kCostMax in the
+    // band: every best reply is then a placement that clears nothing.
+    SearchInput t = input_on(b, in_band);
+    const Precomputed two = precompute(t);
+    for (uint8_t k = 0; k < two.count; ++k) CHECK(two.best2[k][6] < kCostMax);  // the I has other places
 }

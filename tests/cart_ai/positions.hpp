@@ -1,5 +1,5 @@
 // Random positions for the equivalence tests: boards of every kind (empty, low, tall, holes,
-// overhangs, garbage rows, near top-out), every piece, levels 0-29 and beyond, the first-piece
+// overhangs, garbage rows, near top-out), every piece, levels 0-29 and beyond (the crash bands), the first-piece
 // hold, A- and B-Type.
 #pragma once
 
@@ -35,13 +35,33 @@ inline ai::SearchInput random_input(std::mt19937& rng) {
     ai::SearchInput in;
     in.board = random_board(rng);
     in.piece_type = static_cast<uint8_t>(rng() % 7);
-    static constexpr uint8_t levels[] = {0, 5, 9, 12, 15, 18, 19, 22, 28, 29, 30, 45, 99, 255};
+    // (150-174: the crash bands' edges and insides, lock_may_crash)
+    static constexpr uint8_t levels[] = {0, 5, 9, 12, 15, 18, 19, 22, 28, 29, 30, 45, 99, 149, 150, 156, 161, 162, 167, 173, 174, 255};
     in.level.level = levels[rng() % std::size(levels)];
     const unsigned lines = rng() % 300;
     in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
     in.level.lines_hi = static_cast<uint8_t>(lines / 100);
     in.level.b_type = rng() % 8 == 0;
     in.first_piece = rng() % 10 == 0;
+    return in;
+}
+
+// A board ready to clear: the lowest 1-4 rows full but for one column each (random), random
+// blocks above, and a spawn level in or near the crash bands (lock_may_crash), where the
+// cartridge must count a clear of some counts as a top-out exactly as the reference does.
+inline ai::SearchInput clear_ready_input(std::mt19937& rng) {
+    ai::SearchInput in;
+    const int ready = 1 + static_cast<int>(rng() % 4);
+    for (int r = ai::kRows - ready; r < ai::kRows; ++r)
+        in.board.rows[r] = static_cast<uint16_t>(ai::kFullRow & ~(1u << (rng() % 3 == 0 ? rng() % 10 : 9)));
+    for (int r = ai::kRows - ready - 1 - static_cast<int>(rng() % 6); r < ai::kRows - ready; ++r)
+        in.board.rows[r] = static_cast<uint16_t>(rng() & 0x1FF);
+    in.board.recompute_columns();
+    in.piece_type = static_cast<uint8_t>(rng() % 7);
+    in.level.level = static_cast<uint8_t>(146 + rng() % 32);
+    const unsigned lines = 1400 + rng() % 300;
+    in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
+    in.level.lines_hi = static_cast<uint8_t>(lines / 100);
     return in;
 }
 

@@ -1,6 +1,7 @@
 // The shipped 6502 AI decides exactly as the reference: same candidates (placement, costs, lines)
 // and the same choice and total for every preview type, on random positions.
 #include "cart_ai.hpp"
+#include "frame_time.hpp"
 #include "positions.hpp"
 
 #include <catch2/catch.hpp>
@@ -28,13 +29,14 @@ std::string describe(const ai::SearchInput& in) {
     return o.str();
 }
 
-// Number of mismatching positions among n random ones from this seed.
-int compare_random_positions(uint32_t seed, int n, uint64_t* max_cycles = nullptr) {
+// Number of mismatching positions among n from this seed, drawn by `draw` (random_input).
+int compare_random_positions(uint32_t seed, int n, uint64_t* max_cycles = nullptr,
+                             ai::SearchInput (*draw)(std::mt19937&) = test::random_input) {
     std::mt19937 rng(seed);
     tools::CartAi cart;
     int mismatches = 0;
     for (int i = 0; i < n; ++i) {
-        const ai::SearchInput in = test::random_input(rng);
+        const ai::SearchInput in = draw(rng);
         const ai::Precomputed ref = ai::precompute(in);
         const tools::ReferenceChoice choice = tools::reference_choice(ref);
         const tools::CartSearchResult got = cart.precompute(in);
@@ -90,4 +92,24 @@ TEST_CASE("cartridge search equals the reference on 2000 random positions") {
         for (uint8_t k = 0; k < ref.count; ++k) danger_burns += ref.candidates[k].lines >= 1 && ref.candidates[k].lines <= 3;
     }
     CHECK(danger_burns >= 20);
+}
+
+TEST_CASE("cartridge search equals the reference where a clear may crash the game (levels 146-177)") {
+    CHECK(compare_random_positions(30, 600, nullptr, test::clear_ready_input) == 0);
+    // The rule was at work: first-ply placements that clear lines, do not top out, and cost
+    // kCostMax because their score frame may crash the game.
+    std::mt19937 rng(30);
+    int crash_tops = 0, clears_kept = 0;
+    for (int i = 0; i < 600; ++i) {
+        const ai::SearchInput in = test::clear_ready_input(rng);
+        ai::for_each_reachable(in.board, in.piece_type, ai::Gravity{ai::frames_per_drop(in.level.level), false},
+                               [&](const ai::Target& t) {
+                                   const ai::Placed p = ai::place(in.board, t);
+                                   crash_tops += p.lines && !p.topped_out && lock_may_crash(in.level.level, p.lines);
+                               });
+        const ai::Precomputed ref = ai::precompute(in);
+        for (uint8_t k = 0; k < ref.count; ++k) clears_kept += ref.candidates[k].lines > 0;
+    }
+    CHECK(crash_tops >= 30);  // 46 with this seed
+    CHECK(clears_kept >= 30);  // 65: clears outside the bands still play
 }

@@ -66,5 +66,10 @@ TEST_CASE("time: the crash bands hold every crash measure-lock traced, and none 
                 if (score_frame_may_crash(static_cast<uint8_t>(level + up), lines) && level + up < 256)
                     CHECK(b.contains(static_cast<uint8_t>(level)));
     }
-    CHECK_FALSE(lock_may_crash(100, 0));  // a lock without a line: not covered
+    CHECK_FALSE(lock_may_crash(100, 0));  // a lock without a line: not in the AI's rule
+    // ... but the model knows it: the traced crashes without a line (the original game's cycles
+    // before the loop are within the AI games' range), and none before the frame can lag.
+    for (uint8_t level : {249, 253, 255}) CHECK(score_frame_may_crash(level, 0));
+    CHECK_FALSE(score_frame_may_crash(150, 0));
 }
+

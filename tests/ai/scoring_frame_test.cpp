@@ -1,0 +1,34 @@
+// The frame that scores a lock, as the simulator and the protocols find it (frame_time.hpp:
+// a lock whose frame may crash the real game ends their games).
+#include "ai_player.hpp"
+#include "power_on.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace nestris;
+
+TEST_CASE("time: every lock has one scoring frame, the one that moves play state 5 on to 6") {
+    // The simulator and the protocols find the frame that runs the score loop this way (and take
+    // the lines the row check counted from the state before it).
+    for (uint8_t level : {0, 19, 29}) {
+        GameState s = seeded_game(7, level);
+        ai::AiPlayer player;
+        int locks = 0, scorings = 0;
+        uint32_t lines_scored = 0;
+        for (int f = 0; f < 20000 && s.status == GameStatus::Playing && s.playState != play_state::Curtain; ++f) {
+            const uint8_t before = s.playState, cleared = s.completedLines;
+            const uint32_t lines_before = lines_count(s);
+            step(s, player.buttons(view_of(s)));
+            locks += before != play_state::Lock && s.playState == play_state::Lock;
+            if (before != play_state::BTypeGoalCheck && s.playState == play_state::BTypeGoalCheck) {
+                ++scorings;
+                lines_scored += cleared;
+                CHECK(lines_count(s) - lines_before == cleared);
+            }
+        }
+        INFO("level " << int(level));
+        CHECK(locks > 200);
+        CHECK(scorings == locks - (s.playState == play_state::Curtain ? 1 : 0) - (s.playState >= play_state::Lock && s.playState < play_state::BTypeGoalCheck ? 1 : 0));
+        CHECK(lines_scored == lines_count(s));
+    }
+}
