@@ -213,6 +213,7 @@ void add_patch(CLI::App& app) {
             const fs::path target = o->in_place ? o->rom : o->output.empty() ? default_patched_path(o->rom) : o->output;
             if (!o->in_place && same_file(target, o->rom))
                 throw FileError("the output " + target.string() + " is the input ROM; use --in-place to overwrite it");
+            if (o->in_place) replaces_input(o->rom);
             const std::vector<uint8_t> file = read_file(o->rom);
             const PatchedRom result = patch_rom(file, shipped_cart());
             std::cout << o->rom.string() << ": " << result.source.summary() << "\n";

@@ -441,3 +441,52 @@ TEST_CASE("cli: on a full disk simulate's JSON and CSV and render's PNG are not 
     CHECK(png.code == 1);
     CHECK(dir.listing().empty());
 }
+
+TEST_CASE("cli: render and play never write onto their state or movie (path, hard or symbolic link)") {
+    ScratchDir dir("cli_outputs_inputs");
+    CliResult r = run_commands(add_render_command, {"render", "--seed", "1", "--save-state", (dir / "st.txt").string()});
+    REQUIRE(r.code == 0);
+    const std::string state = read_text_file(dir / "st.txt");
+    fs::create_hard_link(dir / "st.txt", dir / "hard.txt");
+    fs::create_symlink("st.txt", dir / "soft.txt");
+    for (const char* option : {"--png", "--save-state"}) {
+        for (const char* name : {"st.txt", "hard.txt", "soft.txt"}) {
+            r = run_commands(add_render_command, {"render", "--state", (dir / "st.txt").string(), option, (dir / name).string()});
+            INFO(option << " " << name << ": " << r.err);
+            CHECK(r.code == 1);
+            CHECK_THAT(r.err, Contains("nestris-ai render: error:") && Contains("is an input of this command"));
+            CHECK(read_text_file(dir / "st.txt") == state);
+        }
+    }
+    r = run_commands(add_render_command, {"render", "--state", (dir / "st.txt").string(), "--png", (dir / "b.png").string(),
+                                          "--save-state", (dir / "b.png").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("same file"));
+    // play: the movie is an input, refused before the ROM is even looked at.
+    write_plain(dir / "t.nes", synthetic_rom(6));
+    const std::string movie_text = "version 3\n|0|........|........||\n";
+    std::ofstream(dir / "m.fm2") << movie_text;
+    r = run_commands(add_play_command, {"play", (dir / "t.nes").string(), "--movie", (dir / "m.fm2").string(), "--png",
+                                        (dir / "m.fm2").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("nestris-ai play: error:") && Contains("is an input of this command"));
+    CHECK(read_text_file(dir / "m.fm2") == movie_text);
+    CHECK(dir.listing() == std::vector<std::string>{"hard.txt", "m.fm2", "soft.txt", "st.txt", "t.nes"});
+}
+
+TEST_CASE("cli: a link loop or an over-long name is named in words, not as the library's 'filesystem error'") {
+    ScratchDir dir("cli_fs_words");
+    fs::create_symlink("b", dir / "a");
+    fs::create_symlink("a", dir / "b");
+    CliResult r = run_commands(add_render_command, {"render", "--seed", "1", "--frames-dir", (dir / "a").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("nestris-ai render: error:") && Contains("link") && !Contains("filesystem error"));
+    r = run_commands(add_render_command,
+                     {"render", "--seed", "1", "--frames-dir", (dir / std::string(300, 'x') / "f").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("too long") && !Contains("filesystem error"));
+    r = run_commands(add_render_command, {"render", "--seed", "1", "--png", (dir / "a").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("cannot write") && !Contains("filesystem error"));
+    CHECK(dir.listing() == std::vector<std::string>{"a", "b"});
+}
