@@ -323,13 +323,15 @@ TEST_CASE("cli: identify names IPS and BPS patches, this build's own, and damage
     write_plain(dir / "cut.ips", {'P', 'A', 'T', 'C', 'H', 0, 0, 1, 0, 9, 1});
     r = run_cli({"identify", (dir / "cut.ips").string()});
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Contains("a damaged IPS patch") && Contains("truncated record"));
+    CHECK_THAT(r.out, Contains("a damaged IPS patch") && !Contains("damaged: "));
+    CHECK_THAT(r.err, Contains("nestris-ai identify: error: ") && Contains("truncated record"));
     auto bad_bps = read_file(dir / "ours.bps");
     bad_bps[bad_bps.size() / 2] ^= 1;
     write_plain(dir / "bad.bps", bad_bps);
     r = run_cli({"identify", (dir / "bad.bps").string()});
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Contains("a damaged BPS patch") && Contains("its CRC32"));
+    CHECK_THAT(r.out, Contains("a damaged BPS patch") && !Contains("damaged: the patch is damaged"));
+    CHECK_THAT(r.err, Contains("nestris-ai identify: error: ") && Contains("its CRC32"));
 }
 
 TEST_CASE("cli: apply-ips reports a truncation record and refuses it unless --allow-truncate") {
@@ -472,6 +474,21 @@ TEST_CASE("cli: render and play never write onto their state or movie (path, har
     CHECK_THAT(r.err, Contains("nestris-ai play: error:") && Contains("is an input of this command"));
     CHECK(read_text_file(dir / "m.fm2") == movie_text);
     CHECK(dir.listing() == std::vector<std::string>{"hard.txt", "m.fm2", "soft.txt", "st.txt", "t.nes"});
+}
+
+TEST_CASE("cli: apply-ips says a truncation record grew the file when it did") {
+    ScratchDir dir("cli_truncate_grow");
+    std::mt19937 rng(11);
+    write_plain(dir / "in.bin", random_bytes(rng, 1024));
+    IpsPatch patch = encode_ips({{4, {1, 2, 3}}});
+    patch.truncate_to = 2000;
+    write_plain(dir / "g.ips", serialize_ips(patch));
+    const CliResult r = run_cli({"apply-ips", (dir / "in.bin").string(), (dir / "g.ips").string(), "-o",
+                                 (dir / "out.bin").string(), "--allow-grow", "--allow-truncate"});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("grew the file from 1024 to 2000 bytes") && !Contains("cut"));
+    CHECK(fs::file_size(dir / "out.bin") == 2000);
 }
 
 TEST_CASE("cli: a link loop or an over-long name is named in words, not as the library's 'filesystem error'") {
