@@ -19,7 +19,6 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -45,17 +44,45 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 // Addresses on the command line: a label (with --labels) or $C000 / 0xC000 / C000 / #49152.
-struct AddressParser {
-    std::string labels_path;
-    Symbols symbols;
-    bool loaded = false;
-    uint16_t operator()(const std::string& text) {
-        if (!loaded && !labels_path.empty()) {
-            symbols = Symbols::from_label_file(labels_path);
-            loaded = true;
-        }
-        return symbols.resolve(text);
+// The label file is read at once, used or not: a bad one is refused, and, read, it is one of the
+// command's inputs, which no output may overwrite.
+class AddressParser {
+public:
+    explicit AddressParser(const std::string& labels_path = {}) {
+        if (!labels_path.empty()) symbols_ = Symbols::from_label_file(labels_path);
     }
+    uint16_t operator()(const std::string& text) const { return symbols_.resolve(text); }
+
+private:
+    Symbols symbols_;
+};
+
+// The most instructions trace follows: 10^8 lines are some 9 GB of text.
+constexpr uint64_t kMaxTraceInstructions = 100'000'000;
+
+// Where a long text output goes as it is produced, a line at a time (never held whole): stdout,
+// or a file published whole by finish() (OutputFile: an interrupted run leaves no file).
+class LineSink {
+public:
+    explicit LineSink(const std::string& path) {
+        if (!path.empty()) file_.emplace(path);
+    }
+    void line(const std::string& text) {
+        if (!file_) {
+            std::cout << text << '\n';
+            return;
+        }
+        file_->write(text);
+        file_->write("\n");
+    }
+    void finish() {
+        if (file_) return file_->commit();
+        std::cout.flush();
+        if (!std::cout) throw std::runtime_error("writing to the standard output failed");
+    }
+
+private:
+    std::optional<OutputFile> file_;
 };
 
 // ---- run-bin ---------------------------------------------------------------------------------
@@ -69,7 +96,7 @@ struct RunBinOptions {
 };
 
 int run_bin(const RunBinOptions& o) {
-    AddressParser addr;
+    const AddressParser addr;
     const auto bytes = read_file(o.file);
     if (bytes.empty()) throw std::runtime_error(o.file + " is empty: no program to run");
     auto m = std::make_unique<FlatMachine>();
@@ -121,11 +148,9 @@ struct TraceOptions {
 };
 
 int trace(const TraceOptions& o) {
-    AddressParser addr{o.labels, {}, false};
+    const AddressParser addr(o.labels);
     const auto bytes = read_file(o.file);
-    // To a file: the whole trace first, then written atomically (a refused run leaves nothing).
-    std::ostringstream file_out;
-    std::ostream& out = o.output.empty() ? std::cout : static_cast<std::ostream&>(file_out);
+    LineSink out(o.output);  // after the inputs are read: the output may be none of them
 
     if (is_ines(bytes)) {
         auto nes = std::make_unique<Nes>(bytes);
@@ -141,7 +166,7 @@ int trace(const TraceOptions& o) {
         for (uint64_t i = 0; i < o.instructions; ++i) {
             int line = 0, dot = 0;
             nes->ppu_position(line, dot);
-            out << trace_line(nes->cpu().regs(), nes->cycles(), line, dot, peek) << "\n";
+            out.line(trace_line(nes->cpu().regs(), nes->cycles(), line, dot, peek));
             nes->step();
         }
     } else {
@@ -157,18 +182,16 @@ int trace(const TraceOptions& o) {
         for (uint64_t i = 0; i < o.instructions; ++i) {
             int line = 0, dot = 0;
             ppu_position_for_cycles(m->cycles(), line, dot);
-            out << trace_line(m->cpu().regs(), m->cycles(), line, dot, peek) << "\n";
+            out.line(trace_line(m->cpu().regs(), m->cycles(), line, dot, peek));
             const uint16_t pc = m->cpu().pc();
             m->step();
             if (m->cpu().pc() == pc) {
-                out << "# trap at " << hex4(pc) << "\n";
+                out.line("# trap at " + hex4(pc));
                 break;
             }
         }
     }
-    out.flush();
-    if (!out) throw std::runtime_error("writing the trace failed");
-    if (!o.output.empty()) write_text_atomically(o.output, file_out.str(), std::vector<fs::path>{o.file});
+    out.finish();
     return 0;
 }
 
@@ -199,7 +222,7 @@ std::string hex_bytes(std::span<const uint8_t> b) {
 }
 
 int run_rom(const RunRomOptions& o) {
-    AddressParser addr{o.labels, {}, false};
+    const AddressParser addr(o.labels);
     const auto bytes = read_file(o.file);
     auto nes = std::make_unique<Nes>(bytes);
     const PowerOn mode = power_on_mode(o.power_on);
@@ -217,8 +240,11 @@ int run_rom(const RunRomOptions& o) {
     if (count > kMaxInputFrames) throw UsageError("--frames is larger than " + std::to_string(kMaxInputFrames));
     frames.resize(count, 0);  // after the input: nothing pressed
     if (!o.watch.empty()) nes->watch_main_loop(addr(o.watch));
-
-    std::string trace;
+    // Every input is read: the outputs are checked now, not after the run.
+    check_outputs({o.png, o.ram, o.ram_trace});
+    // The RAM trace goes to its file frame by frame (4 KiB a frame is never held in memory).
+    std::optional<OutputFile> trace;
+    if (!o.ram_trace.empty()) trace.emplace(o.ram_trace);
     const auto t0 = std::chrono::steady_clock::now();
     const uint64_t first_frame = nes->frame();
     RunStatus status = RunStatus::Reached;
@@ -232,14 +258,14 @@ int run_rom(const RunRomOptions& o) {
         for (uint64_t i = 0; i < count && status == RunStatus::Reached; ++i) {
             status = movie ? run_fm2_frame(*nes, m, i) : (nes->set_buttons(m.frames[i].pad1), nes->run_frame());
             if (status == RunStatus::Reached) ++ran;
-            if (!o.ram_trace.empty()) trace += std::to_string(i + 1) + " " + hex_bytes(nes->ram()) + "\n";
+            if (trace) trace->write(std::to_string(i + 1) + " " + hex_bytes(nes->ram()) + "\n");
         }
     } else {
         status = nes->run_frames(frames);
         ran = nes->frame() - first_frame;  // fewer than asked if the CPU jammed
     }
     const double secs = seconds_since(t0);
-    if (!o.ram_trace.empty()) write_text_atomically(o.ram_trace, trace, std::vector<fs::path>{o.file});
+    if (trace) trace->commit();
 
     char line[160];
     std::snprintf(line, sizeof line, "ran %llu frames, %llu CPU cycles in %.3f s (%.0f frames/s); PC=%s\n",
@@ -256,8 +282,7 @@ int run_rom(const RunRomOptions& o) {
         std::cout << "screenshot: " << o.png << "\n";
     }
     if (!o.ram.empty()) {
-        write_file_atomically(o.ram, std::span<const uint8_t>(nes->ram().data(), nes->ram().size()), {},
-                              std::vector<fs::path>{o.file});
+        write_file_atomically(o.ram, std::span<const uint8_t>(nes->ram().data(), nes->ram().size()));
         std::cout << "RAM (2 KiB, $0000-$07FF): " << o.ram << "\n";
     }
     if (status == RunStatus::Jammed) {
@@ -349,11 +374,15 @@ void add_emu_commands(CLI::App& app) {
         c->add_option("--pc", o->pc, "Start here instead of the reset vector (nestest automation: C000)");
         c->add_option("--load", o->load, "Raw binary: load address (default 0)");
         c->add_option("--start-cycles", o->start_cycles, "Raw binary: initial cycle count");
-        c->add_option("-n,--instructions", o->instructions, "Instructions to trace (default 100000)");
-        c->add_option("--skip-frames", o->skip_frames, "iNES: run this many frames before tracing");
+        c->add_option("-n,--instructions", o->instructions,
+                      "Instructions to trace (default 100000, at most 10^8: some 9 GB of text)")
+            ->check(CLI::Range(uint64_t{0}, kMaxTraceInstructions));
+        c->add_option("--skip-frames", o->skip_frames,
+                      "iNES: run this many frames before tracing (at most " + std::to_string(kMaxInputFrames) + ")");
         c->add_option("--input", o->input, "iNES: input for the skipped frames (see run-rom)");
         c->add_option("--labels", o->labels, "ld65 -Ln label file, so addresses can be names");
-        c->add_option("-o,--output", o->output, "Write the trace here instead of stdout");
+        c->add_option("-o,--output", o->output,
+                      "Write the trace here instead of stdout (as it is made, published whole at the end)");
         c->callback([o] { run_command("nestris-ai trace", [o] { return trace(*o); }); });
     }
     {
@@ -364,8 +393,8 @@ void add_emu_commands(CLI::App& app) {
             "then save a screenshot and/or the 2 KiB of RAM.");
         c->add_option("file", o->file, "iNES image")->required()->check(CLI::ExistingFile);
         c->add_option("--frames", o->frames,
-                      "Frames to run (default: the input's or the movie's length, or 60); frames after "
-                      "the input have nothing pressed");
+                      "Frames to run (default: the input's or the movie's length, or 60; at most " +
+                          std::to_string(kMaxInputFrames) + "); frames after the input have nothing pressed");
         c->add_option("--input", o->input,
                       "Buttons per frame: '.' none, L R U D A B S(tart) E(select), '+' combines "
                       "(A+L), '*N' repeats (L*5, .*60), '(...)' groups ((L.)*4)");
@@ -376,7 +405,7 @@ void add_emu_commands(CLI::App& app) {
         add_movie_options(*c, o->movie, o->power_on);
         c->add_option("--ram-trace", o->ram_trace,
                       "Write the 2 KiB of RAM after every frame, one line per frame: the frame number (from "
-                      "1) and 4096 hex digits (the format of tools/fceux_check.lua)");
+                      "1) and 4096 hex digits (the format of tools/fceux_check.lua), 4 KiB a frame");
         c->callback([o] { run_command("nestris-ai run-rom", [o] { return run_rom(*o); }); });
     }
 }

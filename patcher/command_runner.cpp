@@ -1,9 +1,13 @@
 #include "command_runner.hpp"
 
 #include "error_text.hpp"
+#include "file_io.hpp"
 
 #include <CLI/CLI.hpp>
+#include <signal.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 
 namespace nestris {
@@ -48,11 +52,47 @@ void refuse_negative_unsigned(CLI::App& app) {
     for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_negative_unsigned(*sub);
 }
 
+// The standard library's own words for a file system failure ("filesystem error: status: Too
+// many levels of symbolic links [a] [b]") as a sentence: what was done to which file, and why.
+std::string file_system_failure(const std::filesystem::filesystem_error& e) {
+    std::string text = "cannot use '" + e.path1().string() + "'";
+    if (!e.path2().empty()) text += " or '" + e.path2().string() + "'";
+    if (e.code() == std::errc::too_many_symbolic_link_levels)
+        return text + ": too many levels of symbolic links (a link loop?)";
+    if (e.code() == std::errc::filename_too_long) return text + ": the name is too long for the file system";
+    return text + ": " + e.code().message();
+}
+
+// SIGINT or SIGTERM: the outputs being written are not finished, so their temporary files go
+// (async-signal-safe: unlink only), and the exit status is the conventional 128 + the signal.
+extern "C" void on_interrupt(int signo) {
+    remove_temporary_files();
+    ::_exit(128 + signo);
+}
+
+void install_interrupt_handler() {
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    sigaddset(&action.sa_mask, SIGINT);
+    sigaddset(&action.sa_mask, SIGTERM);
+    for (const int signo : {SIGINT, SIGTERM}) {
+        struct sigaction old {};
+        // A signal the parent ignores (a background job of a non-interactive shell) stays ignored.
+        if (sigaction(signo, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        sigaction(signo, &action, nullptr);
+    }
+}
+
 }  // namespace
 
 void run_command(const std::string& command, const std::function<int()>& body) {
+    const CommandInputs inputs;  // what the command reads, no output may overwrite
     try {
         exit_code = body();
+    } catch (const std::filesystem::filesystem_error& e) {
+        error_line(command, file_system_failure(e).c_str());
+        exit_code = kExitFailed;
     } catch (const UsageError& e) {
         error_line(command, e.what());
         exit_code = kExitUsage;
@@ -64,6 +104,7 @@ void run_command(const std::string& command, const std::function<int()>& body) {
 
 int run_program(CLI::App& app, int argc, const char* const* argv, const std::function<int()>& body) {
     exit_code = kExitDone;
+    install_interrupt_handler();
     refuse_negative_unsigned(app);
     try {
         app.parse(argc, argv);

@@ -5,6 +5,10 @@
 // The error line is printable(what, kMaxErrorLine) (error_text.hpp): one line, bounded, control
 // bytes as \xNN.
 // --help and --version print and exit 0.
+// SIGINT and SIGTERM: the temporary files of unfinished outputs are removed and the exit status
+// is 128 + the signal (130, 143).
+// While a command runs, the files it reads are its inputs, which no output may overwrite
+// (file_io.hpp, CommandInputs).
 #pragma once
 
 #include <functional>

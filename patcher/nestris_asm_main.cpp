@@ -3,24 +3,15 @@
 // overflow) stops the build with a message, and leaves no half-written output.
 #include "asm_driver.hpp"
 #include "command_runner.hpp"
+#include "file_io.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <sstream>
 
 namespace fs = std::filesystem;
-
-static void write_atomically(const fs::path& path, const std::string& text) {
-    const fs::path temp = path.string() + ".tmp";
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out) throw nestris::AssembleError("cannot write " + temp.string());
-    }
-    fs::rename(temp, path);
-}
 
 int main(int argc, char** argv) {
     CLI::App app{"Assemble the nestris-ai cartridge code (asm/) with ca65/ld65 and emit it as C++.", "nestris-asm"};
@@ -39,9 +30,9 @@ int main(int argc, char** argv) {
             const nestris::CartImage cart = nestris::assemble_cart(options);
             std::ostringstream cpp;
             nestris::write_cart_cpp(cart, cpp);
-            write_atomically(cpp_out, cpp.str());
+            nestris::write_text_atomically(cpp_out, cpp.str());
             const std::string report = cart.usage_report();
-            if (!report_out.empty()) write_atomically(report_out, report);
+            if (!report_out.empty()) nestris::write_text_atomically(report_out, report);
             std::cout << "nestris-asm: cartridge usage\n" << report;
         } catch (const std::exception& e) {
             std::cerr << "nestris-asm: error: " << e.what() << "\n";

@@ -31,7 +31,7 @@ void describe_ips(std::span<const uint8_t> file, const PatchIdentifyContext& con
     try {
         patch = parse_ips(file);
     } catch (const IpsError& e) {
-        id.lines.push_back(std::string("damaged: ") + e.what());
+        id.damage = e.what();
         return;
     }
     id.readable = true;
@@ -61,7 +61,7 @@ void describe_bps(std::span<const uint8_t> file, const PatchIdentifyContext& con
     try {
         h = parse_bps(file);
     } catch (const BpsError& e) {
-        id.lines.push_back(std::string("damaged: ") + e.what());
+        id.damage = e.what();
         return;
     }
     id.readable = true;

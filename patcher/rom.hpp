@@ -127,10 +127,11 @@ struct IdentifyContext {
 RomIdentity identify_rom(std::span<const uint8_t> file, const IdentifyContext& context);
 
 // What a patch file is (IPS or BPS): its format, what it writes, what it patches; nullopt when
-// the file is neither. A damaged patch is recognised and says why.
+// the file is neither. A damaged patch is recognised and says why (`damage`).
 struct PatchFileIdentity {
     std::string format;                // "IPS" or "BPS"
     bool readable = false;             // parsed without error
+    std::string damage;                // why not (readable false): the parser's words
     bool this_build = false;           // byte for byte this build's patch of that format
     std::vector<std::string> lines;    // for people, one fact each
 };

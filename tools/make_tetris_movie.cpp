@@ -6,6 +6,12 @@
 // (tools/fceux_check.sh --movie checks that they do). The movie holds only button presses.
 //
 //   make-tetris-movie ROM -o tests/fixtures/fceux/tetris_game.fm2 [--level 5] [--pieces 60]
+//
+// A function (make_tetris_movie_main.cpp is the program), so that the tests run it as a user does;
+// it ends as every tool does (command_runner.hpp).
+#include "make_tetris_movie.hpp"
+
+#include "command_runner.hpp"
 #include "file_io.hpp"
 #include "fm2.hpp"
 #include "nes.hpp"
@@ -15,13 +21,24 @@
 
 #include <array>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-using namespace nestris;
+namespace nestris::tools {
+namespace {
+
 using namespace nestris::emu;
 
-namespace {
+// The longest movie it records: a game from level 0 topped out by dropped pieces takes far
+// fewer frames; the bound keeps memory (a frame a byte or two) and time in reason.
+constexpr uint64_t kMaxMovieFrames = 1'000'000;
+
+struct MovieOptions {
+    std::string rom, out;
+    int level = 5, pieces = 60;
+    uint64_t max_frames = 60'000;
+};
 
 // Tetris (USA) RAM (asm/tetris.inc).
 constexpr uint16_t kTetriminoX = 0x40, kTetriminoY = 0x41, kCurrentPiece = 0x42, kPlayState = 0x48,
@@ -98,24 +115,14 @@ Target choose(const Board& b, uint8_t current, int x0, int y0) {
 
 int bcd(uint8_t v) { return (v >> 4) * 10 + (v & 15); }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    CLI::App app{"make-tetris-movie: an FCEUX movie of one game of Tetris (USA) from power-on to top-out", "make-tetris-movie"};
-    std::string rom_path, out;
-    int level = 5, pieces = 60;
-    uint64_t max_frames = 60'000;
-    app.add_option("rom", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
-    app.add_option("-o,--output", out, "the .fm2 to write")->required();
-    app.add_option("--level", level, "start level 0-9")->check(CLI::Range(0, 9));
-    app.add_option("--pieces", pieces, "pieces the player places before it lets the rest fall");
-    app.add_option("--max-frames", max_frames, "give up after this many frames");
-    CLI11_PARSE(app, argc, argv);
-
-    const auto bytes = read_file(rom_path);
+int make_movie(const MovieOptions& o) {
+    const auto bytes = read_file(o.rom);
+    check_output(o.out);  // before the game is played: never onto the ROM, a FIFO, a missing folder
     Nes nes(bytes);
     Fm2Movie movie;
     fm2_power_on(nes, movie, PowerOn::Fceux);
+    const int level = o.level, pieces = o.pieces;
+    const uint64_t max_frames = o.max_frames;
     movie.frames.reserve(max_frames);
     uint8_t prev = 0;
     bool have_target = false, topped_out = false, started = false;
@@ -177,24 +184,40 @@ int main(int argc, char** argv) {
         }
         movie.frames.push_back(Fm2Frame{0, pad});
         prev = pad;
-        if (run_fm2_frame(nes, movie, movie.frames.size() - 1) != RunStatus::Reached) {
-            std::fprintf(stderr, "the CPU jammed\n");
-            return 1;
-        }
+        if (run_fm2_frame(nes, movie, movie.frames.size() - 1) != RunStatus::Reached)
+            throw std::runtime_error("the CPU jammed in frame " + std::to_string(movie.frames.size()) +
+                                     ": is this Tetris (USA)?");
         if (topped_out && ++after_top_out >= 300) break;  // the curtain has fallen
     }
-    if (!topped_out) {
-        std::fprintf(stderr, "no top-out within %llu frames\n", static_cast<unsigned long long>(max_frames));
-        return 1;
-    }
+    if (!topped_out)
+        throw std::runtime_error("no top-out within " + std::to_string(max_frames) + " frames: is this Tetris (USA)?");
     const int lines = bcd(nes.read_ram(kLines)) + 100 * bcd(nes.read_ram(kLines + 1));
     const int score = bcd(nes.read_ram(kScore)) + 100 * bcd(nes.read_ram(kScore + 1)) + 10000 * bcd(nes.read_ram(kScore + 2));
     std::string text = fm2_header(nes.cartridge(), "Tetris (USA)",
                                   "author nestris-ai make-tetris-movie: one A-Type game from level " + std::to_string(level) +
                                       ", " + std::to_string(pieces) + " pieces placed by a greedy player, then top-out");
     for (const Fm2Frame& f : movie.frames) text += fm2_line(f);
-    write_text_atomically(out, text, std::vector<std::filesystem::path>{rom_path});
+    write_text_atomically(o.out, text);
     std::printf("%zu frames (the game from frame %llu), %d pieces, %d lines, score %d: %s\n", movie.frames.size(),
-                static_cast<unsigned long long>(game_start), placed, lines, score, out.c_str());
+                static_cast<unsigned long long>(game_start), placed, lines, score, o.out.c_str());
     return 0;
 }
+
+}  // namespace
+
+int run_make_tetris_movie(int argc, const char* const* argv) {
+    CLI::App app{"make-tetris-movie: an FCEUX movie of one game of Tetris (USA) from power-on to top-out", "make-tetris-movie"};
+    MovieOptions o;
+    app.add_option("rom", o.rom, "Tetris (USA) ROM")->required();
+    app.add_option("-o,--output", o.out, "the .fm2 to write")->required();
+    app.add_option("--level", o.level, "start level 0-9")->check(CLI::Range(0, 9));
+    app.add_option("--pieces", o.pieces, "pieces the player places before it lets the rest fall (0-10000)")
+        ->check(CLI::Range(0, 10'000));
+    app.add_option("--max-frames", o.max_frames,
+                   "give up after this many frames (default 60000, at most " + std::to_string(kMaxMovieFrames) + ")")
+        ->check(CLI::Range(uint64_t{1}, kMaxMovieFrames));
+    app.footer("Exit status: 0 written; 1 refused or failed (no top-out, a bad ROM, an output it may not write); 2 usage.");
+    return run_program(app, argc, argv, [&] { return make_movie(o); });
+}
+
+}  // namespace nestris::tools

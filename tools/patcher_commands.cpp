@@ -213,6 +213,7 @@ void add_patch(CLI::App& app) {
             const fs::path target = o->in_place ? o->rom : o->output.empty() ? default_patched_path(o->rom) : o->output;
             if (!o->in_place && same_file(target, o->rom))
                 throw FileError("the output " + target.string() + " is the input ROM; use --in-place to overwrite it");
+            if (o->in_place) replaces_input(o->rom);
             const std::vector<uint8_t> file = read_file(o->rom);
             const PatchedRom result = patch_rom(file, shipped_cart());
             std::cout << o->rom.string() << ": " << result.source.summary() << "\n";
@@ -258,7 +259,9 @@ void add_identify(CLI::App& app) {
                           << " patch\n";
                 print_checksums(std::cout, "file", file.size(), sha1_hex(file), crc32_of(file));
                 for (const std::string& line : patch->lines) std::cout << "  " << line << "\n";
-                return patch->readable ? 0 : kExitFailed;
+                // What is wrong with it is the error line (stderr, exit 1), said once.
+                if (!patch->readable) throw PatchError(path->string() + ": " + patch->damage);
+                return 0;
             }
             const RomIdentity id = identify_rom(file, this_build_context());
             print_identity(std::cout, *path, id);
@@ -315,6 +318,13 @@ void add_verify(CLI::App& app) {
     });
 }
 
+// What a truncation record did: it sets the file's size, which may cut it or grow it.
+std::string truncation_effect(uint64_t before, uint64_t after) {
+    if (after == before) return "its truncation record left the file at " + std::to_string(after) + " bytes";
+    return std::string("its truncation record ") + (after < before ? "cut" : "grew") + " the file from " + std::to_string(before) + " to " + std::to_string(after) +
+           " bytes";
+}
+
 void add_apply_ips(CLI::App& app) {
     struct Options {
         fs::path rom, patch, output;
@@ -347,9 +357,7 @@ void add_apply_ips(CLI::App& app) {
             write_file_atomically(o->output, result, {}, inputs);
             std::cout << "applied " << patch.records.size() << " record(s) of " << o->patch.string() << " to "
                       << o->rom.string();
-            if (patch.truncate_to)
-                std::cout << " (its truncation record cut the file from " << file.size() << " to " << *patch.truncate_to
-                          << " bytes)";
+            if (patch.truncate_to) std::cout << " (" << truncation_effect(file.size(), *patch.truncate_to) << ")";
             std::cout << "\nwrote " << o->output.string() << ": " << result.size()
                       << " bytes, SHA-1 " << sha1_hex(result) << "  CRC32 " << hex(crc32_of(result)) << "\n";
             return 0;

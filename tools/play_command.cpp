@@ -68,6 +68,8 @@ int play(const PlayOptions& o) {
         throw UsageError("--soak is for AI games (not with --demo, --human, --input or --movie)");
     if (o.power_on != "hardware" && o.movie.empty()) throw UsageError("--power-on is for --movie");
     const std::vector<uint8_t> file = read_file(o.rom);
+    note_input(o.movie);  // read later, but an input already: the screenshot may not overwrite it
+    check_outputs({o.png});
     const CartImage& cart = shipped_cart();
     const RomIdentity id = identify_rom(file, this_build_context());
     std::vector<uint8_t> rom;

@@ -1,6 +1,7 @@
 // nestris-ai render: pictures of model states (text for terminals, PNG).
 #include "ai_player.hpp"
 #include "command_runner.hpp"
+#include "file_io.hpp"
 #include "model_commands.hpp"
 #include "player.hpp"
 #include "power_on.hpp"
@@ -57,6 +58,7 @@ int run(const RenderOptions& o) {
         throw UsageError("unknown player '" + o.player + "' (ai, drop)");
     }
     if (frames && !player) throw UsageError("--frame needs --movie or --player");
+    check_outputs({o.png, o.save_state});  // before the frames are played; never onto --state or --movie
     if (!o.frames_dir.empty()) std::filesystem::create_directories(o.frames_dir);
     auto dump_frame = [&](uint64_t f) {
         if (o.frames_dir.empty() || f % std::max<uint32_t>(1, o.every) != 0) return;

@@ -114,6 +114,7 @@ int tools::run_tune(int argc, const char* const* argv) {
         if (same_file(out_path, state_path))
             throw FileError("--out and --state are the same file ('" + out_path.string() +
                             "'): the state would overwrite the weights");
+        replaces_input(state_path);  // resumed from and written back: the one input updated
         check_output(out_path, inputs);
         check_output(state_path, weights_only);
         const ai::Weights start = ai::parse_weights(read_text_file(weights_path));

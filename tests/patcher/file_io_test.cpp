@@ -6,6 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <limits.h>
+
+#include <algorithm>
 #include <fstream>
 
 using namespace nestris;
@@ -148,4 +151,93 @@ TEST_CASE("an atomic write through a link to a file not there yet creates that f
     REQUIRE_THROWS_WITH(check_output(dir / "fifo"), Contains("not a regular file"));
     REQUIRE_THROWS_WITH(check_output(dir / "no" / "file"), Contains("no directory"));
     CHECK(dir.listing() == std::vector<std::string>{"fifo", "link.txt", "new.txt"});
+}
+
+TEST_CASE("while a command runs, no output is written onto a file it read (path, hard or symbolic link)") {
+    ScratchDir dir("command_inputs");
+    write_plain(dir / "state.txt", {'s'});
+    fs::create_hard_link(dir / "state.txt", dir / "hard.txt");
+    fs::create_symlink("state.txt", dir / "soft.txt");
+    {
+        const CommandInputs command;
+        CHECK(read_text_file(dir / "state.txt") == "s");
+        for (const char* name : {"state.txt", "hard.txt", "soft.txt"})
+            REQUIRE_THROWS_WITH(write_text_atomically(dir / name, "x"), Contains("is an input of this command"));
+        // A named input not read yet (a label file nothing looked up) is one too.
+        note_input(dir / "labels.txt");
+        REQUIRE_THROWS_WITH(write_text_atomically(dir / "labels.txt", "x"), Contains("is an input"));
+        write_text_atomically(dir / "other.txt", "x");  // not an input: written
+        // Replaced on purpose (patch --in-place, the tuner's state): allowed.
+        replaces_input(dir / "state.txt");
+        write_text_atomically(dir / "state.txt", "t");
+    }
+    CHECK(read_text_file(dir / "state.txt") == "t");
+    // Outside a command nothing is recorded.
+    CHECK(read_text_file(dir / "other.txt") == "x");
+    write_text_atomically(dir / "other.txt", "y");
+    CHECK(dir.listing() == std::vector<std::string>{"hard.txt", "other.txt", "soft.txt", "state.txt"});
+}
+
+TEST_CASE("a file name of up to 255 bytes is written: the temporary name is cut to fit") {
+    ScratchDir dir("long_names");
+    for (const size_t length : {200, 248, 250, 255}) {
+        const std::string name(length, 'n');
+        write_text_atomically(dir / name, "x");
+        CHECK(read_text_file(dir / name) == "x");
+        CHECK(temporary_name(dir / name).size() <= NAME_MAX);
+    }
+    CHECK(temporary_name(dir / "short.nes") == ".short.nes.XXXXXX");
+    // Cut at a character, not inside one: 'é' is two bytes.
+    std::string accents;
+    while (accents.size() < 255) accents += "\xC3\xA9";
+    accents.resize(254);
+    const std::string temp = temporary_name(dir / accents);
+    CHECK(temp.size() <= NAME_MAX);
+    CHECK(temp.substr(temp.size() - 9, 2) == "\xC3\xA9");
+    write_text_atomically(dir / accents, "y");
+    CHECK(read_text_file(dir / accents) == "y");
+    CHECK(dir.listing().size() == 5);
+}
+
+TEST_CASE("an output written in pieces is published whole at commit, and is nowhere before") {
+    ScratchDir dir("output_file");
+    write_plain(dir / "out.txt", {'o', 'l', 'd'});
+    {
+        OutputFile out(dir / "out.txt");
+        for (int i = 0; i < 100'000; ++i) out.write("line " + std::to_string(i) + "\n");
+        CHECK(read_text_file(dir / "out.txt") == "old");  // not published yet
+        CHECK(dir.listing().size() == 2);                  // the temporary file
+        out.commit();
+    }
+    const std::string text = read_text_file(dir / "out.txt");
+    CHECK(text.substr(0, 14) == "line 0\nline 1\n");
+    CHECK(std::count(text.begin(), text.end(), '\n') == 100'000);
+    {
+        OutputFile out(dir / "out.txt");
+        out.write("never published");
+    }  // destroyed without commit: an error, an exception
+    CHECK(read_text_file(dir / "out.txt") == text);
+    CHECK(dir.listing() == std::vector<std::string>{"out.txt"});
+}
+
+TEST_CASE("remove_temporary_files (the signal handler's) removes the live temporary files, and only those") {
+    ScratchDir dir("temp_registry");
+    OutputFile a(dir / "a.txt"), b(dir / "b.txt");
+    a.write("a");
+    CHECK(dir.listing().size() == 2);
+    remove_temporary_files();
+    CHECK(dir.listing().empty());
+    write_plain(dir / "keep.txt", {'k'});
+    remove_temporary_files();
+    CHECK(dir.listing() == std::vector<std::string>{"keep.txt"});
+}
+
+TEST_CASE("a symbolic link loop or an over-long name as output is refused in words, not the library's") {
+    ScratchDir dir("write_loop");
+    fs::create_symlink("b", dir / "a");
+    fs::create_symlink("a", dir / "b");
+    REQUIRE_THROWS_WITH(write_text_atomically(dir / "a", "x"), Contains("cannot write") && !Contains("filesystem error"));
+    CHECK(fs::is_symlink(fs::symlink_status(dir / "a")));
+    REQUIRE_THROWS_WITH(write_text_atomically(dir / std::string(300, 'x'), "x"),
+                        Contains("cannot write") && !Contains("filesystem error"));
 }

@@ -323,13 +323,15 @@ TEST_CASE("cli: identify names IPS and BPS patches, this build's own, and damage
     write_plain(dir / "cut.ips", {'P', 'A', 'T', 'C', 'H', 0, 0, 1, 0, 9, 1});
     r = run_cli({"identify", (dir / "cut.ips").string()});
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Contains("a damaged IPS patch") && Contains("truncated record"));
+    CHECK_THAT(r.out, Contains("a damaged IPS patch") && !Contains("damaged: "));
+    CHECK_THAT(r.err, Contains("nestris-ai identify: error: ") && Contains("truncated record"));
     auto bad_bps = read_file(dir / "ours.bps");
     bad_bps[bad_bps.size() / 2] ^= 1;
     write_plain(dir / "bad.bps", bad_bps);
     r = run_cli({"identify", (dir / "bad.bps").string()});
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Contains("a damaged BPS patch") && Contains("its CRC32"));
+    CHECK_THAT(r.out, Contains("a damaged BPS patch") && !Contains("damaged: the patch is damaged"));
+    CHECK_THAT(r.err, Contains("nestris-ai identify: error: ") && Contains("its CRC32"));
 }
 
 TEST_CASE("cli: apply-ips reports a truncation record and refuses it unless --allow-truncate") {
@@ -440,4 +442,68 @@ TEST_CASE("cli: on a full disk simulate's JSON and CSV and render's PNG are not 
     CHECK(csv.code == 1);
     CHECK(png.code == 1);
     CHECK(dir.listing().empty());
+}
+
+TEST_CASE("cli: render and play never write onto their state or movie (path, hard or symbolic link)") {
+    ScratchDir dir("cli_outputs_inputs");
+    CliResult r = run_commands(add_render_command, {"render", "--seed", "1", "--save-state", (dir / "st.txt").string()});
+    REQUIRE(r.code == 0);
+    const std::string state = read_text_file(dir / "st.txt");
+    fs::create_hard_link(dir / "st.txt", dir / "hard.txt");
+    fs::create_symlink("st.txt", dir / "soft.txt");
+    for (const char* option : {"--png", "--save-state"}) {
+        for (const char* name : {"st.txt", "hard.txt", "soft.txt"}) {
+            r = run_commands(add_render_command, {"render", "--state", (dir / "st.txt").string(), option, (dir / name).string()});
+            INFO(option << " " << name << ": " << r.err);
+            CHECK(r.code == 1);
+            CHECK_THAT(r.err, Contains("nestris-ai render: error:") && Contains("is an input of this command"));
+            CHECK(read_text_file(dir / "st.txt") == state);
+        }
+    }
+    r = run_commands(add_render_command, {"render", "--state", (dir / "st.txt").string(), "--png", (dir / "b.png").string(),
+                                          "--save-state", (dir / "b.png").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("same file"));
+    // play: the movie is an input, refused before the ROM is even looked at.
+    write_plain(dir / "t.nes", synthetic_rom(6));
+    const std::string movie_text = "version 3\n|0|........|........||\n";
+    std::ofstream(dir / "m.fm2") << movie_text;
+    r = run_commands(add_play_command, {"play", (dir / "t.nes").string(), "--movie", (dir / "m.fm2").string(), "--png",
+                                        (dir / "m.fm2").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("nestris-ai play: error:") && Contains("is an input of this command"));
+    CHECK(read_text_file(dir / "m.fm2") == movie_text);
+    CHECK(dir.listing() == std::vector<std::string>{"hard.txt", "m.fm2", "soft.txt", "st.txt", "t.nes"});
+}
+
+TEST_CASE("cli: apply-ips says a truncation record grew the file when it did") {
+    ScratchDir dir("cli_truncate_grow");
+    std::mt19937 rng(11);
+    write_plain(dir / "in.bin", random_bytes(rng, 1024));
+    IpsPatch patch = encode_ips({{4, {1, 2, 3}}});
+    patch.truncate_to = 2000;
+    write_plain(dir / "g.ips", serialize_ips(patch));
+    const CliResult r = run_cli({"apply-ips", (dir / "in.bin").string(), (dir / "g.ips").string(), "-o",
+                                 (dir / "out.bin").string(), "--allow-grow", "--allow-truncate"});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("grew the file from 1024 to 2000 bytes") && !Contains("cut"));
+    CHECK(fs::file_size(dir / "out.bin") == 2000);
+}
+
+TEST_CASE("cli: a link loop or an over-long name is named in words, not as the library's 'filesystem error'") {
+    ScratchDir dir("cli_fs_words");
+    fs::create_symlink("b", dir / "a");
+    fs::create_symlink("a", dir / "b");
+    CliResult r = run_commands(add_render_command, {"render", "--seed", "1", "--frames-dir", (dir / "a").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("nestris-ai render: error:") && Contains("link") && !Contains("filesystem error"));
+    r = run_commands(add_render_command,
+                     {"render", "--seed", "1", "--frames-dir", (dir / std::string(300, 'x') / "f").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("too long") && !Contains("filesystem error"));
+    r = run_commands(add_render_command, {"render", "--seed", "1", "--png", (dir / "a").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("cannot write") && !Contains("filesystem error"));
+    CHECK(dir.listing() == std::vector<std::string>{"a", "b"});
 }
