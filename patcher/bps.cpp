@@ -9,6 +9,11 @@ namespace {
 
 constexpr uint8_t kMagic[4] = {'B', 'P', 'S', '1'};
 constexpr size_t kFooterSize = 12;
+// The largest number a valid patch holds for files of up to kBpsMaxFileSize bytes: an action of
+// the whole target, ((kBpsMaxFileSize - 1) << 2) | 3. (A copy's offset, |d| << 1 | sign with
+// |d| < kBpsMaxFileSize, and the sizes are smaller.) A larger number cannot be valid; the cap
+// also keeps the decoding below from overflowing.
+constexpr uint64_t kMaxNumber = ((kBpsMaxFileSize - 1) << 2) | 3;
 
 enum Action : uint8_t { SourceRead = 0, TargetRead = 1, SourceCopy = 2, TargetCopy = 3 };
 
@@ -36,10 +41,9 @@ public:
             if (x & 0x80) break;
             shift <<= 7;
             value += shift;
-            if (shift > kBpsMaxFileSize * 2 || value > kBpsMaxFileSize * 2)
-                throw BpsError(at(start) + what + " is too large");
+            if (shift > kMaxNumber || value > kMaxNumber) throw BpsError(at(start) + what + " is too large");
         }
-        if (value > kBpsMaxFileSize * 2) throw BpsError(at(start) + what + " is too large");
+        if (value > kMaxNumber) throw BpsError(at(start) + what + " is too large");
         return value;
     }
 

@@ -275,21 +275,61 @@ IpsPatch diff_ips(std::span<const uint8_t> source, std::span<const uint8_t> targ
     return patch;
 }
 
+namespace {
+
+// The next position at or after `p` that no later record has written (a disjoint-set forest
+// over the file's positions, with path halving): lets apply_ips write every byte at most once.
+class Unwritten {
+public:
+    explicit Unwritten(size_t size) : next_(size + 1) {
+        for (size_t i = 0; i <= size; ++i) next_[i] = static_cast<uint32_t>(i);
+    }
+    uint32_t find(uint32_t p) {
+        while (next_[p] != p) {
+            next_[p] = next_[next_[p]];
+            p = next_[p];
+        }
+        return p;
+    }
+    void mark_written(uint32_t p) { next_[p] = p + 1; }
+
+private:
+    std::vector<uint32_t> next_;  // size + 1 entries: the last is the end, never written
+};
+
+}  // namespace
+
 std::vector<uint8_t> apply_ips(std::span<const uint8_t> source, const IpsPatch& patch, IpsApplyOptions options) {
-    std::vector<uint8_t> out(source.begin(), source.end());
+    // First pass, in patch order: check every record and find the file's size after growth
+    // (growth fills with zeros up to the record's end), so that errors name the first bad record.
+    size_t size = source.size();
     uint32_t position = 5;
     for (size_t i = 0; i < patch.records.size(); ++i) {
         const IpsRecord& r = patch.records[i];
         if (r.length == 0 || r.data.size() != (r.rle ? 1u : r.length)) check_record(r, i);
-        if (r.end() > out.size()) {
+        if (r.end() > size) {
             if (!options.allow_growth)
                 throw IpsError("record " + std::to_string(i + 1) + " " + at_byte(position) + " writes file offsets " +
                                hex6(r.offset) + "-" + hex6(r.end() - 1) + ", past the end of the " +
-                               std::to_string(out.size()) + "-byte file (wrong file for this patch?)");
-            out.resize(r.end(), 0);
+                               std::to_string(size) + "-byte file (wrong file for this patch?)");
+            size = r.end();
         }
-        for (uint32_t k = 0; k < r.length; ++k) out[r.offset + k] = r.byte_at(k);
         position += r.encoded_size();
+    }
+    // Second pass, last record first: a later record wins where records overlap, so each byte
+    // takes the value of the last record that writes it and is written once. Applying in order
+    // would rewrite the same bytes again and again: 100 000 RLE records of 65 535 bytes at one
+    // offset (an 800 KB patch) took 18.5 s. This way the time is bounded by the file's size plus
+    // the number of records, whatever the records overlap.
+    std::vector<uint8_t> out(source.begin(), source.end());
+    out.resize(size, 0);
+    Unwritten unwritten(size);
+    for (size_t i = patch.records.size(); i-- > 0;) {
+        const IpsRecord& r = patch.records[i];
+        for (uint32_t p = unwritten.find(r.offset); p < r.end(); p = unwritten.find(p)) {
+            out[p] = r.byte_at(p - r.offset);
+            unwritten.mark_written(p);
+        }
     }
     if (patch.truncate_to) {
         if (*patch.truncate_to > out.size() && !options.allow_growth)

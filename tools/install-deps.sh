@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what nestris-ai builds and tests with, if any of it is missing. Safe to run again.
 #  - Debian packages: the C++ toolchain and libraries, cc65, and for the web page emscripten,
-#    chromium (its test's browser), node and npm;
+#    chromium (its test's browser), node and npm; for CI's fuzzing (tools/fuzz-ci.sh) clang and
+#    its runtime libraries (libclang-rt-dev: libFuzzer and the sanitizers, not pulled in
+#    without recommends);
 #  - the tests' npm packages (web/test/package.json, pinned by its package-lock.json): puppeteer-core
 #    for the web page's test, bps (an independent BPS implementation) for the release's.
 #
@@ -16,7 +18,7 @@ case "${1:-}" in
   *) echo "usage: tools/install-deps.sh [--build-only]" >&2; exit 2 ;;
 esac
 packages=(g++ cmake make cc65 catch2 libcli11-dev libstb-dev libssl-dev zlib1g-dev)
-$build_only || packages+=(emscripten chromium)
+$build_only || packages+=(emscripten chromium clang libclang-rt-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

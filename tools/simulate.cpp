@@ -8,6 +8,7 @@
 #include "power_on.hpp"
 #include "render.hpp"
 #include "simulator.hpp"
+#include "worker_pool.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -24,6 +25,34 @@
 
 namespace nestris {
 
+namespace {
+
+// 1234567 -> "1 234 567", as the README and --help write numbers.
+std::string thousands(uint64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ' ';
+        out += digits[i];
+    }
+    return out;
+}
+
+// "45 s", "12 min", "3.5 h", "2.1 days": a rough duration.
+std::string rough_duration(double seconds) {
+    char text[32];
+    if (seconds < 90)
+        std::snprintf(text, sizeof text, "%.0f s", seconds);
+    else if (seconds < 90 * 60)
+        std::snprintf(text, sizeof text, "%.0f min", seconds / 60);
+    else if (seconds < 48 * 3600)
+        std::snprintf(text, sizeof text, "%.1f h", seconds / 3600);
+    else
+        std::snprintf(text, sizeof text, "%.1f days", seconds / 86400);
+    return text;
+}
+
+}  // namespace
+
 std::vector<uint32_t> parse_number_list(const std::string& text) {
     std::vector<uint32_t> out;
     auto number = [&](const std::string& s) -> uint32_t {
@@ -33,17 +62,24 @@ std::vector<uint32_t> parse_number_list(const std::string& text) {
         if (v > 0xFFFFFFFFull) throw UsageError("'" + s + "' is too large");
         return static_cast<uint32_t>(v);
     };
+    // Counted before anything is added: a range of 100 million was 400 MB before a game ran.
+    auto make_room = [&](uint64_t count, const std::string& item) {
+        if (out.size() + count > kMaxListNumbers)
+            throw UsageError("'" + item + "' makes the list longer than " + thousands(kMaxListNumbers) + " numbers");
+    };
     std::size_t start = 0;
     while (start <= text.size()) {
         const std::size_t comma = text.find(',', start);
         const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         const std::size_t dash = item.find('-');
         if (dash == std::string::npos) {
-            out.push_back(number(item));
+            const uint32_t v = number(item);
+            make_room(1, item);
+            out.push_back(v);
         } else {
             const uint32_t lo = number(item.substr(0, dash)), hi = number(item.substr(dash + 1));
             if (hi < lo) throw UsageError("range '" + item + "' runs backwards");
-            if (hi - lo >= 100'000'000u) throw UsageError("range '" + item + "' is too long");
+            make_room(uint64_t{hi} - lo + 1, item);
             for (uint64_t v = lo; v <= hi; ++v) out.push_back(static_cast<uint32_t>(v));
         }
         if (comma == std::string::npos) break;
@@ -63,6 +99,25 @@ std::string progress_bar(std::size_t done, std::size_t total, double seconds, co
 }
 
 bool stderr_is_terminal() { return isatty(fileno(stderr)) != 0; }
+
+uint64_t simulate_bytes_per_game(bool csv) {
+    // The seed list, the results, the summary's five per-game vectors of doubles and the sorted
+    // copy it takes of one of them; a CSV line (~60 bytes) is held twice (the stream, its text).
+    return sizeof(uint32_t) + sizeof(GameResult) + 6 * sizeof(double) + (csv ? 2 * 64 : 0);
+}
+
+std::string long_run_notice(std::size_t games, std::size_t done, double seconds, unsigned threads,
+                            uint64_t result_bytes) {
+    constexpr double kLongRun = 60;     // seconds: a shorter run needs no warning
+    constexpr double kFirstPace = 2;    // seconds before the pace is worth an estimate
+    if (done == 0 || done >= games || seconds < kFirstPace) return {};
+    const double total = seconds * static_cast<double>(games) / static_cast<double>(done);
+    if (total < kLongRun) return {};
+    return "nestris-ai simulate: " + thousands(games) + " games on " + std::to_string(threads) +
+           (threads == 1 ? " thread" : " threads") + ": about " +
+           rough_duration(total) + " at the pace of the first " + thousands(done) + ", and " +
+           thousands((result_bytes + (1u << 20) - 1) >> 20) + " MB for the per-game results";
+}
 
 namespace {
 
@@ -100,6 +155,9 @@ struct CartFigures {
 int run_simulate(const SimulateOptions& o) {
     SimulationConfig config;
     if (o.seeds.empty()) {
+        if (o.games > kMaxListNumbers)
+            throw UsageError("--games " + std::to_string(o.games) + ": at most " + thousands(kMaxListNumbers) +
+                             " games a run (split a longer one with --seeds)");
         for (uint32_t i = 0; i < o.games; ++i) config.seeds.push_back(i);
     } else {
         config.seeds = parse_number_list(o.seeds);
@@ -148,11 +206,20 @@ int run_simulate(const SimulateOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     const bool bar = !o.quiet && stderr_is_terminal();
-    std::function<void(std::size_t)> progress;
-    if (bar)
-        progress = [&](std::size_t done) {
-            std::cerr << progress_bar(done, config.seeds.size(), seconds(), "games") << std::flush;
-        };
+    const unsigned threads = worker_count(config.seeds.size(), o.threads);
+    const uint64_t result_bytes = config.seeds.size() * simulate_bytes_per_game(!o.csv.empty());
+    bool noticed = o.quiet;
+    std::function<void(std::size_t)> progress = [&](std::size_t done) {
+        if (!noticed) {
+            const std::string notice = long_run_notice(config.seeds.size(), done, seconds(), threads, result_bytes);
+            if (!notice.empty()) {
+                // On its own line, the bar (if any) going on below it.
+                std::cerr << (bar ? "\r\x1b[K" : "") << notice << '\n';
+                noticed = true;
+            }
+        }
+        if (bar) std::cerr << progress_bar(done, config.seeds.size(), seconds(), "games") << std::flush;
+    };
     const std::vector<GameResult> results = simulate(config, progress);
     if (bar) std::cerr << '\n';
     const double elapsed = seconds();
@@ -241,8 +308,14 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_flag("--boards", o->boards, "print each game's final board (text)");
     cmd->add_option("--png-dir", o->png_dir, "write each game's final board as DIR/game-SEED.png");
     cmd->add_option("--movie", o->movie, "input movie for --player movie (nestris-movie text)");
-    cmd->add_option("--seeds", o->seeds, "seed list, e.g. 0-999 or 1,5,9 (default: 0..games-1)");
-    cmd->add_option("--games", o->games, "number of games when --seeds is not given")->capture_default_str();
+    cmd->add_option("--seeds", o->seeds,
+                    "seed list, e.g. 0-999 or 1,5,9 (default: 0..games-1); at most " + thousands(kMaxListNumbers) +
+                        " seeds");
+    cmd->add_option("--games", o->games,
+                    "number of games when --seeds is not given, at most " + thousands(kMaxListNumbers) +
+                        " (each game's result is\n"
+                    "kept; a long run says how long it will take and how much memory, a few seconds in)")
+        ->capture_default_str();
     cmd->add_option("--level", o->level, "start level (0-255; the menu offers 0-19)")
         ->check(CLI::Range(0, 255))
         ->capture_default_str();
@@ -253,7 +326,7 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_option("--threads", o->threads, "threads (default: every core)");
     cmd->add_option("--json", o->json, "write the summary as JSON to this file ('-': stdout only)");
     cmd->add_option("--csv", o->csv, "write one CSV line per game to this file");
-    cmd->add_flag("--quiet", o->quiet, "no progress bar");
+    cmd->add_flag("--quiet", o->quiet, "no progress bar, and no word on a long run's time and memory");
     cmd->callback([o] {
         run_command("nestris-ai simulate", [o] { return run_simulate(*o); });
     });

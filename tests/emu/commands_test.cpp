@@ -126,6 +126,25 @@ TEST_CASE("emu commands: a movie run-rom cannot play is a refusal (exit 1), its 
     CHECK(r.err.find('\x1b') == std::string::npos);
 }
 
+TEST_CASE("emu commands: a long .fm2 movie over 16 MiB is text and read with the text limit") {
+    // 1.2 M frames of 23 bytes: ~28 MB, a valid movie the binary limit (16 MiB) used to refuse.
+    test::ScratchDir dir("emu_cmd_long_movie");
+    write_bytes(dir / "loop.nes", looping_rom());
+    constexpr size_t kFrames = 1'200'000;
+    std::string text = "version 3\n";
+    const std::string line = "|0|........|........||\n";
+    text.reserve(text.size() + kFrames * line.size());
+    for (size_t i = 0; i < kFrames; ++i) text += line;
+    REQUIRE(text.size() > kMaxBinaryInput);
+    REQUIRE(text.size() < kMaxTextInput);
+    write_bytes(dir / "long.fm2", std::vector<uint8_t>(text.begin(), text.end()));
+    const test::CliResult r =
+        run_emu({"run-rom", (dir / "loop.nes").string(), "--movie", (dir / "long.fm2").string(), "--frames", "1"});
+    INFO(r.err);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("movie: 1200000 frames"));
+}
+
 TEST_CASE("emu commands: negative or oversized numbers are usage errors, never wrapped") {
     test::ScratchDir dir("emu_cmd_num");
     write_bytes(dir / "loop.nes", looping_rom());

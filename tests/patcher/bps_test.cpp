@@ -176,6 +176,30 @@ TEST_CASE("bps: a patch whose actions do not fit its sizes is refused before any
     CHECK_THROWS_WITH(parse_bps(assemble(kBpsMaxFileSize + 1, 10, {}, crc, crc)), Contains("more than"));
 }
 
+TEST_CASE("bps: one action as large as the largest target (64 MiB) is read, identified and applied") {
+    // A 1-byte source read, then one TargetCopy of 64 MiB - 1 bytes repeating it: the largest
+    // action a 64 MiB target allows. The number cap used to refuse any action over ~32 MiB.
+    const std::vector<uint8_t> source{0xA5};
+    uint32_t target_crc = 0;
+    {
+        const std::vector<uint8_t> target(kBpsMaxFileSize, 0xA5);
+        target_crc = crc32_of(target);
+    }  // freed before the patch is applied: one 64 MiB buffer at a time
+    std::vector<uint8_t> a;
+    action(a, 1, 0);  // SourceRead the one byte
+    action(a, kBpsMaxFileSize - 1, 3);  // TargetCopy from target offset 0, overlapping its own writes
+    number(a, 0);
+    const std::vector<uint8_t> patch = assemble(1, kBpsMaxFileSize, a, crc32_of(source), target_crc);
+    const BpsHeader h = parse_bps(patch);
+    CHECK(h.target_size == kBpsMaxFileSize);
+    CHECK(h.actions == 2);
+    const std::vector<uint8_t> target = apply_bps(source, patch);  // checks the target's CRC32 itself
+    CHECK(target.size() == kBpsMaxFileSize);
+    CHECK(target.back() == 0xA5);
+    // One byte more than the largest file is still refused, by name.
+    CHECK_THROWS_WITH(parse_bps(assemble(1, kBpsMaxFileSize + 1, a, 0, 0)), Contains("more than"));
+}
+
 TEST_CASE("bps: an IPS that truncates or writes past the end cannot become a same-size BPS") {
     IpsPatch truncating;
     truncating.truncate_to = 5;

@@ -426,6 +426,39 @@ TEST_CASE("cli: fidelity and render refuse bad input with a clear message") {
     CHECK_THAT(r.err, Contains("--seed") && Contains("negative"));
 }
 
+TEST_CASE("cli: simulate bounds its games (named in --help) and refuses more before a game is played") {
+    const CliResult help = run_commands(add_simulate_command, {"simulate", "--help"});
+    INFO(help.out);
+    REQUIRE_THAT(help.out, Contains("at most 1 000 000"));
+    // 100 million games reached 5.8 GB in 15 s: now a usage error, at once.
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"simulate", "--player", "drop", "--games", "100000000"},
+          std::vector<std::string>{"simulate", "--player", "drop", "--games", "1000001"},
+          std::vector<std::string>{"simulate", "--player", "drop", "--seeds", "0-99999999"},
+          std::vector<std::string>{"simulate", "--player", "drop", "--seeds", "5,0-999999"}}) {
+        const CliResult r = run_commands(add_simulate_command, args);
+        INFO(args.back());
+        CHECK(r.code == 2);
+        CHECK_THAT(r.err, Contains("nestris-ai simulate: error:") && Contains("1 000 000"));
+    }
+    CHECK(parse_number_list("0-999999").size() == kMaxListNumbers);
+    CHECK_THROWS_AS(parse_number_list("0-999999,7"), UsageError);
+    CHECK_THROWS_AS(parse_number_list("0-4294967295"), UsageError);
+}
+
+TEST_CASE("cli: a long simulate run says how many games, about how long and how much memory") {
+    const uint64_t bytes = 1'000'000 * simulate_bytes_per_game(false);
+    CHECK(bytes < 200u << 20);  // the bound's memory stays modest
+    // 1 000 games done in 10 s of 1 000 000: ~2.8 h.
+    const std::string notice = long_run_notice(1'000'000, 1'000, 10, 2, bytes);
+    CHECK_THAT(notice, Contains("1 000 000 games on 2 threads") && Contains("about 2.8 h") &&
+                           Contains("first 1 000") && Contains(" MB for the per-game results"));
+    CHECK(long_run_notice(1'000'000, 0, 10, 2, bytes).empty());   // no pace yet
+    CHECK(long_run_notice(1'000'000, 10, 1, 2, bytes).empty());   // too early to tell
+    CHECK(long_run_notice(100, 50, 10, 2, bytes).empty());        // 20 s in all: not long
+    CHECK_THAT(long_run_notice(200, 2, 3, 2, bytes), Contains("about 5 min"));
+}
+
 TEST_CASE("cli: on a full disk simulate's JSON and CSV and render's PNG are not written, and the command fails") {
     ScratchDir dir("cli_full_disk");
     CliResult json, csv, png;
