@@ -108,7 +108,18 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
 
 namespace nestris::game {
 
-AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const MenuWalk& walk, uint64_t frames) {
+AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const CartImage& cart, const MenuWalk& walk,
+                                uint64_t frames) {
+    // The AI's code and tables: an NMI there is an NMI in the idle time.
+    std::vector<std::pair<uint16_t, uint16_t>> ai_code;
+    for (const CartSegment* seg : cart.rom_segments())
+        ai_code.emplace_back(seg->address, static_cast<uint16_t>(seg->address + seg->bytes.size()));
+    const auto in_idle = [&](uint16_t pc) {
+        if (pc >= tetris::game_waitForVblank && pc < tetris::game_waitForVblank_loop + 5) return true;
+        for (const auto& [first, end] : ai_code)
+            if (pc >= first && pc < end) return true;
+        return false;
+    };
     emu::Nes nes(patched_rom);
     nes.run_input(menu_walk_input(walk));
     nes.set_buttons(0);
@@ -126,6 +137,12 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Menu
             out.crash_pc = pc;
             if (frame) frame->crashed = true;
         } else if (pc == tetris::game_nmi) {
+            const uint8_t sp = n.cpu().s();
+            const uint16_t ret = static_cast<uint16_t>(n.read_ram(static_cast<uint16_t>(0x100 + ((sp + 2) & 0xFF))) |
+                                                       n.read_ram(static_cast<uint16_t>(0x100 + ((sp + 3) & 0xFF))) << 8);
+            if (n.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY && !in_idle(ret))
+                out.lags.push_back({out.frames_run, n.read_ram(tetris::player1_playState),
+                                    n.read_ram(tetris::player1_levelNumber), ret});
             if (frame && loop_start) {
                 const uint8_t sp = n.cpu().s();
                 const auto stack = [&](int i) { return n.read_ram(static_cast<uint16_t>(0x100 + ((sp + i) & 0xFF))); };
@@ -156,7 +173,7 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Menu
             frame = f;
         } else if (pc == kScoreLoopDone && frame && loop_start && frame->loop == 0) {
             frame->loop = c - loop_start;
-        } else if (pc == tetris::game_waitForVblank_loop || pc == tetris::game_waitForVblank) {
+        } else if (pc == tetris::game_waitForVblank_loop) {  // (after the music engine's turn)
             if (frame && frame->loop) {
                 out.frames.push_back(*frame);
                 frame.reset();

@@ -72,11 +72,20 @@ struct AiGameTimes {
     // How it ended: the curtain (a top-out), a crash (the CPU running RAM, or the game out of
     // play without its curtain: a jump astray that landed in game code), or the frames ran out.
     enum class End { FramesRanOut, Curtain, Crash } end = End::FramesRanOut;
+    // Every NMI that interrupted the game's own code (not the AI's idle task nor the wait):
+    // a frame whose work outlasted it. The frame number, the play state and where it landed.
+    struct Lag {
+        uint64_t frame = 0;
+        uint8_t play_state = 0, level = 0;
+        uint16_t pc = 0;
+    };
+    std::vector<Lag> lags;
     bool crashed = false;  // end == Crash
     uint16_t crash_pc = 0; // where the CPU ran RAM (0: it left play instead)
     uint32_t lines = 0;
     uint8_t level = 0;
 };
-AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const MenuWalk& walk, uint64_t frames);
+AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const CartImage& cart, const MenuWalk& walk,
+                                uint64_t frames);
 
 }  // namespace nestris::game

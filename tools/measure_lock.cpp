@@ -46,7 +46,7 @@ const char* end_name(const game::AiGameTimes& g) {
 int print_ai_game(const game::GameRoms& roms, int title_wait, uint64_t frames) {
     game::MenuWalk walk;
     walk.title_wait = title_wait;
-    const game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, walk, frames);
+    const game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), walk, frames);
     std::printf("scoring frames of an AI game from level 19 (title wait %d): level k hold levelup row5 allegro vramRow "
                 "score pre loop model lag(PC@cycle)\n", title_wait);
     uint64_t loop_equal = 0, unlagged = 0;
@@ -81,13 +81,17 @@ int print_ai_games(const game::GameRoms& roms, int first, int count, uint64_t fr
     parallel_for(static_cast<uint64_t>(count), std::max(1u, threads), [&](uint64_t i) {
         game::MenuWalk walk;
         walk.title_wait = first + static_cast<int>(i);
-        game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, walk, frames);
+        game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), walk, frames);
         uint64_t lagged = 0;
         for (const game::ScoringFrame& f : g.frames) lagged += !f.landed.empty();
         std::lock_guard<std::mutex> lock(out);
-        std::printf("AI game (title wait %d): %llu frames, level %u, %u lines, %llu lagging scoring frames: %s\n",
+        std::printf("AI game (title wait %d): %llu frames, level %u, %u lines, %llu lagging scoring frames, %zu NMIs "
+                    "in the game's work: %s\n",
                     walk.title_wait, static_cast<unsigned long long>(g.frames_run), g.level, g.lines,
-                    static_cast<unsigned long long>(lagged), end_name(g));
+                    static_cast<unsigned long long>(lagged), g.lags.size(), end_name(g));
+        for (const auto& l : g.lags)
+            std::printf("  lag: frame %llu, level %u, play state %u, the NMI at $%04X\n",
+                        static_cast<unsigned long long>(l.frame), l.level, l.play_state, l.pc);
         std::fflush(stdout);
         g.frames.clear();
         games[i] = std::move(g);
