@@ -126,6 +126,7 @@ int play(const PlayOptions& o) {
     // A crash: the game's code (and the AI's) is all in ROM, so the CPU running RAM is a jump
     // gone astray (the high levels' crash, ai-reference/MODEL.md "Time").
     std::optional<uint16_t> crash_pc;
+    bool on_the_side = false;  // screen_of_state's extra frame: not part of the run
     nes.set_instruction_hook([&](const emu::Nes& n) {
         if (on_the_side) return;
         const uint16_t pc = n.cpu().pc();
@@ -146,7 +147,6 @@ int play(const PlayOptions& o) {
     bool was_in_game = false, started = false;
     uint8_t last_count = nes.read_ram(t::spawnCount), last_state = nes.read_ram(t::player1_playState);
     uint64_t crash_frame = 0;
-    bool on_the_side = false;  // screen_of_state's extra frame: not part of the run
     uint64_t pictures = 0;
     std::string first_picture, last_picture;
     for (uint64_t f = 1; f <= o.frames && !crash_pc; ++f) {

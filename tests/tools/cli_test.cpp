@@ -189,7 +189,8 @@ TEST_CASE("cli: one name per kind of positional argument across the commands (RO
     add_emu_commands(app);
     add_tool_commands(app);
     std::map<std::string, std::string> names;  // command -> its positionals
-    for (const CLI::App* sub : app.get_subcommands(std::function<bool(const CLI::App*)>{})) {
+    const CLI::App& commands = app;
+    for (const CLI::App* sub : commands.get_subcommands(std::function<bool(const CLI::App*)>{})) {
         for (const CLI::Option* option : sub->get_options()) {
             if (!option->get_positional()) continue;
             const std::string name = option->get_name();
