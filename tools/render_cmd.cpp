@@ -106,7 +106,8 @@ void add_render_command(CLI::App& app) {
         "render",
         "Show a game model state: as text on the terminal (default) or as PNG pictures. The state\n"
         "comes from a state file or a seeded game start, optionally played on by a movie or a\n"
-        "player (--player ai or drop) for --frame frames; --frames-dir writes a PNG of every (--every K-th) frame.");
+        "player (--player ai or drop) for --frame frames; --frames-dir writes a PNG of every (--every K-th) frame.\n"
+        "Says what it wrote. The PNG's side panel gives the lines, score and level, and the next piece.");
     cmd->add_option("--state", o->state, "state file (nestris-state text)");
     cmd->add_option("--seed", o->seed, "start: the seeded game (frames in the level menu)");
     cmd->add_option("--level", o->level, "start level of the seeded game (0-255; as play and simulate, 19 by default)")
