@@ -167,7 +167,8 @@ TEST_CASE("cli: play refuses options it would ignore (a usage error, exit 2)") {
         {{"--demo", "--height", "0"}, "--demo excludes"},
         {{"--input", ".", "--level", "5"}, "--input and --movie exclude"},
         {{"--input", ".", "--human"}, "--input and --movie exclude"},
-        {{"--movie", "m.fm2", "--b-type"}, "--input and --movie exclude"},
+        {{"--movie", (fs::path(NESTRIS_SOURCE_DIR) / "tests/fixtures/fceux/tetris_game.fm2").string(), "--b-type"},
+         "--input and --movie exclude"},
         {{"--png-every", "10"}, "--png-every needs --png"},
     };
     for (const auto& c : refused) {
