@@ -36,6 +36,15 @@ std::string piece_name(uint8_t orientation) {
     return std::string(1, kPieceLetters[kTypeOfOrientation[orientation]]);
 }
 
+// The game's play state in words (its number too, for those who read the RAM).
+std::string play_state_name(uint8_t play_state) {
+    static const char* const kNames[] = {"unassigned",  "piece falling",   "locking",          "checking rows",
+                                         "line clear",  "counting lines",  "B-Type goal check", "receiving garbage",
+                                         "next piece",  "(9)",             "curtain",          "next state"};
+    const std::string name = play_state < std::size(kNames) ? kNames[play_state] : "unknown";
+    return name + " (" + std::to_string(play_state) + ")";
+}
+
 // The level's block colours (NES palette indices: background, colour 1, 2, 3), by level % 10.
 constexpr std::array<std::array<uint8_t, 4>, 10> kLevelColours{{
     {0x0F, 0x30, 0x21, 0x12}, {0x0F, 0x30, 0x29, 0x1A}, {0x0F, 0x30, 0x24, 0x14},
@@ -65,7 +74,8 @@ const char* ansi_for_tile(uint8_t tile) {
     }
 }
 
-// 3x5 digits and a few letters for the counters in the PNG, one row per string, '#' = pixel.
+// 3x5 digits and the letters of the panel's words (LINES, SCORE, LEVEL, NEXT), one row per
+// string, '#' = pixel; anything else is blank.
 const std::array<const char*, 5>& glyph(char c) {
     static const std::array<std::array<const char*, 5>, 10> digits{{
         {"###", "#.#", "#.#", "#.#", "###"}, {".#.", "##.", ".#.", ".#.", "###"},
@@ -74,14 +84,21 @@ const std::array<const char*, 5>& glyph(char c) {
         {"###", "#..", "###", "#.#", "###"}, {"###", "..#", ".#.", ".#.", ".#."},
         {"###", "#.#", "###", "#.#", "###"}, {"###", "#.#", "###", "..#", "###"},
     }};
-    static const std::array<const char*, 5> L{"#..", "#..", "#..", "#..", "###"};
-    static const std::array<const char*, 5> S{"###", "#..", "###", "..#", "###"};
-    static const std::array<const char*, 5> V{"#.#", "#.#", "#.#", "#.#", ".#."};
+    static const struct {
+        char c;
+        std::array<const char*, 5> rows;
+    } letters[] = {
+        {'C', {"###", "#..", "#..", "#..", "###"}}, {'E', {"###", "#..", "##.", "#..", "###"}},
+        {'I', {"###", ".#.", ".#.", ".#.", "###"}}, {'L', {"#..", "#..", "#..", "#..", "###"}},
+        {'N', {"##.", "#.#", "#.#", "#.#", "#.#"}}, {'O', {"###", "#.#", "#.#", "#.#", "###"}},
+        {'R', {"##.", "#.#", "##.", "#.#", "#.#"}}, {'S', {"###", "#..", "###", "..#", "###"}},
+        {'T', {"###", ".#.", ".#.", ".#.", ".#."}}, {'V', {"#.#", "#.#", "#.#", "#.#", ".#."}},
+        {'X', {"#.#", "#.#", ".#.", "#.#", "#.#"}},
+    };
     static const std::array<const char*, 5> blank{"...", "...", "...", "...", "..."};
     if (c >= '0' && c <= '9') return digits[static_cast<std::size_t>(c - '0')];
-    if (c == 'L') return L;
-    if (c == 'S') return S;
-    if (c == 'V') return V;
+    for (const auto& letter : letters)
+        if (letter.c == c) return letter.rows;
     return blank;
 }
 
@@ -156,9 +173,13 @@ std::string render_text(const GameState& s, const TextOptions& o) {
     const std::array<bool, 200> active = active_cells(s);
     const uint8_t active_tile = s.currentPiece < kOrientationCount ? kTileOfType[kTypeOfOrientation[s.currentPiece]] : 0;
     std::ostringstream piece_text, state;
-    piece_text << "piece " << piece_name(s.currentPiece) << " at (" << int(s.tetriminoX) << ", "
-          << int(s.tetriminoY) << ")";
-    state << "state " << int(s.playState) << (is_paused(s) ? " paused" : "");
+    // No piece in play (between a lock and the next spawn): its last position would mislead.
+    if (s.currentPiece < kOrientationCount)
+        piece_text << "piece " << piece_name(s.currentPiece) << " at (" << int(s.tetriminoX) << ", "
+                   << int(s.tetriminoY) << ")";
+    else
+        piece_text << "piece none";
+    state << "state " << play_state_name(s.playState) << (is_paused(s) ? ", paused" : "");
     if (s.status != GameStatus::Playing) state << ' ' << to_string(s.status);
     std::string next("next  ");
     next += s.displayNextPiece == 0 ? piece_name(s.nextPiece) : std::string("(off)");
@@ -217,14 +238,15 @@ RgbImage render_image(const GameState& s, int scale) {
             const uint8_t tile = piece ? active_tile : tile_at(s, col, r);
             draw_block(c, kBoardX + col * kCell, kBoardY + r * kCell, tile, colours);
         }
-    // Counters: L lines, S score, V level, then the next piece.
-    c.text(kPanelX, kBoardY, labelled("L", lines_count(s)), text);
-    c.text(kPanelX, kBoardY + 8, labelled("S", score_value(s)), text);
-    c.text(kPanelX, kBoardY + 16, labelled("V", s.levelNumber), text);
+    // Counters in words (the panel holds 13 glyphs: "SCORE 999999"), then the next piece.
+    c.text(kPanelX, kBoardY, labelled("LINES ", lines_count(s)), text);
+    c.text(kPanelX, kBoardY + 8, labelled("SCORE ", score_value(s)), text);
+    c.text(kPanelX, kBoardY + 16, labelled("LEVEL ", s.levelNumber), text);
     if (s.displayNextPiece == 0 && s.nextPiece < kOrientationCount) {
+        c.text(kPanelX, kBoardY + 28, "NEXT", text);
         const uint8_t tile = kTileOfType[kTypeOfOrientation[s.nextPiece]];
         for (const Cell cell : kOrientationCells[s.nextPiece])
-            draw_block(c, kPanelX + 16 + cell.dx * kCell, kBoardY + 40 + cell.dy * kCell, tile, colours);
+            draw_block(c, kPanelX + 16 + cell.dx * kCell, kBoardY + 44 + cell.dy * kCell, tile, colours);
     }
     return c.take();
 }

@@ -358,7 +358,7 @@ void add_emu_commands(CLI::App& app) {
             "Run a raw 6502 binary on a flat 64 KiB RAM machine until it traps in a one-instruction "
             "loop (JMP *, branch to itself); print the trap address and cycles. This is how the "
             "public 6502 functional test reports success or the failing test.");
-        c->add_option("file", o->file, "Raw binary")->required()->check(CLI::ExistingFile);
+        c->add_option("FILE", o->file, "the raw binary")->required()->check(CLI::ExistingFile);
         c->add_option("--load", o->load, "Load address (default 0)");
         c->add_option("--pc", o->pc, "Start address (default: the reset vector at $FFFC)");
         c->add_option("--success", o->success, "Expected trap address: exit code 0 only if the run traps there");
@@ -372,7 +372,7 @@ void add_emu_commands(CLI::App& app) {
             "Print one line per instruction in the format of the nestest log (PC, bytes, "
             "disassembly, A X Y P SP, PPU line/dot, CYC). FILE is an iNES image (run on the NES "
             "machine from power-on) or a raw binary (flat 64 KiB machine; stops at a trap).");
-        c->add_option("file", o->file, "iNES image or raw binary")->required()->check(CLI::ExistingFile);
+        c->add_option("FILE", o->file, "an iNES image (ROM) or a raw binary")->required()->check(CLI::ExistingFile);
         c->add_option("--pc", o->pc, "Start here instead of the reset vector (nestest automation: C000)");
         c->add_option("--load", o->load, "Raw binary: load address (default 0)");
         c->add_option("--start-cycles", o->start_cycles, "Raw binary: initial cycle count");
@@ -393,7 +393,7 @@ void add_emu_commands(CLI::App& app) {
             "run-rom",
             "Run an iNES image (mapper 0 or 1) headless for a number of frames with controller input, "
             "then save a screenshot and/or the 2 KiB of RAM.");
-        c->add_option("file", o->file, "iNES image")->required()->check(CLI::ExistingFile);
+        c->add_option("ROM", o->file, "the iNES image")->required()->check(CLI::ExistingFile);
         c->add_option("--frames", o->frames,
                       "Frames to run (default: the input's or the movie's length, or 60; at most " +
                           std::to_string(kMaxInputFrames) + "); frames after the input have nothing pressed");

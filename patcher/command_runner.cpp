@@ -35,6 +35,18 @@ std::string command_name(const CLI::App& app) {
     return name;
 }
 
+// CLI11 checks that a subcommand was given before it looks at what it could not place, so
+// "nestris-ai frobnicate" would read "A subcommand is required": name what was typed instead.
+// Empty when the failure is something else (a subcommand was found, or nothing was left over).
+std::string unknown_command(const CLI::App& app) {
+    if (app.get_subcommands(std::function<bool(const CLI::App*)>{}).empty() || !app.get_subcommands().empty()) return {};
+    const std::vector<std::string> left = app.remaining();
+    if (left.empty()) return {};
+    const std::string& first = left.front();
+    const std::string what = first.rfind("-", 0) == 0 ? "unknown option '" : "unknown command '";
+    return what + first + "' (" + app.get_name() + " --help lists the commands)";
+}
+
 // CLI11 reads "-1" into an unsigned option as 2^64 - 1: every unsigned option of every command
 // gets a check that refuses a negative number (a usage error) before it can wrap.
 void refuse_negative_unsigned(CLI::App& app) {
@@ -115,7 +127,8 @@ int run_program(CLI::App& app, int argc, const char* const* argv, const std::fun
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        error_line(command_name(app), e.what());
+        const std::string unknown = unknown_command(app);
+        error_line(command_name(app), unknown.empty() ? e.what() : unknown.c_str());
         std::cerr << "Run with --help for more information.\n";
         return kExitUsage;
     }

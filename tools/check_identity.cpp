@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
     std::string rom_path;
     uint64_t movies = 100, frames = 20'000, first_seed = 1;
     unsigned threads = worker_threads();
-    app.add_option("rom", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
+    app.add_option("ROM", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
     app.add_option("--movies", movies, "number of movies");
     app.add_option("--frames", frames, "frames per movie (per AI game: at most)");
     app.add_option("--first-seed", first_seed, "seed of the first movie (movie i has seed first + i)");

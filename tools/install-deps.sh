@@ -9,21 +9,31 @@
 #
 #   tools/install-deps.sh               everything (what the tests need)
 #   tools/install-deps.sh --build-only  what building nestris-ai needs (tools/quickstart.sh)
+#   tools/install-deps.sh --web         what building and serving the web page needs (tools/web.sh):
+#                                       emscripten and node, not the tests' browser or npm packages
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-build_only=false
+build_only=false web=false
 case "${1:-}" in
   "") ;;
   --build-only) build_only=true ;;
-  *) echo "usage: tools/install-deps.sh [--build-only]" >&2; exit 2 ;;
+  --web) web=true ;;
+  *) echo "usage: tools/install-deps.sh [--build-only | --web]" >&2; exit 2 ;;
 esac
 packages=(g++ cmake make cc65 catch2 libcli11-dev libstb-dev libssl-dev zlib1g-dev)
-$build_only || packages+=(emscripten chromium clang libclang-rt-dev)
+if $web; then
+  packages+=(emscripten)
+elif ! $build_only; then
+  packages+=(emscripten chromium clang libclang-rt-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
-if ! $build_only; then
+# web/serve.mjs needs node alone; npm only installs the tests' packages.
+if $web; then
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+elif ! $build_only; then
   # node and npm: any install will do (Debian's packages, or NodeSource's node, which brings npm).
   command -v node >/dev/null 2>&1 || missing+=(nodejs)
   command -v npm >/dev/null 2>&1 || missing+=(npm)
@@ -39,7 +49,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-if ! $build_only && { [ ! -d "$repo/web/test/node_modules/puppeteer-core" ] || [ ! -d "$repo/web/test/node_modules/bps" ]; }; then
+if ! $build_only && ! $web && { [ ! -d "$repo/web/test/node_modules/puppeteer-core" ] || [ ! -d "$repo/web/test/node_modules/bps" ]; }; then
   echo "install-deps: installing the web page test's npm packages (web/test)"
   npm ci --prefix "$repo/web/test" --no-audit --no-fund --loglevel=error
 fi

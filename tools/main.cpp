@@ -1,6 +1,9 @@
 // nestris-ai: one command line for players and developers. Each area of the project registers
 // its own subcommands; this file only puts them together.
+#include "cart_image.hpp"
+#include "checksums.hpp"
 #include "command_runner.hpp"
+#include "patch.hpp"
 #include "emu_commands.hpp"
 #include "patcher_commands.hpp"
 #include "play_command.hpp"
@@ -12,11 +15,14 @@
 
 int main(int argc, char** argv) {
     CLI::App app{"nestris-ai: an AI that plays NES Tetris on the cartridge itself.\n"
-                 "Builds the IPS patch for Tetris (USA), applies and checks it, and runs the\n"
+                 "Builds the IPS and BPS patches for Tetris (USA), applies and checks them, and runs the\n"
                  "game, the AI and the embedded NES emulator headless.",
                  "nestris-ai"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", NESTRIS_VERSION);
+    // The version alone does not say which cartridge code is inside: the build id does (it is
+    // what the patched ROM's signature and `identify` show).
+    app.set_version_flag("--version", std::string(NESTRIS_VERSION) + ", build " +
+                                          nestris::crc32_hex(nestris::cart_build_id(nestris::shipped_cart())));
     nestris::add_patcher_commands(app);
     nestris::add_play_command(app);
     nestris::add_emu_commands(app);

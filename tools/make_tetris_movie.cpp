@@ -208,7 +208,7 @@ int make_movie(const MovieOptions& o) {
 int run_make_tetris_movie(int argc, const char* const* argv) {
     CLI::App app{"make-tetris-movie: an FCEUX movie of one game of Tetris (USA) from power-on to top-out", "make-tetris-movie"};
     MovieOptions o;
-    app.add_option("rom", o.rom, "Tetris (USA) ROM")->required();
+    app.add_option("ROM", o.rom, "Tetris (USA) ROM")->required();
     app.add_option("-o,--output", o.out, "the .fm2 to write")->required();
     app.add_option("--level", o.level, "start level 0-9")->check(CLI::Range(0, 9));
     app.add_option("--pieces", o.pieces, "pieces the player places before it lets the rest fall (0-10000)")

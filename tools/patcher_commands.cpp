@@ -14,6 +14,7 @@
 #include "release_record_text.hpp"
 #include "rom.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -325,10 +326,32 @@ std::string truncation_effect(uint64_t before, uint64_t after) {
            " bytes";
 }
 
+// A nestris-ai patch, of any build, is the one that writes the signature (asm/signature.s).
+bool writes_nestris_signature(const IpsPatch& patch) {
+    return std::any_of(patch.records.begin(), patch.records.end(), [](const IpsRecord& r) {
+        return !r.rle && std::search(r.data.begin(), r.data.end(), kSignatureMagic.begin(), kSignatureMagic.end()) !=
+                             r.data.end();
+    });
+}
+
+// IPS offsets count the file's bytes as they are, so a patch made for the game with its 16-byte
+// iNES header, applied to a headerless dump, puts every byte 16 bytes off: a file that will not
+// run, which a generic IPS tool writes without a word. For a nestris-ai patch we know that is the
+// case: refused, unless --force (BPS refuses it by its source checksum).
+void refuse_headerless_dump(const std::vector<uint8_t>& file, const IpsPatch& patch, const fs::path& file_path) {
+    if (!writes_nestris_signature(patch)) return;
+    const RomIdentity id = identify_rom(file, this_build_context());
+    if (id.kind != RomKind::Headerless) return;
+    throw PatchError(file_path.string() + " is " + id.summary() +
+                     ", and this nestris-ai patch is for the game with its 16-byte iNES header: every byte would "
+                     "land 16 bytes off and the game would not run. Use nestris-ai patch " + file_path.string() +
+                     " (it adds the header), or --force to apply it anyway");
+}
+
 void add_apply_ips(CLI::App& app) {
     struct Options {
         fs::path rom, patch, output;
-        bool allow_growth = false, allow_truncation = false;
+        bool allow_growth = false, allow_truncation = false, force = false;
     };
     auto o = std::make_shared<Options>();
     CLI::App* sub = app.add_subcommand("apply-ips", "Apply any IPS patch to any file (a general tool).");
@@ -339,10 +362,15 @@ void add_apply_ips(CLI::App& app) {
                   "let records past the end of FILE grow it (zero-filled), as old appliers did");
     sub->add_flag("--allow-truncate", o->allow_truncation,
                   "let a truncation record (Lunar IPS extension) cut FILE short");
+    sub->add_flag("--force", o->force,
+                  "apply a nestris-ai patch to a headerless dump of the game anyway (the result will not run)");
     sub->footer("The patch is read strictly: a malformed patch (bad header, a record cut short, no 'EOF')\n"
                 "is refused with the byte offset of the problem. Supports RLE records and the Lunar IPS\n"
                 "truncation record (reported; refused unless --allow-truncate). The output is written\n"
-                "atomically, never onto FILE or PATCH.");
+                "atomically, never onto FILE or PATCH.\n"
+                "A nestris-ai patch is made for Tetris (USA) with its iNES header: on a headerless dump its\n"
+                "bytes would land 16 bytes off, so that is refused (nestris-ai patch adds the header);\n"
+                "--force applies it anyway. Any other patch is applied to any file as it is.");
     sub->callback([o] {
         run_command("nestris-ai apply-ips", [&] {
             const std::vector<uint8_t> file = read_file(o->rom);
@@ -352,6 +380,7 @@ void add_apply_ips(CLI::App& app) {
             } catch (const IpsError& e) {
                 throw IpsError(o->patch.string() + ": " + e.what());
             }
+            if (!o->force) refuse_headerless_dump(file, patch, o->rom);
             const std::vector<uint8_t> result = apply_ips(file, patch, {o->allow_growth, o->allow_truncation});
             const std::vector<fs::path> inputs = {o->rom, o->patch};
             write_file_atomically(o->output, result, {}, inputs);

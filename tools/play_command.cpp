@@ -27,6 +27,7 @@ namespace {
 struct PlayOptions {
     std::string rom;
     int level = 19;
+    bool level_given = false, height_given = false;  // a default that goes unused is fine, a value typed is not
     bool b_type = false;
     int height = 0;
     bool demo = false;
@@ -67,6 +68,13 @@ int play(const PlayOptions& o) {
     if (o.soak && (o.demo || o.human || own_input))
         throw UsageError("--soak is for AI games (not with --demo, --human, --input or --movie)");
     if (o.power_on != "hardware" && o.movie.empty()) throw UsageError("--power-on is for --movie");
+    // The game's options choose what the menu walk picks: without the menu walk (the demo, your
+    // own input or movie) nothing would use them, so they are refused rather than ignored.
+    const bool game_options = o.level_given || o.b_type || o.height_given;
+    if (o.demo && game_options) throw UsageError("--demo excludes --level, --b-type and --height (the demo is its own game)");
+    if (own_input && (game_options || o.human))
+        throw UsageError("--input and --movie exclude --level, --b-type, --height and --human (your input walks the menus)");
+    if (o.png_every && o.png.empty()) throw UsageError("--png-every needs --png (the pictures are named after it)");
     const std::vector<uint8_t> file = read_file(o.rom);
     note_input(o.movie);  // read later, but an input already: the screenshot may not overwrite it
     check_outputs({o.png});
@@ -118,7 +126,9 @@ int play(const PlayOptions& o) {
     // A crash: the game's code (and the AI's) is all in ROM, so the CPU running RAM is a jump
     // gone astray (the high levels' crash, ai-reference/MODEL.md "Time").
     std::optional<uint16_t> crash_pc;
+    bool on_the_side = false;  // screen_of_state's extra frame: not part of the run
     nes.set_instruction_hook([&](const emu::Nes& n) {
+        if (on_the_side) return;
         const uint16_t pc = n.cpu().pc();
         if (pc < 0x8000 && !crash_pc) crash_pc = pc;
         if (pc == idle_entry) {
@@ -137,6 +147,8 @@ int play(const PlayOptions& o) {
     bool was_in_game = false, started = false;
     uint8_t last_count = nes.read_ram(t::spawnCount), last_state = nes.read_ram(t::player1_playState);
     uint64_t crash_frame = 0;
+    uint64_t pictures = 0;
+    std::string first_picture, last_picture;
     for (uint64_t f = 1; f <= o.frames && !crash_pc; ++f) {
         // AI play: a game (or the demo) the AI plays, from its first frame whose main loop ran
         // (a game's first frames lag in the original too: the screen is drawn, B-Type's garbage
@@ -173,7 +185,13 @@ int play(const PlayOptions& o) {
         last_count = nes.read_ram(t::spawnCount);
         last_late = nes.read_ram(late_plans);
         last_state = nes.read_ram(t::player1_playState);
-        if (!o.png.empty() && o.png_every && f % o.png_every == 0) emu::write_png(png_name(o.png, f), nes.screenshot());
+        if (!o.png.empty() && o.png_every && f % o.png_every == 0) {
+            on_the_side = true;
+            last_picture = png_name(o.png, f);
+            emu::write_png(last_picture, screen_of_state(nes));
+            on_the_side = false;
+            if (!pictures++) first_picture = last_picture;
+        }
         if (crash_pc) crash_frame = f;
     }
     const uint32_t line_count = bcd_to_int(nes.ram().data() + t::lines, 2);
@@ -207,31 +225,47 @@ int play(const PlayOptions& o) {
               "state above is the crashed game's\n",
               static_cast<unsigned long long>(crash_frame), where);
     }
+    if (pictures) {
+        print("screenshots every %llu frames: %llu files, %s to %s (each the state of its frame)\n",
+              static_cast<unsigned long long>(o.png_every), static_cast<unsigned long long>(pictures),
+              first_picture.c_str(), last_picture.c_str());
+    }
     if (!o.png.empty()) {
-        emu::write_png(o.png, nes.screenshot());
-        print("screenshot: %s (made from your ROM: keep it to yourself)\n", o.png.c_str());
+        on_the_side = true;
+        emu::write_png(o.png, screen_of_state(nes));
+        print("screenshot: %s, the state above (the screen drawn the frame after: the game shows a frame's state in "
+              "the next); made from your ROM: keep it to yourself\n",
+              o.png.c_str());
     }
     return o.soak && (play_lag || crash_pc) ? kExitFailed : kExitDone;
 }
 
 }  // namespace
 
+emu::Image screen_of_state(emu::Nes& nes) {
+    const emu::NesState now = nes.snapshot();
+    nes.run_frame();
+    emu::Image picture = nes.screenshot();
+    nes.restore(now);
+    return picture;
+}
+
 void add_play_command(CLI::App& app) {
     auto o = std::make_shared<PlayOptions>();
     CLI::App* sub = app.add_subcommand("play", "Watch the patched game headless: the AI plays a game (or the demo)");
-    sub->add_option("rom", o->rom, "your Tetris (USA) ROM (patched in memory), or a ROM this build patched")
+    sub->add_option("ROM", o->rom, "your Tetris (USA) ROM (patched in memory), or a ROM this build patched")
         ->required();
-    sub->add_option("--level", o->level, "start level 0-19 (default 19; 10-19 use the A trick)");
+    CLI::Option* level = sub->add_option("--level", o->level, "start level 0-19 (default 19; 10-19 use the A trick)");
     sub->add_flag("--b-type", o->b_type, "a B-Type game");
-    sub->add_option("--height", o->height, "B-Type start height 0-5");
+    CLI::Option* height = sub->add_option("--height", o->height, "B-Type start height 0-5");
     sub->add_flag("--demo", o->demo, "watch the demo instead (wait at the title until it starts)");
     sub->add_flag("--human", o->human, "start the game without Select: nobody plays it (a check of human mode)");
     sub->add_option("--frames", o->frames, "frames to run once the game or demo has started (default 3600 = 1 min)");
     sub->add_option("--input", o->input,
                     "your own input from power-on instead of the menu walk (emu-test input string: '.*300 S ...')");
     add_movie_options(*sub, o->movie, o->power_on);
-    sub->add_option("--png", o->png, "screenshot at the end (PNG)");
-    sub->add_option("--png-every", o->png_every, "also a screenshot every N frames (OUT-000123.png)");
+    sub->add_option("--png", o->png, "screenshot at the end (PNG): the state printed");
+    sub->add_option("--png-every", o->png_every, "with --png, also a screenshot every N frames (OUT-000123.png: frame 123)");
     sub->add_flag("--soak", o->soak,
                   "a long run: whenever an AI game ends (back on the level menu), start another; exit\n"
                   "status 1 when a frame of AI play lagged or the game crashed");
@@ -240,8 +274,14 @@ void add_play_command(CLI::App& app) {
                 "Prints the game's state at the end (screen, AI mode, level, lines, score, pieces, top-outs)\n"
                 "and the frames in which the game's main loop did not run: in all, and during AI play.\n"
                 "A crash of the game (the CPU running RAM) ends the run, and is reported.\n"
+                "--demo, --input and --movie choose the game themselves: --level, --b-type, --height (and,\n"
+                "for --input and --movie, --human) are refused with them.\n"
+                "A screenshot shows the state of its frame (the one printed, for --png): the game draws a\n"
+                "frame's state during the next frame, so that next frame is run on the side for the picture.\n"
                 "Exit status 0; 1 with a message (not Tetris (USA), a lag frame or a crash in a soak); 2 a bad option.");
-    sub->callback([o] {
+    sub->callback([o, level, height] {
+        o->level_given = level->count() > 0;
+        o->height_given = height->count() > 0;
         run_command("nestris-ai play", [o] { return play(*o); });
     });
 }

@@ -9,6 +9,7 @@
 #include "state_io.hpp"
 
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -21,7 +22,7 @@ namespace {
 struct RenderOptions {
     std::string state;
     std::optional<uint32_t> seed;
-    int level = 0;
+    int level = 19;  // as play and simulate: the level the AI is made for
     std::string type = "A";
     int height = 0;
     std::string movie;
@@ -67,12 +68,27 @@ int run(const RenderOptions& o) {
         write_png((std::filesystem::path(o.frames_dir) / name).string(), render_image(s, o.scale));
     };
     dump_frame(0);
+    uint64_t played = 0;
     for (uint64_t f = 1; f <= frames && s.status == GameStatus::Playing; ++f) {
         step(s, player->buttons(view_of(s)));
         dump_frame(f);
+        played = f;
     }
-    if (!o.png.empty()) write_png(o.png, render_image(s, o.scale));
-    if (!o.save_state.empty()) save_state_file(o.save_state, s);
+    // What was written, said: a command that writes files and prints nothing looks as if it failed.
+    const std::string after = "after " + std::to_string(played) + (played == 1 ? " frame" : " frames");
+    if (!o.frames_dir.empty()) {
+        const uint64_t every = std::max<uint32_t>(1, o.every);
+        std::cout << "wrote " << played / every + 1 << " PNG frame(s) to " << o.frames_dir << " (frame_000000.png to frame_"
+                  << std::setw(6) << std::setfill('0') << played / every * every << std::setfill(' ') << ".png)\n";
+    }
+    if (!o.png.empty()) {
+        write_png(o.png, render_image(s, o.scale));
+        std::cout << "wrote " << o.png << ": the state " << after << "\n";
+    }
+    if (!o.save_state.empty()) {
+        save_state_file(o.save_state, s);
+        std::cout << "wrote " << o.save_state << ": the state " << after << "\n";
+    }
     if (o.text || (o.png.empty() && o.frames_dir.empty() && o.save_state.empty())) {
         TextOptions t;
         t.color = o.color && isatty(fileno(stdout));
@@ -90,10 +106,12 @@ void add_render_command(CLI::App& app) {
         "render",
         "Show a game model state: as text on the terminal (default) or as PNG pictures. The state\n"
         "comes from a state file or a seeded game start, optionally played on by a movie or a\n"
-        "player (--player ai or drop) for --frame frames; --frames-dir writes a PNG of every (--every K-th) frame.");
+        "player (--player ai or drop) for --frame frames; --frames-dir writes a PNG of every (--every K-th) frame.\n"
+        "Says what it wrote. The PNG's side panel gives the lines, score and level, and the next piece.");
     cmd->add_option("--state", o->state, "state file (nestris-state text)");
     cmd->add_option("--seed", o->seed, "start: the seeded game (frames in the level menu)");
-    cmd->add_option("--level", o->level, "start level of the seeded game")->check(CLI::Range(0, 255));
+    cmd->add_option("--level", o->level, "start level of the seeded game (0-255; as play and simulate, 19 by default)")
+        ->check(CLI::Range(0, 255));
     cmd->add_option("--type", o->type, "A or B")->check(CLI::IsMember({"A", "B"}));
     cmd->add_option("--height", o->height, "B-Type height 0-5")->check(CLI::Range(0, 5));
     cmd->add_option("--movie", o->movie, "play this movie from the start");

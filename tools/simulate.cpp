@@ -37,6 +37,16 @@ std::string thousands(uint64_t n) {
     return out;
 }
 
+// A measured number to the precision it has: 31.9078 -> "31.9" (digits after the point).
+std::string fixed(double value, int digits = 1) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.*f", digits, value);
+    return text;
+}
+
+// A rate 0-1 as a percentage: 0.601556 -> "60.2 %".
+std::string percent(double rate) { return fixed(rate * 100.0) + " %"; }
+
 // "45 s", "12 min", "3.5 h", "2.1 days": a rough duration.
 std::string rough_duration(double seconds) {
     char text[32];
@@ -249,19 +259,20 @@ int run_simulate(const SimulateOptions& o) {
     }
     if (o.json != "-") {
         std::cout << summary.games << " games (" << o.player << ", level " << o.level << ", " << o.type
-                  << "-Type) in " << elapsed << " s: " << (elapsed > 0 ? summary.games * 60.0 / elapsed : 0)
-                  << " games/min, " << (elapsed > 0 ? static_cast<double>(summary.total_frames) / elapsed : 0)
-                  << " frames/s\n"
-                  << "  lines mean " << summary.lines.mean << " median " << summary.lines.median << " p10 "
-                  << summary.lines.p10 << " p90 " << summary.lines.p90 << " max " << summary.lines.max << "\n"
-                  << "  score mean " << summary.score.mean << " median " << summary.score.median << " max "
-                  << summary.score.max << "\n"
-                  << "  level mean " << summary.level.mean << " max " << summary.level.max << "; pieces mean "
-                  << summary.pieces.mean << "\n"
-                  << "  top-out rate " << summary.top_out_rate << ", max-out rate " << summary.max_out_rate
-                  << ", tetris rate " << summary.tetris_rate << "\n"
+                  << "-Type) in " << fixed(elapsed) << " s: "
+                  << fixed(elapsed > 0 ? summary.games * 60.0 / elapsed : 0) << " games/min, "
+                  << fixed(elapsed > 0 ? static_cast<double>(summary.total_frames) / elapsed : 0, 0) << " frames/s\n"
+                  << "  lines mean " << fixed(summary.lines.mean) << " median " << fixed(summary.lines.median) << " p10 "
+                  << fixed(summary.lines.p10) << " p90 " << fixed(summary.lines.p90) << " max "
+                  << fixed(summary.lines.max, 0) << "\n"
+                  << "  score mean " << fixed(summary.score.mean, 0) << " median " << fixed(summary.score.median, 0)
+                  << " max " << fixed(summary.score.max, 0) << "\n"
+                  << "  level mean " << fixed(summary.level.mean) << " max " << fixed(summary.level.max, 0)
+                  << "; pieces mean " << fixed(summary.pieces.mean) << "\n"
+                  << "  top-out rate " << percent(summary.top_out_rate) << ", max-out rate "
+                  << percent(summary.max_out_rate) << ", tetris rate " << percent(summary.tetris_rate) << "\n"
                   << "  ended at a lock whose frame may crash the real game (may-crash, MODEL.md \"Time\"): rate "
-                  << summary.may_crash_rate << "\n";
+                  << percent(summary.may_crash_rate) << "\n";
         if (o.player == "cart" && cart.pieces) {
             std::cout << "  cartridge: " << cart.pieces << " pieces; search not done at the spawn: "
                       << cs.fallback_plans + cs.finished_plans << ", of which " << cs.finished_plans
@@ -270,11 +281,11 @@ int run_simulate(const SimulateOptions& o) {
                       << " given the best placement found so far (unfinished); no plan at the first input frame: "
                       << cs.late_pieces << " (the piece falls as it spawned); " << cs.redone_searches
                       << " searches redone (the game not as predicted)\n"
-                      << "  first input after a spawn: frame " << cs.first_input.mean() << " on average, "
+                      << "  first input after a spawn: frame " << fixed(cs.first_input.mean()) << " on average, "
                       << cs.first_input.max() << " at most (" << cs.first_input.count()
                       << " pieces); a game's first piece (its hold): frame " << cs.first_piece_input_max << "\n"
                       << "  AI task "
-                      << (cs.frames ? static_cast<double>(cs.task_cycles) / static_cast<double>(cs.frames) : 0)
+                      << fixed(cs.frames ? static_cast<double>(cs.task_cycles) / static_cast<double>(cs.frames) : 0, 0)
                       << " cycles a frame on average (" << o.idle << " idle given); longest from the NMI to the task's yield "
                       << cs.max_overrun << " cycles\n";
         }

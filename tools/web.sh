@@ -5,10 +5,11 @@
 #   tools/web.sh [port]
 #
 # The page patches your ROM and plays it in the browser; nothing leaves your machine.
+# Serving needs node alone (web/serve.mjs): the tests' browser and npm packages are not installed.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 port="${1:-8000}"
-"$repo/tools/install-deps.sh"
+"$repo/tools/install-deps.sh" --web
 cmake -S "$repo" -B "$repo/build" >/dev/null
 cmake --build "$repo/build" -j2 --target nestris_web
 url="http://127.0.0.1:$port/"

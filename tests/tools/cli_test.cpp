@@ -4,6 +4,7 @@
 #include "bps.hpp"
 #include "checksums.hpp"
 #include "command_runner.hpp"
+#include "emu_commands.hpp"
 #include "file_io.hpp"
 #include "ips.hpp"
 #include "patch.hpp"
@@ -11,16 +12,21 @@
 #include "patcher_commands.hpp"
 #include "model_commands.hpp"
 #include "play_command.hpp"
+#include "power_on.hpp"
 #include "release_record.hpp"
 #include "release_record_text.hpp"
+#include "render.hpp"
 #include "rom.hpp"
 #include "support/file_size_limit.hpp"
 #include "support/run_cli.hpp"
+#include "tool_commands.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <regex>
 #include <sstream>
 
 using namespace nestris;
@@ -132,6 +138,76 @@ TEST_CASE("cli: one exit-code convention: 0 done, 1 refused or failed, 2 usage, 
     const CliResult missing = run_cli({"verify", "/nonexistent/t.nes"});
     CHECK(missing.code == 1);
     CHECK_THAT(missing.err, Contains("nestris-ai verify: error:"));
+}
+
+TEST_CASE("cli: an unknown command or option is named, with a pointer to --help (exit 2)") {
+    const CliResult command = run_cli({"frobnicate"});
+    CHECK(command.code == 2);
+    CHECK_THAT(command.err, Contains("nestris-ai: error: unknown command 'frobnicate'") && Contains("--help"));
+    CHECK_THAT(command.err, !Contains("A subcommand is required"));
+    const CliResult option = run_cli({"--frobnicate"});
+    CHECK(option.code == 2);
+    CHECK_THAT(option.err, Contains("unknown option '--frobnicate'"));
+    const CliResult none = run_cli({});  // nothing typed: CLI11's own words still fit
+    CHECK(none.code == 2);
+    CHECK_THAT(none.err, Contains("A subcommand is required"));
+}
+
+TEST_CASE("cli: play refuses options it would ignore (a usage error, exit 2)") {
+    const auto play = [](std::vector<std::string> args) {
+        args.insert(args.begin(), {"play", "/nonexistent/t.nes"});
+        return run_commands(add_play_command, args);
+    };
+    const struct {
+        std::vector<std::string> args;
+        const char* message;
+    } refused[] = {
+        {{"--demo", "--level", "9"}, "--demo excludes"},
+        {{"--demo", "--b-type"}, "--demo excludes"},
+        {{"--demo", "--height", "0"}, "--demo excludes"},
+        {{"--input", ".", "--level", "5"}, "--input and --movie exclude"},
+        {{"--input", ".", "--human"}, "--input and --movie exclude"},
+        {{"--movie", (fs::path(NESTRIS_SOURCE_DIR) / "tests/fixtures/fceux/tetris_game.fm2").string(), "--b-type"},
+         "--input and --movie exclude"},
+        {{"--png-every", "10"}, "--png-every needs --png"},
+    };
+    for (const auto& c : refused) {
+        const CliResult r = play(c.args);
+        INFO(c.args.front() << " " << c.args.back());
+        CHECK(r.code == 2);
+        CHECK_THAT(r.err, Contains("nestris-ai play: error: ") && Contains(c.message));
+    }
+    // Alone, --demo and --input pass the usage checks and reach the ROM (missing here: exit 1).
+    CHECK(play({"--demo"}).code == 1);
+    CHECK(play({"--input", "."}).code == 1);
+    CHECK(play({"--level", "9", "--b-type", "--height", "2"}).code == 1);
+}
+
+TEST_CASE("cli: one name per kind of positional argument across the commands (ROM, FILE, PATCH)") {
+    CLI::App app{"nestris-ai (test)", "nestris-ai"};
+    add_patcher_commands(app);
+    add_play_command(app);
+    add_emu_commands(app);
+    add_tool_commands(app);
+    std::map<std::string, std::string> names;  // command -> its positionals
+    const CLI::App& commands = app;
+    for (const CLI::App* sub : commands.get_subcommands(std::function<bool(const CLI::App*)>{})) {
+        for (const CLI::Option* option : sub->get_options()) {
+            if (!option->get_positional()) continue;
+            const std::string name = option->get_name();
+            INFO(sub->get_name() << " " << name);
+            CHECK((name == "ROM" || name == "FILE" || name == "PATCH"));
+            names[sub->get_name()] += (names[sub->get_name()].empty() ? "" : " ") + name;
+        }
+    }
+    // A ROM where only a ROM will do; FILE where any file is taken (identify: a ROM or a patch).
+    CHECK(names["patch"] == "ROM");
+    CHECK(names["verify"] == "ROM");
+    CHECK(names["play"] == "ROM");
+    CHECK(names["run-rom"] == "ROM");
+    CHECK(names["identify"] == "FILE");
+    CHECK(names["apply-ips"] == "FILE PATCH");
+    CHECK(names["apply-bps"] == "FILE PATCH");
 }
 
 TEST_CASE("cli: identify says what a file is, with exit codes") {
@@ -444,6 +520,35 @@ TEST_CASE("cli: simulate bounds its games (named in --help) and refuses more bef
     CHECK(parse_number_list("0-999999").size() == kMaxListNumbers);
     CHECK_THROWS_AS(parse_number_list("0-999999,7"), UsageError);
     CHECK_THROWS_AS(parse_number_list("0-4294967295"), UsageError);
+}
+
+TEST_CASE("cli: simulate rounds what it measures (one decimal, rates in per cent)") {
+    const CliResult r = run_commands(add_simulate_command, {"simulate", "--player", "drop", "--games", "2", "--quiet"});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    const auto has = [&](const char* pattern) { return std::regex_search(r.out, std::regex(pattern)); };
+    CHECK(has(R"(2 games \(drop, level 19, A-Type\) in [0-9]+\.[0-9] s: [0-9]+\.[0-9] games/min, [0-9]+ frames/s\n)"));
+    CHECK(has(R"(top-out rate [0-9]+\.[0-9] %, max-out rate [0-9]+\.[0-9] %, tetris rate [0-9]+\.[0-9] %\n)"));
+    CHECK(has(R"(may-crash, MODEL.md "Time"\): rate [0-9]+\.[0-9] %\n)"));
+    CHECK(has(R"(lines mean [0-9]+\.[0-9] median [0-9]+\.[0-9] )"));
+}
+
+TEST_CASE("cli: render says what it wrote, labels its picture in words, and starts at play's level 19") {
+    ScratchDir dir("cli_render_says");
+    CliResult r = run_commands(add_render_command, {"render", "--seed", "1", "--player", "drop", "--frame", "30", "--png",
+                                                    (dir / "b.png").string(), "--save-state", (dir / "s.txt").string()});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("wrote " + (dir / "b.png").string() + ": the state after 30 frames"));
+    CHECK_THAT(r.out, Contains("wrote " + (dir / "s.txt").string() + ": the state after 30 frames"));
+    r = run_commands(add_render_command, {"render", "--seed", "1", "--player", "drop", "--frame", "10", "--frames-dir",
+                                          (dir / "f").string(), "--every", "4"});
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("wrote 3 PNG frame(s) to " + (dir / "f").string() + " (frame_000000.png to frame_000008.png)"));
+    r = run_commands(add_render_command, {"render", "--seed", "1"});  // the text board
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("level 19") && Contains("state "));
+    CHECK(render_text(seeded_game(1, 19, 0, 0), {}) == r.out);
 }
 
 TEST_CASE("cli: a long simulate run says how many games, about how long and how much memory") {

@@ -5,6 +5,11 @@
 #include "checksums.hpp"
 #include "command_runner.hpp"
 #include "file_io.hpp"
+#include "game_harness.hpp"
+#include "game_model.hpp"
+#include "image.hpp"
+#include "ips.hpp"
+#include "nes.hpp"
 #include "patch.hpp"
 #include "patcher/support.hpp"
 #include "patcher_commands.hpp"
@@ -12,9 +17,11 @@
 #include "support/run_cli.hpp"
 #include "play_command.hpp"
 #include "release_record.hpp"
+#include "tetris_map.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -163,6 +170,78 @@ TEST_CASE("real game: play's summary says in plain words what ran, and counts AI
                                                         "--height", "0", "--frames", "600"});
     REQUIRE(b.code == 0);
     CHECK_THAT(b.out, Contains("lines left"));
+}
+
+// The score's six digits on the screen: the game's font has the digits 0-9 as tiles $00-$09, so
+// the nametable holds them as a run of six tiles somewhere in the status area.
+bool nametable_shows(const emu::Nes& nes, uint32_t score) {
+    std::array<uint8_t, 6> digits{};
+    for (int i = 5; i >= 0; --i, score /= 10) digits[static_cast<size_t>(i)] = static_cast<uint8_t>(score % 10);
+    const emu::VideoMap map = nes.video_map();
+    for (uint16_t at = 0x2000; at + 6 <= 0x23C0; ++at) {
+        bool same = true;
+        for (uint16_t i = 0; i < 6 && same; ++i) same = nes.ppu().vram_read(static_cast<uint16_t>(at + i), map) == digits[i];
+        if (same) return true;
+    }
+    return false;
+}
+
+TEST_CASE("real game: play's screenshot shows the state it prints (the game draws a frame's state in the next)") {
+    const auto rom = tetris_rom_or_skip();
+    if (!rom) return;
+    emu::Nes nes(patch_rom(*rom, shipped_cart()).bytes);
+    nes.run_input(game::menu_walk_input({19, false, 0, true, 0}));
+    nes.set_buttons(0);
+    const auto score = [&] { return bcd_to_int(nes.ram().data() + tetris::score, 3); };
+    // The first frame that changes the score: its state is not on the screen displayed in it yet.
+    uint32_t before = score();
+    for (int f = 0; f < 20000 && score() == before; ++f) {
+        before = score();
+        nes.run_frame();
+    }
+    REQUIRE(score() != before);
+    CHECK(nametable_shows(nes, before));  // what nes.screenshot() would show: the frame before
+    const emu::NesState now = nes.snapshot();
+    const emu::Image picture = screen_of_state(nes);
+    CHECK(nes.snapshot() == now);  // the run goes on untouched
+    nes.run_frame();
+    CHECK(nametable_shows(nes, bcd_to_int(now.ram.data() + tetris::score, 3)));
+    CHECK(picture.rgb == nes.screenshot().rgb);  // the picture is that of the next frame
+
+    // --png-every names its files.
+    ScratchDir dir("real_play_png");
+    write_plain(dir / "tetris.nes", *rom);
+    const CliResult r = run_commands(add_play_command, {"play", (dir / "tetris.nes").string(), "--frames", "120",
+                                                        "--png", (dir / "g.png").string(), "--png-every", "60"});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("2 files, " + (dir / "g-000060.png").string() + " to " + (dir / "g-000120.png").string()));
+    CHECK_THAT(r.out, Contains("screenshot: " + (dir / "g.png").string() + ", the state above"));
+    CHECK(fs::exists(dir / "g-000060.png"));
+}
+
+TEST_CASE("real game: apply-ips refuses a nestris-ai patch on a headerless dump (16 bytes off) unless --force") {
+    const auto rom = tetris_rom_or_skip();
+    if (!rom) return;
+    ScratchDir dir("real_apply_ips");
+    write_plain(dir / "headerless.nes", std::vector<uint8_t>(rom->begin() + 16, rom->end()));
+    write_plain(dir / "tetris.nes", *rom);
+    write_plain(dir / "p.ips", serialize_ips(cart_patch(shipped_cart())));
+    std::string out;
+    const std::string patch = (dir / "p.ips").string();
+    CHECK(run_cli({"apply-ips", (dir / "headerless.nes").string(), patch, "-o", (dir / "a.nes").string()}, out) == 1);
+    CHECK_FALSE(fs::exists(dir / "a.nes"));
+    CHECK(run_cli({"apply-ips", (dir / "headerless.nes").string(), patch, "-o", (dir / "a.nes").string(), "--force",
+                   "--allow-grow"}, out) == 0);
+    CHECK(run_cli({"apply-ips", (dir / "tetris.nes").string(), patch, "-o", (dir / "b.nes").string()}, out) == 0);
+    CHECK(read_file(dir / "b.nes") == patch_rom(*rom, shipped_cart()).bytes);
+    // The error line says why and what to do.
+    std::ostringstream err;
+    std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+    run_cli({"apply-ips", (dir / "headerless.nes").string(), patch, "-o", (dir / "a2.nes").string()}, out);
+    std::cerr.rdbuf(old);
+    CHECK_THAT(err.str(), Contains("nestris-ai apply-ips: error:") && Contains("16 bytes off") &&
+                              Contains("nestris-ai patch") && Contains("--force"));
 }
 
 TEST_CASE("real game: play --movie: an FCEUX movie of the original game plays the same game on the patch") {
