@@ -1,14 +1,19 @@
 // The page: load the WebAssembly module (nestris.js, built from ../patcher and ../emu-test),
-// the patch served beside the page, then identify, patch and play the ROM the user drops.
-// Everything stays in the browser. window.nestris is what the page's test drives.
+// the patches served beside the page, then identify, patch and play the ROM the user drops
+// (or apply the IPS or BPS patch the user drops to it). Everything stays in the browser. window.nestris is what the page's test drives.
 'use strict';
 
 const NES_FRAME_MS = 1000 / 60.0988;  // NTSC: 60.0988 frames a second
 const BUTTON = { A: 0x01, B: 0x02, Select: 0x04, Start: 0x08, Up: 0x10, Down: 0x20, Left: 0x40, Right: 0x80 };
-const KEYS = {
-  ArrowUp: BUTTON.Up, ArrowDown: BUTTON.Down, ArrowLeft: BUTTON.Left, ArrowRight: BUTTON.Right,
-  KeyX: BUTTON.A, KeyZ: BUTTON.B, Enter: BUTTON.Start, ShiftLeft: BUTTON.Select, ShiftRight: BUTTON.Select,
-};
+const BUTTON_ORDER = ['Up', 'Down', 'Left', 'Right', 'A', 'B', 'Select', 'Start'];
+// The default keys; the player may remap them (kept in localStorage under KEYMAP_STORE).
+const DEFAULT_KEYMAP = { Up: ['ArrowUp'], Down: ['ArrowDown'], Left: ['ArrowLeft'], Right: ['ArrowRight'],
+                         A: ['KeyX'], B: ['KeyZ'], Select: ['ShiftLeft', 'ShiftRight'], Start: ['Enter'] };
+const KEYMAP_STORE = 'nestris-ai.keys';
+const SCALE_STORE = 'nestris-ai.scale';
+const TOUCH_STORE = 'nestris-ai.touch';
+// The AI chord on touch: Select held for this many frames, then Start with it.
+const CHORD_SELECT_FRAMES = 3;
 // Gamepad API standard layout: 0 bottom, 1 right, 8 back, 9 start, 12-15 d-pad.
 const PAD = [[1, BUTTON.A], [0, BUTTON.B], [8, BUTTON.Select], [9, BUTTON.Start],
              [12, BUTTON.Up], [13, BUTTON.Down], [14, BUTTON.Left], [15, BUTTON.Right]];
@@ -18,11 +23,28 @@ const STEP_MODE = new URLSearchParams(location.search).has('step');
 
 const $ = (id) => document.getElementById(id);
 const state = { module: null, patcher: null, console: null, patched: null, release: null,
-                keys: 0, running: false, paused: false, jammed: false, last: 0, debt: 0 };
+                keys: 0, touch: 0, chord: -1, running: false, paused: false, jammed: false, last: 0, debt: 0,
+                rom: null, patch: null, playing: null, keymap: null, scale: 'auto' };
 
+function store(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch (e) { /* no storage (private mode, file://): the choice lasts this visit */ }
+}
+function stored(key) {
+  try { return localStorage.getItem(key); } catch (e) { return null; }
+}
+
+// A refused file: its message beside the drop zone; nothing that was shown or playing changes.
 function showError(text) {
   $('error').textContent = text;
   $('error').hidden = !text;
+  if (text) $('notice').hidden = true;
+}
+function showNotice(text) {
+  $('notice').textContent = text;
+  $('notice').hidden = !text;
 }
 
 function parseRelease(text) {
@@ -55,6 +77,9 @@ async function start() {
   const loaded = JSON.parse(state.patcher.loadPatch(await fetchBytes('nestris-ai.ips')));
   if (loaded.error) throw new Error(`nestris-ai.ips: ${loaded.error}`);
   $('version').textContent = `${loaded.version}, build ${loaded.build}`;
+  // This build's BPS, so that a dropped nestris-ai.bps is named as this build's.
+  const bps = await fetchBytes('nestris-ai.bps').catch(() => null);
+  if (bps) state.patcher.loadBps(bps);
   if (EMBEDDED) {
     // The patch links point into the page itself.
     for (const link of document.querySelectorAll('a[href="nestris-ai.ips"], a[href="nestris-ai.bps"]')) {
@@ -74,7 +99,8 @@ async function start() {
 function showIdentity(id) {
   $('identity').hidden = false;
   $('identity-summary').textContent = id.summary;
-  $('identity-summary').className = id.patchable ? 'ok' : 'warn';
+  const thisBuild = (id.kind === 'patched' && /\(this build\)$/.test(id.summary)) || (id.kind === 'patch' && id.this_build);
+  $('identity-summary').className = id.patchable || thisBuild ? 'ok' : 'warn';
   $('identity-size').textContent = `${id.size} bytes`;
   $('identity-sha1').textContent = id.sha1;
   $('identity-crc32').textContent = id.crc32;
@@ -89,7 +115,7 @@ function showIdentity(id) {
 
 function showPatched(result, name) {
   $('step-patch').hidden = false;
-  $('patch-summary').textContent = `Patched ${result.summary}; every patched byte checked, every other byte unchanged.`;
+  $('patch-summary').textContent = result.summary;
   $('patched-sha1').textContent = result.sha1;
   $('patched-crc32').textContent = result.crc32;
   const release = state.release && state.release.patched_sha1;
@@ -101,35 +127,108 @@ function showPatched(result, name) {
   link.download = name.replace(/\.[^.]*$/, '') + '-nestris-ai.nes';
 }
 
-// Identifies the file, patches it if it is the supported original, and plays the result (or
-// plays it as it is when it is already this build's patched ROM).
-function openRom(bytes, name) {
-  showError('');
-  $('step-patch').hidden = true;
-  const id = JSON.parse(state.patcher.identify(bytes));
-  showIdentity(id);
-  let playable = null;
-  if (id.patchable) {
-    const result = state.patcher.patch(bytes);
-    if (!result.ok) return showError(result.error);
-    state.patched = result;
-    showPatched(result, name);
-    playable = result.bytes;
-  } else if (id.kind === 'patched' && /\(this build\)$/.test(id.summary)) {
-    playable = bytes;
-  } else {
-    return showError('This file cannot be patched: ' + id.summary);
+const describe = (name, id) => `${name} (${id.size} bytes, SHA-1 ${id.sha1})`;
+
+// A file the page will not take: said beside the drop zone; the game playing (if any), its
+// details and its patched ROM all stay as they were.
+function refuse(text) {
+  showError(text + (state.playing ? ` Nothing changed: ${state.playing} plays on.` : ''));
+}
+
+// Starts a ROM on a fresh console; the one playing is replaced only when the new one runs.
+// Returns "" or why it cannot run.
+function play(bytes, name, note) {
+  const next = new state.module.Console();
+  const problem = next.load(bytes);
+  if (problem) {
+    next.delete();
+    return problem;
   }
-  const problem = state.console.load(playable);
-  if (problem) return showError(problem);
-  $('step-play').hidden = false;
+  if (state.console) state.console.delete();
+  state.console = next;
+  state.playing = name;
   state.jammed = false;
+  $('status').textContent = '';
+  $('play-note').textContent = note || '';
+  $('play-note').hidden = !note;
+  $('step-play').hidden = false;
+  document.body.classList.add('playing');
+  layoutScreen();
+  setPaused(false);
   draw();
   if (!state.running && !STEP_MODE) {
     state.running = true;
     state.last = performance.now();
     requestAnimationFrame(tick);
   }
+  return '';
+}
+
+// Identifies a ROM, patches it if it is the supported original, and plays the result (or
+// plays it as it is when it is already this build's patched ROM). With a patch dropped before
+// (and not yet applied), that patch is applied to it instead.
+function openRom(bytes, name, id) {
+  if (state.patch && !state.patch.applied) return applyPatch({ bytes, name, id });
+  let result = null, note = '', playable = null;
+  if (id.patchable) {
+    result = state.patcher.patch(bytes);
+    if (!result.ok) return refuse(`${name}: ${result.error}.`);
+    result.summary = `Patched ${result.summary}; every patched byte checked, every other byte unchanged.`;
+    playable = result.bytes;
+  } else if (id.kind === 'patched' && /\(this build\)$/.test(id.summary)) {
+    playable = bytes;
+    note = `${name} plays as it is: it is already patched by this build of nestris-ai, so there is nothing to patch.`;
+  } else {
+    return refuse(`${describe(name, id)} cannot be patched: ${id.summary}.`);
+  }
+  const problem = play(playable, name, note);
+  if (problem) return refuse(`${name}: ${problem}`);
+  showError('');
+  showNotice('');
+  state.rom = { bytes, name, id };
+  showIdentity(id);
+  if (result) {
+    state.patched = result;
+    showPatched(result, name);
+  } else {
+    $('step-patch').hidden = true;
+  }
+}
+
+// A dropped patch file (IPS or BPS): identified as `nestris-ai identify` does; applied to the
+// ROM dropped before it, or kept until a ROM is dropped.
+function openPatch(bytes, name, id) {
+  if (!id.readable) return refuse(`${describe(name, id)} is refused: ${id.summary}: ${id.damage}.`);
+  state.patch = { bytes, name, id, applied: false };
+  if (state.rom) return applyPatch(state.rom);
+  showError('');
+  showIdentity(id);
+  showNotice(`${name}: ${id.summary}. Now drop the ROM to apply it to.`);
+}
+
+function applyPatch(rom) {
+  const patch = state.patch;
+  const result = state.patcher.apply(rom.bytes, patch.bytes);
+  if (!result.ok) return refuse(`${patch.name} cannot be applied to ${rom.name}: ${result.error}.`);
+  const patchedId = JSON.parse(state.patcher.identify(result.bytes));
+  const name = rom.name;
+  const problem = play(result.bytes, `${name} with ${patch.name}`,
+                       patch.id.this_build ? '' : `${name} with ${patch.name} applied: ${patchedId.summary}.`);
+  showError('');
+  patch.applied = true;
+  state.rom = rom;
+  showIdentity(rom.id);
+  state.patched = result;
+  result.summary += ` The result: ${patchedId.summary}.`;
+  showPatched(result, name);
+  showNotice(`${patch.name} (${patch.id.summary}) applied to ${name}.` +
+             (problem ? ` The result cannot play here (${problem}); download it instead.` : ''));
+}
+
+function openFile(bytes, name) {
+  const id = JSON.parse(state.patcher.identify(bytes));
+  if (id.kind === 'patch') openPatch(bytes, name, id);
+  else openRom(bytes, name, id);
 }
 
 function padButtons() {
@@ -146,9 +245,19 @@ function padButtons() {
   return buttons;
 }
 
+function buttonsNow() {
+  let buttons = state.keys | state.touch | padButtons();
+  if (state.chord >= 0) {
+    buttons |= BUTTON.Select;
+    if (state.chord >= CHORD_SELECT_FRAMES) buttons |= BUTTON.Start;
+    state.chord += 1;
+  }
+  return buttons;
+}
+
 function runFrames(n) {
   for (let i = 0; i < n && !state.jammed; ++i) {
-    state.console.setButtons(state.keys | padButtons());
+    state.console.setButtons(buttonsNow());
     if (!state.console.runFrame()) {
       state.jammed = true;
       $('status').textContent = 'The CPU stopped (jammed).';
@@ -178,6 +287,14 @@ function tick(now) {
   requestAnimationFrame(tick);
 }
 
+function setPaused(paused) {
+  state.paused = paused;
+  $('pause').textContent = paused ? 'Resume' : 'Pause';
+  $('paused-banner').hidden = !paused;
+  if (!state.jammed) $('status').textContent = paused ? 'Paused' : '';
+  $('status').className = paused ? 'paused' : '';
+}
+
 async function pictureSha1() {
   const rgba = $('screen').getContext('2d').getImageData(0, 0, 256, 240).data;
   const rgb = new Uint8Array(256 * 240 * 3);
@@ -189,31 +306,256 @@ async function pictureSha1() {
   return state.patcher.sha1(rgb);
 }
 
-function readFile(file) {
-  file.arrayBuffer().then((buffer) => openRom(new Uint8Array(buffer), file.name),
-                          (e) => showError(`${file.name}: ${e.message}`));
+// ---- The picture's size: whole device pixels per NES pixel, as large as the window allows.
+
+function touchShown() {
+  const choice = stored(TOUCH_STORE);
+  if (choice !== null) return choice === '1';
+  return window.matchMedia('(pointer: coarse)').matches || navigator.maxTouchPoints > 0;
 }
 
-$('rom-input').addEventListener('change', (e) => { if (e.target.files[0]) readFile(e.target.files[0]); });
-const drop = $('drop');
-drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
-drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-drop.addEventListener('drop', (e) => {
-  e.preventDefault();
-  drop.classList.remove('over');
-  if (e.dataTransfer.files[0]) readFile(e.dataTransfer.files[0]);
+function layoutScreen() {
+  $('touch').hidden = !touchShown();
+  $('touch-toggle').checked = touchShown();
+  if ($('step-play').hidden) return;
+  const canvas = $('screen');
+  const dpr = window.devicePixelRatio || 1;
+  const full = document.fullscreenElement === $('player');
+  const touchHeight = $('touch').hidden ? 0 : $('touch').getBoundingClientRect().height + 12;
+  let width, height;
+  if (full) {
+    width = window.innerWidth;
+    height = window.innerHeight - touchHeight;
+  } else {
+    width = $('player').clientWidth;
+    const top = canvas.getBoundingClientRect().top + window.scrollY;
+    height = window.innerHeight - top - touchHeight - $('bar').getBoundingClientRect().height - 16;
+  }
+  let cssWidth, cssHeight;
+  if (state.scale === 'fit') {
+    const s = Math.max(0.5, Math.min(width / 256, height / 240));
+    cssWidth = 256 * s;
+    cssHeight = 240 * s;
+  } else {
+    const fits = Math.max(1, Math.floor(Math.min(width * dpr / 256, height * dpr / 240)));
+    const k = state.scale === 'auto' || full ? fits : Number(state.scale);
+    cssWidth = 256 * k / dpr;
+    cssHeight = 240 * k / dpr;
+  }
+  canvas.style.width = `${cssWidth}px`;
+  canvas.style.height = `${cssHeight}px`;
+}
+
+function setScale(value) {
+  state.scale = ['auto', 'fit', '1', '2', '3', '4'].includes(value) ? value : 'auto';
+  $('scale').value = state.scale;
+  store(SCALE_STORE, state.scale === 'auto' ? null : state.scale);
+  layoutScreen();
+}
+
+async function toggleFullscreen() {
+  try {
+    if (document.fullscreenElement) await document.exitFullscreen();
+    else await $('player').requestFullscreen();
+  } catch (e) {
+    $('status').textContent = `Full screen is not available here (${e.message})`;
+  }
+}
+
+// ---- Keys: remappable, kept in localStorage.
+
+function loadKeymap() {
+  let map = null;
+  try { map = JSON.parse(stored(KEYMAP_STORE)); } catch (e) { map = null; }
+  state.keymap = {};
+  for (const name of BUTTON_ORDER) {
+    const codes = map && Array.isArray(map[name]) ? map[name].filter((c) => typeof c === 'string') : null;
+    state.keymap[name] = codes || DEFAULT_KEYMAP[name].slice();
+  }
+}
+
+function keyBits(code) {
+  let bits = 0;
+  for (const name of BUTTON_ORDER) if (state.keymap[name].includes(code)) bits |= BUTTON[name];
+  return bits;
+}
+
+function keyName(code) {
+  const arrows = { ArrowUp: '\u2191', ArrowDown: '\u2193', ArrowLeft: '\u2190', ArrowRight: '\u2192' };
+  if (arrows[code]) return arrows[code];
+  if (/^Key.$/.test(code)) return code.slice(3);
+  if (/^Digit.$/.test(code)) return code.slice(5);
+  return code.replace(/^(Shift|Control|Alt|Meta)(Left|Right)$/, '$2 $1').replace(/^Numpad/, 'Keypad ');
+}
+
+let remapping = null;  // the NES button waiting for its new key
+
+function showKeymap() {
+  const keys = (name) => state.keymap[name].map(keyName).join('/') || 'no key';
+  $('keys-summary').textContent = `${['Up', 'Down', 'Left', 'Right'].map(keys).join(' ')} = D-pad, ` +
+    ['A', 'B', 'Start', 'Select'].map((name) => `${keys(name)} = ${name}`).join(', ');
+  const body = $('keymap').querySelector('tbody');
+  body.textContent = '';
+  for (const name of BUTTON_ORDER) {
+    const row = document.createElement('tr');
+    row.dataset.button = name;
+    if (remapping === name) row.className = 'waiting';
+    const nes = document.createElement('td');
+    nes.textContent = name;
+    const key = document.createElement('td');
+    key.className = 'key';
+    key.textContent = remapping === name ? 'press a key (Esc: keep)' : state.keymap[name].map(keyName).join(', ');
+    const change = document.createElement('td');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'remap';
+    button.textContent = 'Change';
+    button.addEventListener('click', () => { remapping = name; showKeymap(); });
+    change.appendChild(button);
+    row.append(nes, key, change);
+    body.appendChild(row);
+  }
+}
+
+function remap(name, code) {
+  for (const other of BUTTON_ORDER) state.keymap[other] = state.keymap[other].filter((c) => c !== code);
+  state.keymap[name] = [code];
+  store(KEYMAP_STORE, JSON.stringify(state.keymap));
+}
+
+// ---- Touch controls: each finger presses the button under it (sliding across the D-pad works).
+
+const touchPointers = new Map();
+function touchUpdate() {
+  let bits = 0, chord = false;
+  for (const name of touchPointers.values()) {
+    if (name === 'Chord') chord = true;
+    else if (name) bits |= BUTTON[name];
+  }
+  state.touch = bits;
+  if (!chord) state.chord = -1;
+  else if (state.chord < 0) state.chord = 0;
+  for (const button of $('touch').querySelectorAll('[data-b]')) {
+    button.classList.toggle('down-now', [...touchPointers.values()].includes(button.dataset.b));
+  }
+}
+function touchTarget(e) {
+  const under = document.elementFromPoint(e.clientX, e.clientY);
+  const button = under && under.closest('#touch [data-b]');
+  return button ? button.dataset.b : null;
+}
+
+// ---- Events.
+
+function readFiles(files) {
+  // Patches first: a ROM dropped with its patch gets it.
+  const list = [...files];
+  Promise.all(list.map((file) => file.arrayBuffer().then((buffer) => ({ name: file.name, bytes: new Uint8Array(buffer) }))))
+    .then((read) => {
+      const isPatch = (f) => /^(PATCH|BPS1)/.test(String.fromCharCode(...f.bytes.subarray(0, 5)));
+      read.sort((a, b) => isPatch(b) - isPatch(a));
+      for (const f of read) openFile(f.bytes, f.name);
+    }, (e) => refuse(`${list.map((f) => f.name).join(', ')}: ${e.message}.`));
+}
+
+$('rom-input').addEventListener('change', (e) => {
+  if (e.target.files.length) readFiles(e.target.files);
+  e.target.value = '';
 });
+// Files may be dropped anywhere on the page (never opened or downloaded by the browser).
+let dragDepth = 0;
+const dragging = (on) => {
+  document.body.classList.toggle('dragging', on);
+  $('drop-overlay').hidden = !on;
+};
+const hasFiles = (e) => e.dataTransfer && [...e.dataTransfer.types].includes('Files');
+window.addEventListener('dragenter', (e) => {
+  if (!hasFiles(e)) return;
+  e.preventDefault();
+  dragDepth += 1;
+  dragging(true);
+});
+window.addEventListener('dragover', (e) => {
+  if (!hasFiles(e)) return;
+  e.preventDefault();
+  e.dataTransfer.dropEffect = 'copy';
+});
+window.addEventListener('dragleave', () => {
+  dragDepth = Math.max(0, dragDepth - 1);
+  if (!dragDepth) dragging(false);
+});
+window.addEventListener('drop', (e) => {
+  e.preventDefault();
+  dragDepth = 0;
+  dragging(false);
+  if (e.dataTransfer && e.dataTransfer.files.length) readFiles(e.dataTransfer.files);
+});
+
 window.addEventListener('keydown', (e) => {
-  if (!(e.code in KEYS) || $('step-play').hidden) return;
-  state.keys |= KEYS[e.code];
+  if (remapping) {
+    e.preventDefault();
+    if (e.code !== 'Escape') remap(remapping, e.code);
+    remapping = null;
+    showKeymap();
+    return;
+  }
+  if ($('step-play').hidden) return;
+  const bits = keyBits(e.code);
+  if (bits) {
+    state.keys |= bits;
+    e.preventDefault();
+    return;
+  }
+  if (e.target.closest && e.target.closest('input, select, textarea')) return;
+  if (e.code === 'KeyP' && !e.repeat) setPaused(!state.paused);
+  if (e.code === 'KeyF' && !e.repeat) toggleFullscreen();
+});
+window.addEventListener('keyup', (e) => { state.keys &= ~keyBits(e.code); });
+window.addEventListener('blur', () => { state.keys = 0; });
+$('pause').addEventListener('click', () => setPaused(!state.paused));
+$('reset').addEventListener('click', () => { state.console.reset(); state.jammed = false; setPaused(state.paused); });
+$('fullscreen').addEventListener('click', toggleFullscreen);
+$('screen').addEventListener('dblclick', toggleFullscreen);
+document.addEventListener('fullscreenchange', () => {
+  $('fullscreen').textContent = document.fullscreenElement ? 'Leave full screen' : 'Full screen';
+  layoutScreen();
+});
+$('scale').addEventListener('change', (e) => setScale(e.target.value));
+window.addEventListener('resize', layoutScreen);
+$('keys-default').addEventListener('click', () => {
+  store(KEYMAP_STORE, null);
+  loadKeymap();
+  showKeymap();
+});
+$('touch-toggle').addEventListener('change', (e) => {
+  store(TOUCH_STORE, e.target.checked ? '1' : '0');
+  layoutScreen();
+});
+
+const touch = $('touch');
+touch.addEventListener('pointerdown', (e) => {
   e.preventDefault();
+  touchPointers.set(e.pointerId, touchTarget(e));
+  touchUpdate();
 });
-window.addEventListener('keyup', (e) => { if (e.code in KEYS) state.keys &= ~KEYS[e.code]; });
-$('pause').addEventListener('click', () => {
-  state.paused = !state.paused;
-  $('pause').textContent = state.paused ? 'Resume' : 'Pause';
+touch.addEventListener('pointermove', (e) => {
+  if (!touchPointers.has(e.pointerId)) return;
+  touchPointers.set(e.pointerId, touchTarget(e));
+  touchUpdate();
 });
-$('reset').addEventListener('click', () => { state.console.reset(); state.jammed = false; });
+for (const type of ['pointerup', 'pointercancel']) {
+  window.addEventListener(type, (e) => {
+    if (touchPointers.delete(e.pointerId)) touchUpdate();
+  });
+}
+// No scrolling, zooming, long-press menu or synthetic clicks from the controls.
+for (const type of ['touchstart', 'touchmove', 'touchend', 'contextmenu']) {
+  touch.addEventListener(type, (e) => e.preventDefault(), { passive: false });
+}
+
+loadKeymap();
+showKeymap();
+setScale(stored(SCALE_STORE) || 'auto');
 
 // What the page's test uses: the module, the state, frames on demand, the canvas's checksum.
 window.nestris = {
@@ -221,5 +563,5 @@ window.nestris = {
   state,
   runFrames,
   pictureSha1,
-  pause() { state.paused = true; },
+  pause() { setPaused(true); },
 };

@@ -13,6 +13,7 @@
 #include <emscripten/val.h>
 
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -70,6 +71,7 @@ public:
             const auto signature = patch_signature(patch_);
             if (!signature) return R"j({"error":"this IPS patch is not nestris-ai's (it writes no signature)"})j";
             build_id_ = signature->build_id;
+            build_name_ = "nestris-ai " + signature->version() + ", build " + crc32_hex(build_id_);
             loaded_ = true;
             return "{\"version\":" + json_string(signature->version()) + ",\"build\":" +
                    json_string(crc32_hex(build_id_)) + "}";
@@ -78,8 +80,29 @@ public:
         }
     }
 
-    // JSON: kind, summary, patchable, sha1, crc32, size, notes.
+    // This build's BPS (nestris-ai.bps beside the page), so that identify can call it this
+    // build's; without it a BPS is still described, only not named as this build's.
+    void load_bps(const std::string& bps_file) { bps_.assign(bps_file.begin(), bps_file.end()); }
+
+    // JSON: kind, summary, patchable, sha1, crc32, size, notes. A patch file (IPS or BPS) is
+    // identified as `nestris-ai identify` does (identify_patch_file): kind "patch", with
+    // format, readable, damage and this_build, its facts as notes.
     std::string identify(const std::string& file) const {
+        if (const auto patch = patch_identity(file)) {
+            std::ostringstream o;
+            const std::string summary = !patch->readable ? "a damaged " + patch->format + " patch"
+                                        : patch->this_build ? build_name_ + "'s " + patch->format + " patch (this build)"
+                                                            : "an " + patch->format + " patch";
+            o << "{\"kind\":\"patch\",\"format\":" << json_string(patch->format)
+              << ",\"readable\":" << (patch->readable ? "true" : "false") << ",\"damage\":" << json_string(patch->damage)
+              << ",\"this_build\":" << (patch->this_build ? "true" : "false") << ",\"summary\":" << json_string(summary)
+              << ",\"patchable\":false,\"sha1\":" << json_string(sha1_hex(bytes_of(file)))
+              << ",\"crc32\":" << json_string(crc32_hex(crc32_of(bytes_of(file)))) << ",\"size\":" << file.size()
+              << ",\"notes\":[";
+            for (size_t i = 0; i < patch->lines.size(); ++i) o << (i ? "," : "") << json_string(patch->lines[i]);
+            o << "]}";
+            return o.str();
+        }
         const RomIdentity id = identify_rom(bytes_of(file), {catalogue(), build_id_, loaded_ ? &patch_ : nullptr});
         std::ostringstream o;
         o << "{\"kind\":" << json_string(kind_name(id.kind)) << ",\"summary\":" << json_string(id.summary())
@@ -110,6 +133,53 @@ public:
         return out;
     }
 
+    // Applies a patch file (IPS or BPS, as dropped on the page) to a ROM file, as
+    // `nestris-ai apply-ips` / `apply-bps` do (strictly: an IPS may not grow or cut the file; a
+    // BPS checks its three CRC32s). This build's own patch on the supported original is applied
+    // as `nestris-ai patch` does (any form of the dump, every byte checked).
+    // {ok: true, bytes, sha1, crc32, summary} or {ok: false, error}.
+    emscripten::val apply(const std::string& file, const std::string& patch_file) const {
+        emscripten::val out = emscripten::val::object();
+        try {
+            const auto patch = patch_identity(patch_file);
+            if (!patch) throw PatchError("not an IPS or BPS patch");
+            if (!patch->readable) throw PatchError("a damaged " + patch->format + " patch: " + patch->damage);
+            const RomIdentity id = identify_rom(bytes_of(file), {catalogue(), build_id_, loaded_ ? &patch_ : nullptr});
+            std::vector<uint8_t> result;
+            std::string summary;
+            if (patch->this_build && loaded_ && id.patchable()) {
+                const PatchedRom patched = patch_rom(bytes_of(file), patch_, build_id_, catalogue());
+                result = patched.bytes;
+                summary = "Patched " + patched.source.summary() + " with " + build_name_ + "'s " + patch->format +
+                          " patch; every patched byte checked, every other byte unchanged.";
+            } else if (patch->format == "IPS") {
+                result = apply_ips(bytes_of(file), parse_ips(bytes_of(patch_file)));
+                summary = "Applied the IPS patch to " + id.summary() + " (an IPS patch cannot check its file).";
+            } else {
+                try {
+                    result = apply_bps(bytes_of(file), bytes_of(patch_file));
+                } catch (const BpsError& e) {
+                    std::string hint;
+                    if (id.kind == RomKind::Headerless || id.kind == RomKind::OriginalReheader)
+                        hint = " (the ROM is " + id.summary() +
+                               "; BPS patches are made for the file with its standard header: drop the ROM alone "
+                               "to patch it)";
+                    throw BpsError(e.what() + hint);
+                }
+                summary = "Applied the BPS patch to " + id.summary() + " (its source and result CRC32s checked).";
+            }
+            out.set("ok", true);
+            out.set("bytes", byte_array(result));
+            out.set("sha1", sha1_hex(result));
+            out.set("crc32", crc32_hex(crc32_of(result)));
+            out.set("summary", summary);
+        } catch (const std::exception& e) {
+            out.set("ok", false);
+            out.set("error", std::string(e.what()));
+        }
+        return out;
+    }
+
     // For the page's test only (never called by the page): accept one synthetic "game" in place
     // of Tetris (USA), so CI can patch a ROM that is not the game. Checksums in hex.
     void use_test_catalogue(const std::string& file_sha1, const std::string& payload_sha1, uint32_t file_crc,
@@ -123,11 +193,16 @@ public:
     std::string sha1(const std::string& data) const { return sha1_hex(bytes_of(data)); }
 
 private:
+    std::optional<PatchFileIdentity> patch_identity(const std::string& file) const {
+        return identify_patch_file(bytes_of(file), {catalogue(), loaded_ ? &patch_ : nullptr, bps_, build_name_});
+    }
     std::span<const KnownRom> catalogue() const {
         return testing_ ? std::span<const KnownRom>(&test_rom_, 1) : known_roms();
     }
     IpsPatch patch_;
     uint32_t build_id_ = 0;
+    std::string build_name_;
+    std::vector<uint8_t> bps_;
     bool loaded_ = false;
     bool testing_ = false;
     std::vector<std::string> test_names_;
@@ -157,6 +232,8 @@ public:
     void reset() {
         if (nes_) nes_->reset();
     }
+    // A byte of the CPU's RAM ($0000-$07FF), for the page's test.
+    int read_ram(int addr) const { return nes_ ? nes_->read_ram(static_cast<uint16_t>(addr)) : -1; }
     // The picture just displayed, 256 x 240 RGBA (a view into wasm memory: copy it before the
     // next call).
     emscripten::val picture() {
@@ -184,7 +261,9 @@ EMSCRIPTEN_BINDINGS(nestris) {
     emscripten::class_<Patcher>("Patcher")
         .constructor<>()
         .function("loadPatch", &Patcher::load_patch)
+        .function("loadBps", &Patcher::load_bps)
         .function("identify", &Patcher::identify)
+        .function("apply", &Patcher::apply)
         .function("patch", &Patcher::patch)
         .function("useTestCatalogue", &Patcher::use_test_catalogue)
         .function("sha1", &Patcher::sha1);
@@ -195,5 +274,6 @@ EMSCRIPTEN_BINDINGS(nestris) {
         .function("runFrame", &Console::run_frame)
         .function("frame", &Console::frame)
         .function("reset", &Console::reset)
+        .function("readRam", &Console::read_ram)
         .function("picture", &Console::picture);
 }

@@ -1,0 +1,287 @@
+// The web page as a player's console, in headless Chromium (puppeteer-core): the page
+// identifies dist's own patches (IPS and BPS) as this build's and applies a dropped patch to a
+// dropped ROM; the canvas is on screen without scrolling at 1280x720 and on a phone (390x844),
+// at whole device pixels; touch controls play (the synthetic ROM shows the buttons the NES
+// reads; with the game, Start touched through the menus starts a game); full screen toggles;
+// pause is shown; a refused file after a good one stops nothing and is said beside the drop
+// zone; files dropped anywhere on the page are opened; remapped keys are kept over a reload.
+// Prints "SKIPPED: ..." (ctest: skipped) when the browser, puppeteer-core or (for
+// --rom-from-env) the game is missing.
+//
+//   node player_test.mjs --site DIR --dist DIR (--synthetic-rom FILE | --rom-from-env) [--chromium PATH]
+import { existsSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { serve } from '../serve.mjs';
+
+function args() {
+  const out = {};
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; ++i) {
+    const key = argv[i].replace(/^--/, '');
+    out[key] = argv[i + 1] && !argv[i + 1].startsWith('--') ? argv[++i] : true;
+  }
+  return out;
+}
+
+const skip = (why) => { console.log(`SKIPPED: ${why}`); process.exit(0); };
+let failures = 0;
+function check(ok, what) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures += 1;
+}
+
+const opt = args();
+const site = resolve(opt.site);
+const dist = resolve(opt.dist);
+let romPath = opt['synthetic-rom'];
+const synthetic = Boolean(romPath);
+if (opt['rom-from-env']) {
+  romPath = process.env.TETRIS_ROM;
+  if (!romPath) skip('set TETRIS_ROM=/path/to/tetris.nes (Tetris (USA)) to run this test');
+  if (!existsSync(romPath)) skip(`TETRIS_ROM=${romPath} cannot be read`);
+}
+const chromium = opt.chromium || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
+if (!chromium) skip('no Chromium (Debian package chromium; tools/install-deps.sh installs it)');
+let puppeteer;
+try {
+  puppeteer = (await import('puppeteer-core')).default;
+} catch (e) {
+  skip('puppeteer-core is not installed (npm ci --prefix web/test; tools/install-deps.sh does it)');
+}
+
+const rom = readFileSync(romPath);
+const server = await serve(site);
+const base = `http://127.0.0.1:${server.address().port}`;
+const scratch = mkdtempSync(join(tmpdir(), 'nestris-player-'));
+const other = join(scratch, 'other.nes');
+writeFileSync(other, Buffer.alloc(4000, 7));
+const damaged = join(scratch, 'damaged.bps');
+const bpsBytes = readFileSync(join(dist, 'nestris-ai.bps'));
+writeFileSync(damaged, bpsBytes.subarray(0, bpsBytes.length - 3));
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+const browser = await puppeteer.launch({ executablePath: chromium, headless: true,
+                                         args: ['--no-sandbox', '--disable-gpu'] });
+
+// CI has no game: the synthetic ROM stands in for Tetris (USA) (a call the page never makes).
+async function acceptSynthetic(page) {
+  if (!synthetic) return;
+  await page.evaluate((bytes) => {
+    const p = window.nestris.state.patcher;
+    const id = JSON.parse(p.identify(new Uint8Array(bytes)));
+    p.useTestCatalogue(id.sha1, id.payload_sha1, parseInt(id.crc32, 16), parseInt(id.payload_crc32, 16));
+  }, Array.from(rom));
+}
+
+async function open(url, { step = true, setup = null } = {}) {
+  const page = await browser.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  if (setup) await setup(page);
+  await page.goto(step ? `${url}?step` : url);
+  await page.evaluate(() => window.nestris.ready);
+  await acceptSynthetic(page);
+  return page;
+}
+
+async function upload(page, file) {
+  await (await page.$('#rom-input')).uploadFile(file);
+}
+async function uploadRom(page) {
+  await upload(page, romPath);
+  await page.waitForFunction(() => !document.getElementById('step-play').hidden || !document.getElementById('error').hidden);
+}
+const text = (page, selector) => page.$eval(selector, (e) => (e.hidden ? '' : e.textContent));
+const frame = (page) => page.evaluate(() => window.nestris.state.console.frame());
+// The element's box against the window, with the page unscrolled.
+const inView = (page, selector) => page.$eval(selector, (e) => {
+  const r = e.getBoundingClientRect();
+  return { ok: window.scrollY === 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth
+             && r.width > 0, box: `${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}x${Math.round(r.height)}`,
+           pixels: Math.round(r.width * window.devicePixelRatio) };
+});
+
+try {
+  // 1. dist's own patches are identified as this build's (not "damaged"), on the served page and
+  // the one-file page; a dropped patch is applied to the ROM dropped after it.
+  for (const [url, label] of [[`${base}/index.html`, 'served page'],
+                              [pathToFileURL(join(site, 'nestris-ai.html')).href, 'one-file page']]) {
+    const page = await open(url);
+    for (const name of ['nestris-ai.ips', 'nestris-ai.bps']) {
+      await upload(page, join(dist, name));
+      await page.waitForFunction((n) => document.getElementById('notice').textContent.startsWith(n), {}, name);
+      const summary = await text(page, '#identity-summary');
+      const format = name.slice(-3).toUpperCase();
+      check(new RegExp(`'s ${format} patch \\(this build\\)$`).test(summary), `${label}: dist/${name} is identified: ${summary}`);
+      const notes = await page.$eval('#identity-notes', (e) => e.textContent);
+      check(/this is nestris-ai .*'s patch/.test(notes), `${label}: its facts are listed as identify lists them`);
+      check(/Now drop the ROM/.test(await text(page, '#notice')), `${label}: the page asks for the ROM to apply it to`);
+    }
+    await uploadRom(page);
+    check(await text(page, '#error') === '', `${label}: the BPS dropped first is applied to the ROM dropped after it ${await text(page, '#error')}`);
+    const viaBps = await text(page, '#patched-sha1');
+    check(/nestris-ai\.bps .* applied to/.test(await text(page, '#notice')), `${label}: it says so: ${await text(page, '#notice')}`);
+    const direct = await page.evaluate((bytes) => window.nestris.state.patcher.patch(new Uint8Array(bytes)).sha1, Array.from(rom));
+    check(viaBps === direct, `${label}: the result is the patched ROM (${viaBps})`);
+    if (!synthetic) check(await text(page, '#patched-release') === '(the release\'s patched ROM)', `${label}: the release's patched ROM`);
+    // A damaged patch is refused as damaged, and nothing changes.
+    await upload(page, damaged);
+    await page.waitForFunction(() => /damaged/.test(document.getElementById('error').textContent));
+    check(/damaged BPS patch/.test(await text(page, '#error')), `${label}: a damaged BPS is refused: ${await text(page, '#error')}`);
+    check(await text(page, '#patched-sha1') === viaBps, `${label}: and the patched ROM shown stays`);
+    check(page.errors.length === 0, `${label}: no page errors ${page.errors.join('; ')}`);
+    await page.close();
+  }
+
+  // 2. The canvas on screen without scrolling, at whole device pixels: desktop and phone.
+  const desktop = await open(`${base}/index.html`, { setup: (p) => p.setViewport({ width: 1280, height: 720 }) });
+  await uploadRom(desktop);
+  let box = await inView(desktop, '#screen');
+  check(box.ok, `1280x720: the canvas is in view without scrolling (${box.box})`);
+  check(box.pixels % 256 === 0 && box.pixels >= 512, `1280x720: a whole multiple of 256 pixels wide, at least 2x (${box.pixels})`);
+  check(await desktop.$eval('#touch', (e) => e.hidden), '1280x720 without touch: no touch controls');
+  check(await desktop.$eval('#screen', (e) => getComputedStyle(e).imageRendering) === 'pixelated', 'crisp pixels (image-rendering: pixelated)');
+  await desktop.select('#scale', '1');
+  box = await inView(desktop, '#screen');
+  check(box.pixels === 256, `the size choice 1x gives 256 pixels (${box.pixels})`);
+  await desktop.select('#scale', 'auto');
+
+  // Full screen, toggled by the button and left with F.
+  await desktop.click('#fullscreen');
+  await desktop.waitForFunction(() => document.fullscreenElement && document.fullscreenElement.id === 'player', { timeout: 5000 })
+    .then(() => check(true, 'full screen: the player fills the screen'), () => check(false, 'full screen: the player fills the screen'));
+  await desktop.keyboard.press('KeyF');
+  await desktop.waitForFunction(() => !document.fullscreenElement, { timeout: 5000 })
+    .then(() => check(true, 'full screen: F leaves it'), () => check(false, 'full screen: F leaves it'));
+
+  // Pause is shown.
+  await desktop.click('#pause');
+  check(!(await desktop.$eval('#paused-banner', (e) => e.hidden)) && await text(desktop, '#status') === 'Paused',
+        'pause: the canvas says Paused, and the status too');
+  await desktop.click('#pause');
+  check(await desktop.$eval('#paused-banner', (e) => e.hidden), 'resume: the banner goes');
+  await desktop.close();
+
+  const phone = await open(`${base}/index.html`, {
+    setup: (p) => p.emulate({ viewport: { width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: true },
+                              userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile' }) });
+  await uploadRom(phone);
+  box = await inView(phone, '#screen');
+  check(box.ok, `390x844 phone: the canvas is in view without scrolling (${box.box})`);
+  check(box.pixels % 256 === 0, `390x844 phone: whole device pixels (${box.pixels} wide)`);
+  const pad = await inView(phone, '#touch');
+  check(pad.ok, `390x844 phone: the touch controls are shown, in view (${pad.box})`);
+
+  // 3. Touch plays.
+  const center = (selector) => phone.$eval(selector, (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  });
+  const hold = async (selector, frames) => {
+    const [x, y] = await center(selector);
+    await phone.touchscreen.touchStart(x, y);
+    await phone.waitForFunction(() => window.nestris.state.touch !== 0, { timeout: 2000 }).catch(() => {});
+    await phone.evaluate((n) => window.nestris.runFrames(n), frames);
+    const seen = await phone.evaluate(() => window.nestris.state.console.readRam(1));
+    await phone.touchscreen.touchEnd();
+    return seen;
+  };
+  if (synthetic) {
+    // The synthetic ROM keeps the buttons it read at $01, A in bit 7 ... Right in bit 0.
+    await phone.evaluate(() => window.nestris.runFrames(10));  // past the first frames, which read no buttons
+    const expectBits = { Start: 0x10, A: 0x80, Left: 0x02, Select: 0x20 };
+    for (const [name, bits] of Object.entries(expectBits)) {
+      const seen = await hold(`#touch [data-b="${name}"]`, 2);
+      check(seen === bits, `touch ${name}: the NES reads it (${seen.toString(16)})`);
+    }
+    await phone.evaluate(() => window.nestris.runFrames(2));
+    check(await phone.evaluate(() => window.nestris.state.console.readRam(1)) === 0, 'touch released: no button');
+    const [x, y] = await center('#touch [data-b="Chord"]');
+    await phone.touchscreen.touchStart(x, y);
+    await phone.waitForFunction(() => window.nestris.state.chord >= 0, { timeout: 2000 }).catch(() => {});
+    await phone.evaluate(() => window.nestris.runFrames(1));
+    const first = await phone.evaluate(() => window.nestris.state.console.readRam(1));
+    await phone.evaluate(() => window.nestris.runFrames(4));
+    const then = await phone.evaluate(() => window.nestris.state.console.readRam(1));
+    await phone.touchscreen.touchEnd();
+    check(first === 0x20 && then === 0x30, `touch AI game: Select held, then Start with it (${first.toString(16)}, ${then.toString(16)})`);
+  } else {
+    // Tetris: Start touched through the title, the game type and the level menus starts a game.
+    await phone.evaluate(() => window.nestris.runFrames(300));
+    let mode = 0;
+    for (let i = 0; i < 40 && mode !== 4; ++i) {
+      await hold('#touch [data-b="Start"]', 4);
+      await phone.evaluate(() => window.nestris.runFrames(40));
+      mode = await phone.evaluate(() => window.nestris.state.console.readRam(0xC0));
+    }
+    check(mode === 4, `touch Start through the menus: the game starts (gameMode ${mode})`);
+  }
+  check(phone.errors.length === 0, `phone: no page errors ${phone.errors.join('; ')}`);
+  await phone.close();
+
+  // 4. A refused file after a good one: the game plays on; the message is beside the drop zone.
+  const live = await open(`${base}/index.html`, { step: false, setup: (p) => p.setViewport({ width: 1280, height: 720 }) });
+  await uploadRom(live);
+  await live.waitForFunction(() => window.nestris.state.console.frame() > 10);
+  const summary = await text(live, '#identity-summary');
+  const patchedSha1 = await text(live, '#patched-sha1');
+  for (const file of [other, damaged]) {
+    await upload(live, file);
+    await live.waitForFunction(() => !document.getElementById('error').hidden);
+    const f0 = await frame(live);
+    await sleep(500);
+    check(await frame(live) > f0 + 10, `after ${file.replace(/.*\//, '')} is refused the game runs on (${f0} -> ${await frame(live)})`);
+    check(/plays on/.test(await text(live, '#error')), `the refusal says so: ${await text(live, '#error')}`);
+    check(await text(live, '#identity-summary') === summary && await text(live, '#patched-sha1') === patchedSha1,
+          'the details shown are still the game\'s');
+    const gap = await live.evaluate(() => document.getElementById('error').getBoundingClientRect().top
+                                          - document.getElementById('drop').getBoundingClientRect().bottom);
+    check(gap >= 0 && gap < 40 && (await inView(live, '#error')).ok, `the message is beside the drop zone, in view (${gap}px below it)`);
+  }
+
+  // 5. Files dropped anywhere on the page are opened (never left to the browser); an already
+  // patched ROM says it plays as it is.
+  const dropped = await live.evaluate(async () => {
+    const bytes = window.nestris.state.patched.bytes;
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], 'already-patched.nes'));
+    const event = new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true });
+    document.querySelector('footer').dispatchEvent(event);
+    await new Promise((ok) => setTimeout(ok, 300));
+    return { prevented: event.defaultPrevented, note: document.getElementById('play-note').hidden ? '' : document.getElementById('play-note').textContent };
+  });
+  check(dropped.prevented, 'a drop on the footer is the page\'s (the browser does not open or download it)');
+  check(/already-patched\.nes plays as it is/.test(dropped.note), `an already patched ROM: ${dropped.note}`);
+  check(live.errors.length === 0, `live: no page errors ${live.errors.join('; ')}`);
+
+  // 6. Keys remapped are kept: Start on S, over a reload.
+  await live.click('#controls summary');
+  await live.click('#keymap tr[data-button="Start"] button.remap');
+  await live.keyboard.press('KeyS');
+  const keyShown = () => live.$eval('#keymap tr[data-button="Start"] .key', (e) => e.textContent);
+  check(await keyShown() === 'S', `remap: Start is on ${await keyShown()}`);
+  await live.reload();
+  await live.evaluate(() => window.nestris.ready);
+  await acceptSynthetic(live);
+  check(await keyShown() === 'S', `remap: kept over a reload (${await keyShown()})`);
+  await uploadRom(live);
+  await live.keyboard.down('KeyS');
+  const withS = await live.evaluate(() => window.nestris.state.keys);
+  await live.keyboard.up('KeyS');
+  await live.keyboard.down('Enter');
+  const withEnter = await live.evaluate(() => window.nestris.state.keys);
+  await live.keyboard.up('Enter');
+  check(withS === 0x08 && withEnter === 0, `remap: S is Start, Enter is nothing now (${withS}, ${withEnter})`);
+  await live.click('#controls summary');
+  await live.click('#keys-default');
+  check(await keyShown() === 'Enter', 'default keys: Start is back on Enter');
+  await live.close();
+} finally {
+  await browser.close();
+  server.close();
+  rmSync(scratch, { recursive: true, force: true });
+}
+console.log(failures ? `${failures} check(s) failed` : 'all checks passed');
+process.exit(failures ? 1 : 0);
