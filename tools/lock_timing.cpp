@@ -10,14 +10,15 @@
 namespace nestris::game {
 namespace {
 
-// Addresses in the original game that only this measurement needs (public disassembly names).
-constexpr uint16_t kAddLineClearPoints = 0x9C2D;  // lda #0 / sta holdDownPoints: the loop's set-up
-constexpr uint16_t kScoreLoopDone = 0x9C98;       // after dec generalCounter / bne: the loop is over
+constexpr uint16_t kAddLineClearPoints = tetris::game_addLineClearPoints;
+constexpr uint16_t kScoreLoopDone = tetris::game_scoreLoopDone;
 constexpr uint64_t kInterruptCycles = 7;          // the NMI's own cycles before its first instruction
-// switch_s_plus_2a: asl / tay / iny / pla / sta tmp1 ($AC86) / pla ($AC88) / sta tmp2 / lda (tmp1),y /
-// tax / iny / lda (tmp1),y / sta tmp2 / stx tmp1 / jmp (tmp1) ($AC95). An NMI taken before
-// the instruction at $AC88 finds tmp1 written by the main loop and overwrites it.
-constexpr uint16_t kDispatchWindowFirst = 0xAC88, kDispatchWindowLast = 0xAC95;
+
+// At the NMI handler's first instruction: the return address the interrupt pushed (P, then PC).
+uint16_t interrupted_pc(const emu::Nes& n) {
+    const auto stack = [&](int i) { return n.read_ram(static_cast<uint16_t>(0x100 + ((n.cpu().s() + i) & 0xFF))); };
+    return static_cast<uint16_t>(stack(2) | stack(3) << 8);
+}
 
 // To the first frame boundary of play after Start on the level menu (the level written there).
 void start_game(emu::Nes& nes, const LockSetup& setup) {
@@ -38,7 +39,9 @@ void start_game(emu::Nes& nes, const LockSetup& setup) {
 
 }  // namespace
 
-bool in_dispatch_crash_window(uint16_t pc) { return pc >= kDispatchWindowFirst && pc <= kDispatchWindowLast; }
+bool in_dispatch_crash_window(uint16_t pc) {
+    return pc >= tetris::game_switchWindowFirst && pc <= tetris::game_switchWindowLast;
+}
 
 LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& setup) {
     if (setup.lines_cleared > 4) throw std::invalid_argument("a lock clears 0-4 lines");
@@ -68,9 +71,7 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
             t.crashed = true;
             t.crash_pc = pc;
         } else if (pc == tetris::game_nmi) {
-            const uint8_t sp = n.cpu().s();
-            const auto stack = [&](int i) { return n.read_ram(static_cast<uint16_t>(0x100 + ((sp + i) & 0xFF))); };
-            if (in_frame) t.landed.push_back({c - kInterruptCycles - score_nmi, static_cast<uint16_t>(stack(2) | stack(3) << 8)});
+            if (in_frame) t.landed.push_back({c - kInterruptCycles - score_nmi, interrupted_pc(n)});
             if (loop_start == 0) score_nmi = c - kInterruptCycles;
         } else if (pc == kAddLineClearPoints && loop_start == 0 &&
                    n.read_ram(tetris::player1_playState) == play_state::UpdateLines) {
@@ -123,7 +124,6 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
     emu::Nes nes(patched_rom);
     nes.run_input(menu_walk_input(walk));
     nes.set_buttons(0);
-    constexpr uint16_t kAllegro = 0xBA;
     AiGameTimes out;
     uint64_t last_nmi = 0, loop_start = 0;
     std::optional<ScoringFrame> frame;  // the scoring frame being traced
@@ -137,16 +137,12 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
             out.crash_pc = pc;
             if (frame) frame->crashed = true;
         } else if (pc == tetris::game_nmi) {
-            const uint8_t sp = n.cpu().s();
-            const uint16_t ret = static_cast<uint16_t>(n.read_ram(static_cast<uint16_t>(0x100 + ((sp + 2) & 0xFF))) |
-                                                       n.read_ram(static_cast<uint16_t>(0x100 + ((sp + 3) & 0xFF))) << 8);
+            const uint16_t ret = interrupted_pc(n);
             if (n.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY && !in_idle(ret))
                 out.lags.push_back({out.frames_run, n.read_ram(tetris::player1_playState),
                                     n.read_ram(tetris::player1_levelNumber), ret});
             if (frame && loop_start) {
-                const uint8_t sp = n.cpu().s();
-                const auto stack = [&](int i) { return n.read_ram(static_cast<uint16_t>(0x100 + ((sp + i) & 0xFF))); };
-                frame->landed.push_back({c - kInterruptCycles - last_nmi, static_cast<uint16_t>(stack(2) | stack(3) << 8)});
+                frame->landed.push_back({c - kInterruptCycles - last_nmi, ret});
             } else {
                 last_nmi = c - kInterruptCycles;
                 std::copy(n.ram().begin(), n.ram().end(), at_nmi.begin());
@@ -160,7 +156,7 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
             f.level_up = f.level != at_nmi[tetris::levelNumber];
             f.lines_cleared = n.read_ram(tetris::completedLines);
             f.hold_down_points = n.read_ram(tetris::holdDownPoints);
-            f.allegro = at_nmi[kAllegro];
+            f.allegro = at_nmi[tetris::allegro];
             f.vram_row = at_nmi[tetris::vramRow];
             for (uint8_t col = 0; col < 10; ++col)
                 if (at_nmi[static_cast<std::size_t>(tetris::playfield + 50 + col)] != kTileEmpty) {
