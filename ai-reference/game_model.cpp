@@ -370,7 +370,14 @@ void run_nmi(GameState& s, uint8_t held) {
     s.heldButtons = held;
 }
 
-void run_main_loop(GameState& s) {
+namespace {
+
+// Where in the main loop the NMIs of a lag frame can land (step_with_lag).
+enum class WorkPoint { PlayerWorkDone, BeforePause };
+
+// The main loop; `at` runs where the player's work ends (after its play state, before
+// gameModeState 6) and before the pause's test (7).
+void run_main_loop_with(GameState& s, const std::function<void(WorkPoint)>& at) {
     if (s.gameModeState == 2) {
         // gameModeState 2: counters.
         ++s.fallTimer;
@@ -383,6 +390,7 @@ void run_main_loop(GameState& s) {
         // 4: player 1.
         run_play_state(s);
         if (s.status != GameStatus::Playing) return;
+        if (at) at(WorkPoint::PlayerWorkDone);
         // 6: reset combo. Its return value makes the main loop wait for a frame when the
         // held buttons happen to equal 7 (Right+Left+Down).
         if (s.heldButtons == (button::A | button::B | button::Select | button::Start)) {
@@ -391,6 +399,7 @@ void run_main_loop(GameState& s) {
         }
         s.gameModeState = 7;
         if (s.heldButtons == 7) return;
+        if (at) at(WorkPoint::BeforePause);
     }
     // 7: pause (only in play, not during the curtain); the pause loop waits each frame for a
     // new press of Start alone.
@@ -405,6 +414,25 @@ void run_main_loop(GameState& s) {
     }
     // 8: back to 2, then wait.
     s.gameModeState = 2;
+}
+
+}  // namespace
+
+void run_main_loop(GameState& s) { run_main_loop_with(s, {}); }
+
+void step_with_lag(GameState& s, uint8_t held, LagNmis lag, const std::function<uint8_t(const GameState&)>& poll) {
+    if (s.status != GameStatus::Playing) return;
+    run_nmi(s, held);
+    unsigned left = lag.total();
+    auto lag_nmis = [&](unsigned n) {
+        for (; n > 0 && left > 0; --n, --left) run_nmi(s, poll(s));
+    };
+    run_main_loop_with(s, [&](WorkPoint p) {
+        lag_nmis(p == WorkPoint::PlayerWorkDone ? lag.in_player_work : lag.total() - lag.after - (lag.total() - left));
+    });
+    // A frame whose work ended early (game over, a reset, the Right+Left+Down wait) or had no
+    // player's work (the frame after that wait, the pause) has its NMIs at its end.
+    if (s.status == GameStatus::Playing) lag_nmis(left);
 }
 
 void step(GameState& s, uint8_t held) {

@@ -113,6 +113,27 @@ inline GameState stepped(GameState state, uint8_t held_buttons) {
 void run_nmi(GameState& state, uint8_t held_buttons);
 void run_main_loop(GameState& state);
 
+// A frame whose work outlasts the frame (from level ~140, a lock's score loop; MODEL.md
+// "Time"): the NMIs that come while the main loop is still at work each render, count the
+// frame, step the RNG and poll, as every NMI does, and no main loop follows them; the
+// interrupted work goes on with their poll. Where they land matters to the buttons the rest of
+// the work reads: gameModeState 6 reads the held buttons (the reset, the Right+Left+Down wait)
+// and 7 the new presses (the pause). `poll` gives each one's held buttons, from the state as it
+// stands when it comes. The render writes the active player block as well as its saved copy,
+// so the player's save keeps what it wrote.
+struct LagNmis {
+    unsigned in_player_work = 0;  // before gameModeState 6 (in the score loop: nearly all)
+    unsigned before_pause = 0;    // after 6 read the held buttons, before 7 reads the new presses
+    unsigned after = 0;           // after both (the music)
+    unsigned total() const { return in_player_work + before_pause + after; }
+    // Counts one more NMI that landed where the work was: `reached` 6 / 7 or not.
+    void add(bool reached_state6, bool reached_state7) {
+        ++(reached_state7 || after ? after : reached_state6 || before_pause ? before_pause : in_player_work);
+    }
+};
+void step_with_lag(GameState& state, uint8_t held_buttons, LagNmis lag,
+                   const std::function<uint8_t(const GameState&)>& poll);
+
 // ---- queries -------------------------------------------------------------------------------
 // The game's own collision test (isPositionValid) for orientation `piece` at (x, y).
 bool is_position_valid(const GameState& state, uint8_t x, uint8_t y, uint8_t piece);

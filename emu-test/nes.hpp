@@ -131,6 +131,12 @@ public:
     void write_ram(uint16_t addr, uint8_t value) { s_.ram[addr & 0x7FF] = value; }
     // The CPU address space without side effects (PPU/controller registers show their state).
     uint8_t peek(uint16_t addr) const;
+    // At an interrupt handler's first instruction: the return address the interrupt pushed
+    // (P, then PC, on the stack), that is the instruction it interrupted.
+    uint16_t interrupted_pc() const {
+        const auto stack = [&](int i) { return read_ram(static_cast<uint16_t>(0x100 + ((s_.cpu.s() + i) & 0xFF))); };
+        return static_cast<uint16_t>(stack(2) | stack(3) << 8);
+    }
 
     // ---- state ----------------------------------------------------------------------------------
     Cpu6502& cpu() { return s_.cpu; }

@@ -64,10 +64,13 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
         uint8_t late_plans = 0;
         uint32_t idle = 0;
         bool idle_known = false;
+        LagNmis lag;  // NMIs in the work that led to it, past the one that began it
     };
     std::deque<Boundary> pending;
     uint64_t idle_from = 0;
     uint64_t nmis_since_boundary = 0;
+    LagNmis lags;                // the NMIs in the work of the frame under way, past its first
+    bool reached_state6 = false, reached_state7 = false;  // where that work is (step_with_lag)
     bool in_play = false, ended = false, curtain_seen = false;
     AiGameComparison out;
     auto end_with = [&](AiGameComparison::End why, std::string detail) {
@@ -82,6 +85,8 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
         if (pc < 0x8000 && in_play) {  // the game's code is all in ROM: this is a jump gone wrong
             end_with(AiGameComparison::End::Crash, "the CPU executes RAM at " + hex4(pc));
         } else if (pc == idle_entry) {
+            const LagNmis lag = lags;
+            lags = {};
             nmis_since_boundary = 0;
             const auto ram = n.ram();
             const bool playing = ram[tetris::gameMode] == tetris::GAME_MODE_PLAY;
@@ -95,7 +100,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
                 return;
             }
             try {
-                pending.push_back({from_ram(n.ram()), n.read_ram(late_plans)});
+                pending.push_back({from_ram(n.ram()), n.read_ram(late_plans), 0, false, lag});
                 idle_from = n.cycles();
                 in_play = true;
                 curtain_seen = curtain_seen || pending.back().state.playState == play_state::Curtain;
@@ -104,7 +109,13 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
                 // states; anything else is a state the model cannot read: say which.
                 if (in_play && !curtain_seen) end_with(AiGameComparison::End::Unreadable, e.what());
             }
+        } else if (pc == tetris::game_checkForResetKeyCombo) {
+            reached_state6 = true;
+        } else if (pc == tetris::game_startButtonHandling) {
+            reached_state7 = true;
         } else if (pc == nmi_entry) {
+            if (nmis_since_boundary == 0) reached_state6 = reached_state7 = false;  // the frame's NMI: its work begins
+            else lags.add(reached_state6, reached_state7);
             if (!pending.empty() && !pending.back().idle_known) {
                 pending.back().idle = static_cast<uint32_t>(n.cycles() - kInterruptCycles - idle_from);
                 pending.back().idle_known = true;
@@ -133,8 +144,12 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
                 continue;
             }
             next_idle = b.idle;
-            loop->frame();
+            loop->frame(b.lag);
             ++out.frames;
+            const unsigned lag = b.lag.total();
+            out.lag_frames += lag;
+            out.lagging_frames += lag != 0;
+            out.max_lag = std::max(out.max_lag, lag);
             out.idle_min = std::min(out.idle_min, b.idle);
             out.idle_max = std::max(out.idle_max, b.idle);
             idle_sum += b.idle;

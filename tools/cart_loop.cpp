@@ -82,7 +82,7 @@ void CartridgeInTheLoop::mirror() {
     to_ram(state_, std::span<uint8_t, kCpuRamSize>(machine_.memory().data(), kCpuRamSize));
 }
 
-uint8_t CartridgeInTheLoop::frame() {
+uint8_t CartridgeInTheLoop::frame(LagNmis lag) {
     // The main loop with the buttons the last NMI's poll left.
     const uint8_t buttons = buttons_;
     const uint8_t active = machine_.read(drv_active_);
@@ -90,7 +90,14 @@ uint8_t CartridgeInTheLoop::frame() {
     if (active == 2 && last_drv_active_ != 2 && machine_.read(plan_ok_) != plan_lost_) ++stats_.late_pieces;
     last_drv_active_ = active;
     const uint8_t spawns_before = state_.spawnCount;
-    step(state_, buttons);
+    step_with_lag(state_, buttons, lag, [this](const GameState&) {
+        // An NMI in the game's work, not the task's: it polls (the driver) and the work goes
+        // on; the task, where it gave the CPU back, gets no time.
+        mirror();
+        machine_.cpu().set_s(0xFD);
+        if (!machine_.call_nmi(kNmiStub, 100'000).ok()) throw std::runtime_error("the lag frame's NMI did not return");
+        return machine_.read(held_);
+    });
     mirror();
     ++stats_.frames;
     count_first_input(buttons, state_.spawnCount != spawns_before);

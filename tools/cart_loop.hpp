@@ -64,8 +64,10 @@ struct CartLoopStats {
 class CartridgeInTheLoop {
 public:
     CartridgeInTheLoop(const GameState& start, CartLoopOptions options = {});
-    // One frame; returns the buttons the AI held.
-    uint8_t frame();
+    // One frame; returns the buttons the AI held. `lag`: the NMIs that came while the frame's
+    // main loop was still at work (lag frames, game_model.hpp step_with_lag): each polls
+    // through the AI's driver, with no idle time for the task.
+    uint8_t frame(LagNmis lag = {});
     const GameState& state() const { return state_; }
     // The game changed under the AI (a human, a bug, a test): the next frame goes on from this.
     void replace_state(const GameState& state) { state_ = state; }

@@ -26,8 +26,8 @@ namespace {
 double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
 
 // AI games on the real ROM against the cartridge in the loop (game_harness.hpp).
-int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b_type, uint64_t frames,
-                   unsigned threads) {
+int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, int level, bool b_type,
+                   uint64_t frames, unsigned threads) {
     using Game = game::AiGameComparison;
     std::vector<Game> games(count);
     std::mutex out;
@@ -35,16 +35,18 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b
         game::MenuWalk walk;
         walk.level = level;
         walk.b_type = b_type;
-        walk.title_wait = static_cast<int>(i);
+        walk.title_wait = first_wait + static_cast<int>(i);
         const Game c = game::compare_ai_game_with_loop(roms.patched, shipped_cart(), walk, frames);
         games[i] = c;
         std::lock_guard<std::mutex> lock(out);
-        std::printf("AI game %llu: %llu frames, %u pieces, %u lines, %u fallback pieces (loop %u; at level 29+: %u of "
-                    "%u pieces), %s, idle %u-%u (mean %.0f): %s\n",
-                    static_cast<unsigned long long>(i), static_cast<unsigned long long>(c.frames), c.pieces,
+        std::printf("AI game %llu (title wait %d): %llu frames, %u pieces, %u lines, %u fallback pieces (loop %u; at level 29+: %u of "
+                    "%u pieces), %s, idle %u-%u (mean %.0f), %llu lag frames in %llu frames (most %u): %s\n",
+                    static_cast<unsigned long long>(i), walk.title_wait, static_cast<unsigned long long>(c.frames), c.pieces,
                     c.lines, c.real_fallbacks, c.loop_fallbacks, c.fallbacks_29, c.pieces_29,
                     game::describe_end(c).c_str(),
-                    c.idle_min, c.idle_max, c.idle_mean, c.mismatch ? c.mismatch->c_str() : "identical");
+                    c.idle_min, c.idle_max, c.idle_mean, static_cast<unsigned long long>(c.lag_frames),
+                    static_cast<unsigned long long>(c.lagging_frames), c.max_lag,
+                    c.mismatch ? c.mismatch->c_str() : "identical");
         std::fflush(stdout);
     });
     const uint64_t pieces = sum_of(games, &Game::pieces), fallbacks = sum_of(games, &Game::real_fallbacks);
@@ -54,7 +56,8 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b
     const uint64_t crashes = sum_of(games, [](const Game& c) { return c.end == Game::End::Crash; });
     const uint64_t unreadable = sum_of(games, [](const Game& c) { return c.end == Game::End::Unreadable; });
     std::printf("%llu AI games from level %d (%s), %llu frames, %llu pieces, %llu lines, %llu game overs (the curtain), "
-                "%llu crashes, %llu states the model could not read, %llu reached 230 lines\n"
+                "%llu crashes, %llu states the model could not read, %llu reached 230 lines, "
+                "%llu lag frames (every one stepped by the model too)\n"
                 "pieces given the best placement of a search not done at their spawn: %llu (%.1f %%); below level 29: "
                 "%llu of %llu (%.1f %%), at level 29 and above: %llu of %llu (%.1f %%)\n"
                 "mismatches with the cartridge in the loop: %llu\n",
@@ -64,6 +67,7 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int level, bool b
                 static_cast<unsigned long long>(sum_of(games, &Game::game_over)),
                 static_cast<unsigned long long>(crashes), static_cast<unsigned long long>(unreadable),
                 static_cast<unsigned long long>(sum_of(games, [](const Game& c) { return c.lines >= 230; })),
+                static_cast<unsigned long long>(sum_of(games, &Game::lag_frames)),
                 static_cast<unsigned long long>(fallbacks), percent(fallbacks, pieces),
                 static_cast<unsigned long long>(fallbacks - fallbacks_29), static_cast<unsigned long long>(pieces - pieces_29),
                 percent(fallbacks - fallbacks_29, pieces - pieces_29), static_cast<unsigned long long>(fallbacks_29),
@@ -90,11 +94,14 @@ int main(int argc, char** argv) {
                    "write the first movie's pad bytes, one per line (A=1 ... Right=128), to replay in FCEUX "
                    "(tools/fceux_check.sh --replay)");
     uint64_t ai_games = 0;
-    int level = 19;
+    int level = 19, first_wait = 0;
     bool b_type = false;
     app.add_option("--ai-games", ai_games,
                    "instead: AI games on the patched ROM, each against the cartridge in the loop given the\n"
-                   "real game's idle time (game i waits i more frames on the legal screen: other pieces)");
+                   "real game's idle time and lag frames (game i waits --title-wait + i more frames on the legal\n"
+                   "screen: other pieces)");
+    app.add_option("--title-wait", first_wait, "with --ai-games: the first game's extra frames on the legal screen (0-10000)")
+        ->check(CLI::Range(0, 10000));
     app.add_option("--level", level, "start level of the AI games (0-19)")->check(CLI::Range(0, 19));
     app.add_flag("--b-type", b_type, "B-Type AI games (height 0)");
     app.footer("Exit status 0: every run identical; 1: a mismatch, or the ROM is not Tetris (USA) or unreadable; 2: usage.");
@@ -112,7 +119,7 @@ int main(int argc, char** argv) {
                         pads.size(), movie_out.c_str(), r.mismatch ? r.mismatch->c_str() : "identical");
             return r.mismatch ? 1 : 0;
         }
-        if (ai_games) return check_ai_games(roms, ai_games, level, b_type, frames, threads);
+        if (ai_games) return check_ai_games(roms, ai_games, first_wait, level, b_type, frames, threads);
         std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0};
         std::mutex out;
         parallel_for(movies, std::max(1u, threads), [&](uint64_t i) {

@@ -1,6 +1,7 @@
 #include "fidelity.hpp"
 
 #include "cart_image.hpp"
+#include "frame_time.hpp"
 #include "nes.hpp"
 #include "ram_map.hpp"
 #include "random_movie.hpp"
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -29,22 +31,56 @@ uint8_t to_pad(uint8_t game_buttons) {
 // Generous: one frame is 29 781 cycles; menus with the PPU off take a few frames per NMI.
 constexpr uint64_t kCyclesPerNmi = 10 * 29781;
 
+// The frame ran a lock's score loop (play state 5 moved on to 6).
+bool scored(const GameState& before, const GameState& after) {
+    return before.playState != play_state::BTypeGoalCheck && after.playState == play_state::BTypeGoalCheck;
+}
+
+// The main loop's two waits for the NMI (the frame's end; the pause's first frame).
+bool is_vblank_wait(uint16_t pc) {
+    return (pc >= tetris::game_waitForVblank_loop && pc <= tetris::game_waitForVblank_loop + 3) ||
+           (pc >= tetris::game_waitForVblank_loop2 && pc <= tetris::game_waitForVblank_loop2 + 3);
+}
+
 struct Harness {
     emu::Nes nes;
     uint16_t nmi_address;
     uint64_t nmis = 0;
 
+    bool lag = false;  // the NMI we stand at landed in the frame's work
+    bool reached_state6 = false, reached_state7 = false;  // where that work was
+
     explicit Harness(std::span<const uint8_t> rom)
         : nes(rom), nmi_address(tetris::game_nmi) {
         nes.power_on();
+        nes.set_instruction_hook([this](const emu::Nes& n) {
+            const uint16_t pc = n.cpu().pc();
+            reached_state6 |= pc == tetris::game_checkForResetKeyCombo;
+            reached_state7 |= pc == tetris::game_startButtonHandling;
+        });
     }
-    // Runs to the next NMI entry, where the handler has not yet polled the pad.
+    // Runs to the next NMI entry, where the handler has not yet polled the pad, and tells
+    // whether it found the main loop in its wait for it (a frame boundary) or in its work.
     void next_nmi() {
+        if (auto why = try_next_nmi()) throw std::runtime_error(*why);
+    }
+    // The same; a game that went astray (the CPU jammed, no NMI, or an NMI that interrupted
+    // code in RAM) is said, not thrown.
+    std::optional<std::string> try_next_nmi() {
         if (nes.cpu().pc() == nmi_address) nes.step();
+        if (!lag) reached_state6 = reached_state7 = false;  // a frame's work begins
         const emu::RunStatus status = nes.run_until_pc(nmi_address, kCyclesPerNmi);
         if (status != emu::RunStatus::Reached)
-            throw std::runtime_error(std::string("the game did not reach its NMI: ") + emu::to_string(status));
+            return std::string("the game did not reach its NMI: ") + emu::to_string(status);
         ++nmis;
+        const uint16_t pc = nes.interrupted_pc();
+        lag = !is_vblank_wait(pc);
+        if (pc < 0x8000) {
+            char where[8];
+            std::snprintf(where, sizeof where, "$%04X", pc);
+            return std::string("the NMI interrupted code in RAM at ") + where;
+        }
+        return std::nullopt;
     }
     GameState state() const { return from_ram(nes.ram()); }
 };
@@ -151,18 +187,47 @@ FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGam
             write_lines(h.nes, *game.lines);
             s = h.state();
         }
-        if (game.stack_top) {
-            build_stack(s, *game.stack_top, game.movie_seed);
+        if (game.stack_top || game.max_score) {
+            if (game.stack_top) build_stack(s, *game.stack_top, game.movie_seed);
+            if (game.max_score) s.score = {0x99, 0x99, 0x99};
             to_ram(s, h.nes.ram());
             if (!(h.state() == s)) throw std::runtime_error("to_ram/from_ram do not round-trip");
         }
+        // The last lock's score loop (the frame that moved play state 5 on), for a crash's account.
+        struct {
+            std::size_t frame = 0;
+            uint8_t level = 0, lines = 0;
+        } last_score;
         const Movie movie = make_random_movie(s, game.movie_seed, game.frames).movie;
         for (std::size_t i = 0; i < movie.frames.size(); ++i) {
+            // The frame's NMI polls b; each NMI that then lands in the frame's work (a lag
+            // frame) polls the movie's next pad: the model steps them all at once.
+            const std::size_t first = i;
             const uint8_t b = movie.frames[i];
             h.nes.set_buttons(to_pad(b));
-            h.next_nmi();
+            std::optional<std::string> astray = h.try_next_nmi();
+            LagNmis lag;
+            while (!astray && h.lag && i + 1 < movie.frames.size()) {
+                lag.add(h.reached_state6, h.reached_state7);
+                h.nes.set_buttons(to_pad(movie.frames[++i]));
+                astray = h.try_next_nmi();
+            }
             const GameState before = s;
-            step(s, b);
+            std::size_t polled = first;
+            auto poll = [&](const GameState&) { return movie.frames[++polled]; };
+            step_with_lag(s, b, lag, poll);
+            r.lag_frames += lag.total();
+            if (scored(before, s)) last_score = {first + 1, s.levelNumber, before.completedLines};
+            if (astray) {
+                // The game went astray in this frame or the NMIs in its work: the model's
+                // account is a lock's score loop in this frame that may crash the game
+                // (frame_time.hpp).
+                r.crash = FidelityCrash{i + 1, *astray, last_score.level, last_score.lines, false};
+                r.crash->predicted = last_score.frame == first + 1 &&
+                                     score_frame_may_crash(last_score.level, last_score.lines);
+                break;
+            }
+            if (h.lag) break;  // the movie ran out in the middle of a frame's work
             // The model stops following where the game leaves play (game over, ending, B-Type
             // goal, reset): that frame ends in the game's menus or animations, not at a frame
             // boundary of play, so there is nothing to compare.
@@ -228,8 +293,9 @@ std::vector<FidelityGame> standard_fidelity_games(std::size_t count, std::size_t
     return games;
 }
 
-std::vector<FidelityGame> stacked_fidelity_games(std::size_t count, std::size_t frames, uint64_t seed) {
-    std::vector<FidelityGame> games = standard_fidelity_games(count, frames, {0, 9, 18, 19}, seed);
+std::vector<FidelityGame> stacked_fidelity_games(std::size_t count, std::size_t frames, uint64_t seed,
+                                                  const std::vector<uint8_t>& levels, bool max_score) {
+    std::vector<FidelityGame> games = standard_fidelity_games(count, frames, levels, seed);
     for (std::size_t i = 0; i < games.size(); ++i) {
         FidelityGame& g = games[i];
         g.start.game_type = 0;
@@ -237,6 +303,7 @@ std::vector<FidelityGame> stacked_fidelity_games(std::size_t count, std::size_t 
         g.start.start_height = 0;
         g.lines = std::nullopt;
         g.stack_top = static_cast<uint8_t>(2 + (seed + i * 5) % 14);
+        g.max_score = max_score;
     }
     return games;
 }
@@ -262,6 +329,7 @@ std::string describe(const FidelityResult& r) {
         << p.level_menu_frames << " level-menu frames, movie seed " << r.game.movie_seed;
     if (r.game.lines) out << ", lines set to " << std::hex << *r.game.lines << std::dec;
     if (r.game.stack_top) out << ", stack from row " << int(*r.game.stack_top);
+    if (r.game.max_score) out << ", score 999999";
     out << ": ";
     if (!r.error.empty()) {
         out << "ERROR " << r.error << "\n";
@@ -269,12 +337,17 @@ std::string describe(const FidelityResult& r) {
     }
     out << r.frames_compared << " frames, " << r.pieces << " pieces, " << r.line_clears << " line clears ("
         << r.tetrises << " tetrises), " << r.level_ups << " level-ups, " << r.pauses << " pauses, "
-        << r.hidden_row_locks << " locks into the hidden rows, ended "
+        << r.hidden_row_locks << " locks into the hidden rows, " << r.lag_frames << " lag frames, ended "
         << (r.end.status == GameStatus::Playing ? (is_topped_out(r.end) ? "topped out" : "playing")
                                                 : to_string(r.end.status))
         << "\n";
     if (!r.start_matches_power_on)
         out << "  the game's first frame differs from power_on_game():\n" << r.start_difference;
+    if (r.crash)
+        out << "  CRASH in frame " << r.crash->frame << " (" << r.crash->how << "), a lock scoring " << int(r.crash->lines)
+            << " lines at level " << int(r.crash->level) << ": "
+            << (r.crash->predicted ? "the model called it a lock that may crash\n"
+                                   : "NOT predicted by the model (score_frame_may_crash)\n");
     if (r.diverged) {
         out << "  DIVERGENCE at frame " << r.divergence_frame << " with buttons "
             << buttons_to_string(r.divergence_buttons) << "\n";

@@ -10,9 +10,11 @@
 // then run the same random movie (make_random_movie, drawn on the model before the run); after
 // every frame the whole model state is compared with the state read from the game's RAM.
 //
-// Frame boundaries in the emulator are the NMI entries: every frame ends with the main loop
-// waiting for the NMI, so the RAM at NMI entry is the state at the model's boundary, and the
-// buttons set there are what that NMI polls.
+// Frame boundaries in the emulator are the NMI entries that find the main loop waiting for the
+// NMI: the RAM there is the state at the model's boundary, and the buttons set there are what
+// that NMI polls. An NMI that lands in the frame's work instead (a lag frame, from level ~140)
+// polls the movie's next pad and is stepped with step_with_lag; the comparison waits for the
+// next boundary.
 #pragma once
 
 #include "game_model.hpp"
@@ -40,6 +42,18 @@ struct FidelityGame {
     // model continue from a model-made state: high stacks, locks into the hidden rows, clears
     // near the top.
     std::optional<uint8_t> stack_top = std::nullopt;
+    // With the stack: the score set to 999 999 as well (as in any game that reaches the high
+    // levels; each lock's score loop then takes its longest, and lags from level ~140).
+    bool max_score = false;
+};
+
+// The game crashed (from level ~150 a lock's frame can: MODEL.md "Time"): in which frame, how
+// the harness saw it, and whether the model called that frame's lock one that may crash.
+struct FidelityCrash {
+    std::size_t frame = 0;  // 1 = the first frame stepped
+    std::string how;
+    uint8_t level = 0, lines = 0;  // the level the score loop read and the lines it scored
+    bool predicted = false;        // score_frame_may_crash(level, lines)
 };
 
 struct FidelityResult {
@@ -58,8 +72,11 @@ struct FidelityResult {
     // What the game went through.
     std::size_t line_clears = 0, tetrises = 0, pieces = 0, pauses = 0, level_ups = 0;
     std::size_t hidden_row_locks = 0;  // locks that left blocks in the hidden rows
+    std::size_t lag_frames = 0;        // NMIs that came in a frame's work (stepped with step_with_lag)
     GameState end;
-    bool ok() const { return error.empty() && !diverged && start_matches_power_on; }
+    std::optional<FidelityCrash> crash;  // the game crashed: the run ended there
+    // A crash the model predicted ends a game as the model says; one it did not is a failure.
+    bool ok() const { return error.empty() && !diverged && start_matches_power_on && (!crash || crash->predicted); }
 };
 
 FidelityResult run_fidelity_game(std::span<const uint8_t> ines_rom, const FidelityGame& game);
@@ -71,7 +88,9 @@ std::vector<FidelityGame> standard_fidelity_games(std::size_t count, std::size_t
                                                   const std::vector<uint8_t>& levels, uint64_t seed);
 
 // Games that start from random stacks (stack_top 0-15), at start levels cycling 0, 9, 18, 19.
-std::vector<FidelityGame> stacked_fidelity_games(std::size_t count, std::size_t frames, uint64_t seed);
+std::vector<FidelityGame> stacked_fidelity_games(std::size_t count, std::size_t frames, uint64_t seed,
+                                                  const std::vector<uint8_t>& levels = {0, 9, 18, 19},
+                                                  bool max_score = false);
 
 // Runs games on `threads` threads; results in the order of the games.
 std::vector<FidelityResult> run_fidelity(std::span<const uint8_t> ines_rom,

@@ -25,6 +25,8 @@ struct FidelityOptions {
     std::size_t stacked = 0;
     std::size_t frames = 5000;
     std::string levels = "0,9,18,19,29";
+    std::string stacked_levels = "0,9,18,19";
+    bool max_score = false;
     uint64_t seed = 1;
     unsigned threads = 2;
     bool verbose = false;
@@ -44,13 +46,18 @@ int run(const FidelityOptions& o) {
     if (id.kind != RomKind::Original)
         throw std::runtime_error("'" + path + "' is not the original Tetris (USA) iNES file (" + id.summary() +
                                     "); the model follows that game only");
-    std::vector<uint8_t> levels;
-    for (uint32_t l : parse_number_list(o.levels)) {
-        if (l > 255) throw UsageError("start level " + std::to_string(l) + " is above 255");
-        levels.push_back(static_cast<uint8_t>(l));
-    }
-    std::vector<FidelityGame> games = standard_fidelity_games(o.games, o.frames, levels, o.seed);
-    for (const FidelityGame& g : stacked_fidelity_games(o.stacked, o.frames, o.seed)) games.push_back(g);
+    auto level_list = [](const std::string& text) {
+        std::vector<uint8_t> levels;
+        for (uint32_t l : parse_number_list(text)) {
+            if (l > 255) throw UsageError("start level " + std::to_string(l) + " is above 255");
+            levels.push_back(static_cast<uint8_t>(l));
+        }
+        return levels;
+    };
+    std::vector<FidelityGame> games = standard_fidelity_games(o.games, o.frames, level_list(o.levels), o.seed);
+    if (o.stacked)
+        for (const FidelityGame& g : stacked_fidelity_games(o.stacked, o.frames, o.seed, level_list(o.stacked_levels), o.max_score))
+            games.push_back(g);
     const auto start = std::chrono::steady_clock::now();
     auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     const bool bar = stderr_is_terminal();
@@ -75,7 +82,10 @@ int run(const FidelityOptions& o) {
             << " line clears (" << sum_of(results, &FidelityResult::tetrises) << " tetrises), "
             << sum_of(results, &FidelityResult::level_ups) << " level-ups, " << sum_of(results, &FidelityResult::pauses)
             << " pauses, " << sum_of(results, &FidelityResult::hidden_row_locks)
-            << " locks into the hidden rows; start levels " << o.levels << "; " << seconds() << " s\n";
+            << " locks into the hidden rows, " << sum_of(results, &FidelityResult::lag_frames)
+            << " lag frames; start levels " << o.levels;
+    if (o.stacked) summary << " (stacked: " << o.stacked_levels << ")";
+    summary << "; " << seconds() << " s\n";
     std::cout << summary.str();
     if (!failures.empty()) std::cout << "first failing game:\n" << failures;
     if (!o.report.empty()) {
@@ -101,7 +111,11 @@ void add_fidelity_command(CLI::App& app) {
     cmd->add_option("--stacked", o->stacked,
                     "extra games started from random high stacks (written into the game's RAM)")
         ->capture_default_str();
-    cmd->add_option("--levels", o->levels, "start levels, cycled over the games")->capture_default_str();
+    cmd->add_option("--levels", o->levels, "start levels, cycled over the games (0-255; ranges with '-')")
+        ->capture_default_str();
+    cmd->add_option("--stacked-levels", o->stacked_levels, "start levels of the --stacked games, cycled (0-255)")
+        ->capture_default_str();
+    cmd->add_flag("--max-score", o->max_score, "the --stacked games start at score 999 999 (the high levels' longest frames)");
     cmd->add_option("--seed", o->seed, "first seed of the games' menu timings and movies")->capture_default_str();
     cmd->add_option("--threads", o->threads, "threads")->capture_default_str();
     cmd->add_flag("--verbose", o->verbose, "one line per game");

@@ -217,8 +217,9 @@ std::string menu_walk_input(const MenuWalk& walk);
 // The patched game plays an AI game (menu walk); from its first frame of play the game model
 // runs beside it with the shipped AI bytes in the loop (tools/cart_loop.hpp), each frame given
 // the idle time the real game left the AI that frame (from the main loop's entry to ai_idle to
-// the NMI). Compared at every frame boundary (ai_idle's entry): the whole model state read
-// from the real RAM (from_ram) against the loop's.
+// the NMI) and the lag frames it had (NMIs in the frame's work). Compared at every frame
+// boundary (ai_idle's entry): the whole model state read from the real RAM (from_ram) against
+// the loop's.
 struct AiGameComparison {
     uint64_t frames = 0;               // frames compared
     std::optional<std::string> mismatch;  // the first difference (the run stops there)
@@ -235,6 +236,10 @@ struct AiGameComparison {
     std::string end_detail;            // what the crash or the unreadable state was
     uint32_t idle_min = 0, idle_max = 0;
     double idle_mean = 0;
+    // Lag: frames whose work outlasted the NMI (lagging_frames), the NMIs that came in their
+    // work (lag_frames, each a lag frame the loop steps too: step_with_lag), the most in one.
+    uint64_t lag_frames = 0, lagging_frames = 0;
+    unsigned max_lag = 0;
 };
 // "game over (the curtain)", "frames ran out", "CRASH: ..." or "cannot read the state: ...".
 std::string describe_end(const AiGameComparison& c);

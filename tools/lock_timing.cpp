@@ -14,11 +14,6 @@ constexpr uint16_t kAddLineClearPoints = tetris::game_addLineClearPoints;
 constexpr uint16_t kScoreLoopDone = tetris::game_scoreLoopDone;
 constexpr uint64_t kInterruptCycles = 7;          // the NMI's own cycles before its first instruction
 
-// At the NMI handler's first instruction: the return address the interrupt pushed (P, then PC).
-uint16_t interrupted_pc(const emu::Nes& n) {
-    const auto stack = [&](int i) { return n.read_ram(static_cast<uint16_t>(0x100 + ((n.cpu().s() + i) & 0xFF))); };
-    return static_cast<uint16_t>(stack(2) | stack(3) << 8);
-}
 
 // To the first frame boundary of play after Start on the level menu (the level written there).
 void start_game(emu::Nes& nes, const LockSetup& setup) {
@@ -71,7 +66,7 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
             t.crashed = true;
             t.crash_pc = pc;
         } else if (pc == tetris::game_nmi) {
-            if (in_frame) t.landed.push_back({c - kInterruptCycles - score_nmi, interrupted_pc(n)});
+            if (in_frame) t.landed.push_back({c - kInterruptCycles - score_nmi, n.interrupted_pc()});
             if (loop_start == 0) score_nmi = c - kInterruptCycles;
         } else if (pc == kAddLineClearPoints && loop_start == 0 &&
                    n.read_ram(tetris::player1_playState) == play_state::UpdateLines) {
@@ -137,7 +132,7 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
             out.crash_pc = pc;
             if (frame) frame->crashed = true;
         } else if (pc == tetris::game_nmi) {
-            const uint16_t ret = interrupted_pc(n);
+            const uint16_t ret = n.interrupted_pc();
             if (n.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY && !in_idle(ret))
                 out.lags.push_back({out.frames_run, n.read_ram(tetris::player1_playState),
                                     n.read_ram(tetris::player1_levelNumber), ret});

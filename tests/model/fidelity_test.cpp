@@ -85,3 +85,22 @@ TEST_CASE("fidelity: games from model-made high stacks (to_ram into the game), e
     CHECK(clears > 200);
     CHECK(hidden > 0);  // pieces locked partly above the playfield, as the game keeps them
 }
+
+TEST_CASE("fidelity: model-made stacks at levels 140-255 and score 999 999, every frame, their lag frames stepped (step_with_lag)") {
+    const auto rom = nestris::test::tetris_rom_or_skip();
+    if (!rom) return;
+    std::vector<uint8_t> levels;
+    for (int l = 140; l <= 255; l += 5) levels.push_back(static_cast<uint8_t>(l));
+    const std::vector<FidelityGame> games = stacked_fidelity_games(12, 2500, 7, levels, true);
+    const std::vector<FidelityResult> results = run_fidelity(*rom, games, 2);
+    std::size_t frames = 0, lag = 0;
+    for (const FidelityResult& r : results) {
+        INFO(describe(r));
+        CHECK(r.ok());
+        frames += r.frames_compared;
+        lag += r.lag_frames;
+    }
+    std::cout << "fidelity (stacks, levels 140-255, score 999 999): " << results.size() << " games, " << frames
+              << " frames, " << lag << " lag frames\n";
+    CHECK(lag > 10);  // the scoring frames there outlast the NMI
+}

@@ -3,6 +3,7 @@
 // the NMI copies four playfield rows per frame and the game waits for that copy before locking,
 // before checking rows (one row per frame, four rows) and before spawning.
 #include "model_test_support.hpp"
+#include "rng.hpp"
 #include "state_io.hpp"
 
 #include <catch2/catch.hpp>
@@ -306,4 +307,53 @@ TEST_CASE("statistics: the spawn counts pieces by type in BCD") {
     CHECK(s.statsByType[13] == 0x01);
     CHECK(piece_stat(s, 6) == 100);
     CHECK(s.spawnCount == 1);
+}
+
+TEST_CASE("lag frame: the NMI in the work renders, counts, steps the RNG and polls; the rest of the work reads its poll") {
+    // The scoring frame of a clear whose work outlasts the frame: its NMI ends the line
+    // clear's animation, its main loop runs play state 5 (the score loop), and the NMI that
+    // lands in that work copies the first four playfield rows.
+    GameState s = fresh_piece(orient::iHoriz, 160);
+    s.playState = play_state::LineClearAnimation;
+    s.rowY = 4;
+    s.frameCounter = 4;  // the animation's last step: the NMI moves play state 4 on to 5
+    s.completedLines = 1;
+    const GameState start = s;
+
+    GameState plain = start;
+    step(plain, button::Left);
+    REQUIRE(plain.playState == play_state::BTypeGoalCheck);
+
+    int polls = 0;
+    GameState lagged = start;
+    step_with_lag(lagged, button::Left, LagNmis{1, 0, 0}, [&](const GameState& now) {
+        ++polls;
+        CHECK(now.playState == play_state::BTypeGoalCheck);  // after the player's work
+        return uint8_t(button::Left | button::A);
+    });
+    CHECK(polls == 1);
+    CHECK(lagged.frameCounter == plain.frameCounter + 1);
+    CHECK(lagged.rngSeed == rng_step(plain.rngSeed));
+    CHECK(lagged.heldButtons == (button::Left | button::A));
+    CHECK(lagged.newlyPressedButtons == button::A);
+    CHECK(plain.vramRow == 0);   // the frame's NMI ended the animation (and set the copy back to row 0)
+    CHECK(lagged.vramRow == 4);  // the lag NMI copied rows 0-3
+    CHECK(lagged.gameModeState == 2);
+
+    // The rest of the work reads the lag NMI's poll: Right+Left+Down held there makes the main
+    // loop wait after gameModeState 6; Start pressed there pauses; after the work, neither.
+    GameState quirk = start;
+    step_with_lag(quirk, button::Left, LagNmis{1, 0, 0}, [](const GameState&) { return uint8_t(7); });
+    CHECK(quirk.gameModeState == 7);
+    GameState pause = start;
+    step_with_lag(pause, button::Left, LagNmis{1, 0, 0}, [](const GameState&) { return uint8_t(button::Start); });
+    CHECK(pause.renderMode == 0);
+    GameState late = start;
+    step_with_lag(late, button::Left, LagNmis{0, 0, 1}, [](const GameState&) { return uint8_t(button::Start); });
+    CHECK(late.renderMode == 3);
+    CHECK(late.heldButtons == button::Start);
+    GameState between = start;  // 6 read the frame's buttons, 7 the lag NMI's
+    step_with_lag(between, button::Left, LagNmis{0, 1, 0}, [](const GameState&) { return uint8_t(7 | button::Start); });
+    CHECK(between.gameModeState == 0x07);
+    CHECK(between.renderMode == 0);
 }
