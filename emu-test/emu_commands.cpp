@@ -9,6 +9,7 @@
 #include "input.hpp"
 #include "nes.hpp"
 #include "symbols.hpp"
+#include "wav.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -208,6 +209,8 @@ struct RunRomOptions {
     std::string movie;
     std::string power_on = "hardware";
     std::string ram_trace;
+    std::string wav;
+    std::optional<int> sample_rate;  // --wav's (48 000 Hz when not given)
 };
 
 std::string hex_bytes(std::span<const uint8_t> b) {
@@ -225,6 +228,9 @@ int run_rom(const RunRomOptions& o) {
     const AddressParser addr(o.labels);
     const auto bytes = read_file(o.file);
     auto nes = std::make_unique<Nes>(bytes);
+    if (o.sample_rate && o.wav.empty()) throw UsageError("--sample-rate is for --wav");
+    const int rate = o.sample_rate.value_or(48000);
+    if (!o.wav.empty()) nes->enable_sound(rate);  // from power-on (power_on() below keeps it)
     const PowerOn mode = power_on_mode(o.power_on);
     std::optional<Fm2Movie> movie;
     if (!o.movie.empty()) {
@@ -241,7 +247,7 @@ int run_rom(const RunRomOptions& o) {
     frames.resize(count, 0);  // after the input: nothing pressed
     if (!o.watch.empty()) nes->watch_main_loop(addr(o.watch));
     // Every input is read: the outputs are checked now, not after the run.
-    check_outputs({o.png, o.ram, o.ram_trace});
+    check_outputs({o.png, o.ram, o.ram_trace, o.wav});
     // The RAM trace goes to its file frame by frame (4 KiB a frame is never held in memory).
     std::optional<OutputFile> trace;
     if (!o.ram_trace.empty()) trace.emplace(o.ram_trace);
@@ -249,7 +255,10 @@ int run_rom(const RunRomOptions& o) {
     const uint64_t first_frame = nes->frame();
     RunStatus status = RunStatus::Reached;
     uint64_t ran = 0;
-    if (movie || !o.ram_trace.empty()) {
+    // The sound, taken frame by frame as 16-bit samples (2 bytes a sample, 96 KB a second at 48 kHz).
+    std::vector<int16_t> pcm;
+    std::vector<float> chunk;
+    if (movie || !o.ram_trace.empty() || !o.wav.empty()) {
         Fm2Movie m = movie ? *movie : Fm2Movie{};
         if (!movie) {
             for (const uint8_t b : frames) m.frames.push_back(Fm2Frame{0, b});
@@ -259,6 +268,11 @@ int run_rom(const RunRomOptions& o) {
             status = movie ? run_fm2_frame(*nes, m, i) : (nes->set_buttons(m.frames[i].pad1), nes->run_frame());
             if (status == RunStatus::Reached) ++ran;
             if (trace) trace->write(std::to_string(i + 1) + " " + hex_bytes(nes->ram()) + "\n");
+            if (!o.wav.empty()) {
+                chunk.clear();
+                nes->take_samples(chunk);
+                for (const float x : chunk) pcm.push_back(pcm16(x));
+            }
         }
     } else {
         status = nes->run_frames(frames);
@@ -284,6 +298,11 @@ int run_rom(const RunRomOptions& o) {
     if (!o.ram.empty()) {
         write_file_atomically(o.ram, std::span<const uint8_t>(nes->ram().data(), nes->ram().size()));
         std::cout << "RAM (2 KiB, $0000-$07FF): " << o.ram << "\n";
+    }
+    if (!o.wav.empty()) {
+        write_wav(o.wav, pcm, rate);
+        std::cout << "sound: " << o.wav << ", " << pcm.size() << " samples at " << rate << " Hz ("
+                  << static_cast<double>(pcm.size()) / rate << " s), 16-bit PCM mono\n";
     }
     if (status == RunStatus::Jammed) {
         std::cerr << "nestris-ai run-rom: the CPU jammed at " << hex4(nes->cpu().pc()) << "\n";
@@ -408,6 +427,11 @@ void add_emu_commands(CLI::App& app) {
         c->add_option("--ram-trace", o->ram_trace,
                       "Write the 2 KiB of RAM after every frame, one line per frame: the frame number (from "
                       "1) and 4096 hex digits (the format of tools/fceux_check.lua), 4 KiB a frame");
+        c->add_option("--wav", o->wav,
+                      "Write the run's sound from power-on: 16-bit PCM mono WAV (the APU's five channels, "
+                      "the console's mixer and filters; held in memory, 96 KB a second at 48 kHz)");
+        c->add_option("--sample-rate", o->sample_rate, "Sample rate of --wav in Hz (default 48000)")
+            ->check(CLI::Range(8000, 192000));
         c->callback([o] { run_command("nestris-ai run-rom", [o] { return run_rom(*o); }); });
     }
 }
