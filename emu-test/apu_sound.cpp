@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <string>
 
 namespace nestris::emu {
 
@@ -119,6 +120,17 @@ std::array<uint8_t, 5> ApuSound::outputs(const Apu& apu) const {
 
 std::array<uint16_t, 4> ApuSound::periods() const {
     return {pulse_[0].period, pulse_[1].period, tri_.period, noise_.period};
+}
+
+std::array<uint8_t, 4> ApuSound::volumes(const Apu& apu) const {
+    return {apu.length[0] && !pulse_[0].muted() ? pulse_[0].env.volume() : uint8_t{0},
+            apu.length[1] && !pulse_[1].muted() ? pulse_[1].env.volume() : uint8_t{0},
+            static_cast<uint8_t>(apu.length[2] && tri_.linear), apu.length[3] ? noise_.env.volume() : uint8_t{0}};
+}
+
+uint8_t ApuSound::noise_period_index() const {
+    const auto it = std::find(kNoisePeriods.begin(), kNoisePeriods.end(), noise_.period);
+    return static_cast<uint8_t>(it - kNoisePeriods.begin());
 }
 
 // ---- rendering ---------------------------------------------------------------------------------

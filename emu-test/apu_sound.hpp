@@ -81,6 +81,14 @@ public:
     std::array<uint8_t, 5> outputs(const Apu& apu) const;
     // The 11-bit timer periods of pulse 1, pulse 2 and the triangle; the noise's in CPU cycles.
     std::array<uint16_t, 4> periods() const;
+    // What each channel plays at, whatever the step of its waveform: pulse 1, pulse 2 and the
+    // noise their envelope's volume (0 when the length counter is 0; a pulse's also when it is
+    // muted: period below 8, sweep target above $7FF), the triangle 1 while its sequencer runs
+    // (both counters non-zero), else 0.
+    std::array<uint8_t, 4> volumes(const Apu& apu) const;
+    // The noise's period index ($400E bits 0-3) and mode.
+    uint8_t noise_period_index() const;
+    bool noise_short() const { return noise_.mode; }
     static double mix(unsigned p1, unsigned p2, unsigned t, unsigned n, unsigned d);
     // nesdev's linear approximation instead (pulse 0.00752 (p1 + p2), tnd 0.00851 t + 0.00494 n
     // + 0.00335 d): wrong on purpose, so tests can show their measure tells it from the right one.

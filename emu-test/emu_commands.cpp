@@ -211,7 +211,22 @@ struct RunRomOptions {
     std::string ram_trace;
     std::string wav;
     std::optional<int> sample_rate;  // --wav's (48 000 Hz when not given)
+    std::string sound_trace;
 };
+
+// One line a frame of what the APU's channels play (the format tests/fceux/fceux_sound.lua
+// writes from FCEUX's sound.get()): the frame number, then pulse 1's volume (0-15) and period,
+// pulse 2's, the triangle's running flag (0/1) and period, the noise's volume, period index and
+// mode (0/1), and the DMC's output level (0-127).
+std::string sound_trace_line(uint64_t frame, const Nes& nes) {
+    const ApuSound& s = *nes.sound();
+    const auto v = s.volumes(nes.apu());
+    const auto p = s.periods();
+    return std::to_string(frame) + " " + std::to_string(v[0]) + " " + std::to_string(p[0]) + " " + std::to_string(v[1]) +
+           " " + std::to_string(p[1]) + " " + std::to_string(v[2]) + " " + std::to_string(p[2]) + " " +
+           std::to_string(v[3]) + " " + std::to_string(s.noise_period_index()) + " " +
+           std::to_string(s.noise_short() ? 1 : 0) + " " + std::to_string(s.outputs(nes.apu())[4]) + "\n";
+}
 
 std::string hex_bytes(std::span<const uint8_t> b) {
     static const char* d = "0123456789ABCDEF";
@@ -230,7 +245,7 @@ int run_rom(const RunRomOptions& o) {
     auto nes = std::make_unique<Nes>(bytes);
     if (o.sample_rate && o.wav.empty()) throw UsageError("--sample-rate is for --wav");
     const int rate = o.sample_rate.value_or(48000);
-    if (!o.wav.empty()) nes->enable_sound(rate);  // from power-on (power_on() below keeps it)
+    if (!o.wav.empty() || !o.sound_trace.empty()) nes->enable_sound(rate);  // from power-on (power_on() keeps it)
     const PowerOn mode = power_on_mode(o.power_on);
     std::optional<Fm2Movie> movie;
     if (!o.movie.empty()) {
@@ -247,10 +262,12 @@ int run_rom(const RunRomOptions& o) {
     frames.resize(count, 0);  // after the input: nothing pressed
     if (!o.watch.empty()) nes->watch_main_loop(addr(o.watch));
     // Every input is read: the outputs are checked now, not after the run.
-    check_outputs({o.png, o.ram, o.ram_trace, o.wav});
+    check_outputs({o.png, o.ram, o.ram_trace, o.wav, o.sound_trace});
     // The RAM trace goes to its file frame by frame (4 KiB a frame is never held in memory).
     std::optional<OutputFile> trace;
     if (!o.ram_trace.empty()) trace.emplace(o.ram_trace);
+    std::optional<OutputFile> sound_trace;
+    if (!o.sound_trace.empty()) sound_trace.emplace(o.sound_trace);
     const auto t0 = std::chrono::steady_clock::now();
     const uint64_t first_frame = nes->frame();
     RunStatus status = RunStatus::Reached;
@@ -258,7 +275,7 @@ int run_rom(const RunRomOptions& o) {
     // The sound, taken frame by frame as 16-bit samples (2 bytes a sample, 96 KB a second at 48 kHz).
     std::vector<int16_t> pcm;
     std::vector<float> chunk;
-    if (movie || !o.ram_trace.empty() || !o.wav.empty()) {
+    if (movie || !o.ram_trace.empty() || !o.wav.empty() || sound_trace) {
         Fm2Movie m = movie ? *movie : Fm2Movie{};
         if (!movie) {
             for (const uint8_t b : frames) m.frames.push_back(Fm2Frame{0, b});
@@ -268,11 +285,13 @@ int run_rom(const RunRomOptions& o) {
             status = movie ? run_fm2_frame(*nes, m, i) : (nes->set_buttons(m.frames[i].pad1), nes->run_frame());
             if (status == RunStatus::Reached) ++ran;
             if (trace) trace->write(std::to_string(i + 1) + " " + hex_bytes(nes->ram()) + "\n");
-            if (!o.wav.empty()) {
+            if (!o.wav.empty() || sound_trace) {
                 chunk.clear();
-                nes->take_samples(chunk);
-                for (const float x : chunk) pcm.push_back(pcm16(x));
+                nes->take_samples(chunk);  // (brings the sound up to date: the trace sees this frame's end)
+                if (!o.wav.empty())
+                    for (const float x : chunk) pcm.push_back(pcm16(x));
             }
+            if (sound_trace) sound_trace->write(sound_trace_line(i + 1, *nes));
         }
     } else {
         status = nes->run_frames(frames);
@@ -280,6 +299,7 @@ int run_rom(const RunRomOptions& o) {
     }
     const double secs = seconds_since(t0);
     if (trace) trace->commit();
+    if (sound_trace) sound_trace->commit();
 
     char line[160];
     std::snprintf(line, sizeof line, "ran %llu frames, %llu CPU cycles in %.3f s (%.0f frames/s); PC=%s\n",
@@ -432,6 +452,10 @@ void add_emu_commands(CLI::App& app) {
                       "the console's mixer and filters; held in memory, 96 KB a second at 48 kHz)");
         c->add_option("--sample-rate", o->sample_rate, "Sample rate of --wav in Hz (default 48000)")
             ->check(CLI::Range(8000, 192000));
+        c->add_option("--sound-trace", o->sound_trace,
+                      "Write what the sound channels play after every frame, one line per frame: the frame "
+                      "number, pulse 1 volume and period, pulse 2's, triangle running and period, noise volume, "
+                      "period index and mode, DMC level (the format of tests/fceux/fceux_sound.lua)");
         c->callback([o] { run_command("nestris-ai run-rom", [o] { return run_rom(*o); }); });
     }
 }
