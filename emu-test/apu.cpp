@@ -45,7 +45,7 @@ void Apu::run_to(uint64_t cycle, ApuSound* sound) {
 // ---- DMC --------------------------------------------------------------------------------------
 // The timer clocks every dmc_period cycles; every 8 clocks an output cycle begins, which empties
 // the sample buffer into the shifter; an empty buffer with bytes left is filled at once by a DMA
-// fetch. Only those moments matter here (no sound): while the DMC has nothing to play, its timer
+// fetch. Only those moments matter to the timing (ApuSound plays the bits): while the DMC has nothing to play, its timer
 // is brought forward arithmetically.
 
 // The cycle the current output cycle ends, when that can change something (a byte to move or

@@ -65,6 +65,24 @@ void ApuSound::take_samples(std::vector<float>& into) {
     out_.clear();
 }
 
+void ApuSound::keep_samples(std::vector<float> samples) {
+    samples.insert(samples.end(), out_.begin(), out_.end());
+    out_ = std::move(samples);
+}
+
+void ApuSound::rebase(uint64_t cycle) {
+    const uint64_t old = now_;
+    auto move = [&](uint64_t& t) {
+        if (t == ~uint64_t{0}) return;
+        t = t >= old ? cycle + (t - old) : (cycle >= old - t ? cycle - (old - t) : 0);
+    };
+    for (Pulse& p : pulse_) move(p.next);
+    move(tri_.next);
+    move(noise_.next);
+    move(dmc_.next);
+    now_ = cycle;
+}
+
 double ApuSound::mix(unsigned p1, unsigned p2, unsigned t, unsigned n, unsigned d) {
     const double pulse = p1 + p2 == 0 ? 0.0 : 95.88 / (8128.0 / (p1 + p2) + 100.0);
     const double x = t / 8227.0 + n / 12241.0 + d / 22638.0;

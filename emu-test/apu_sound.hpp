@@ -63,6 +63,11 @@ public:
     const std::vector<float>& samples() const { return out_; }
     void take_samples(std::vector<float>& into);
     void clear_samples() { out_.clear(); }
+    // Samples made before, to be taken first (a machine powered on again keeps what it played).
+    void keep_samples(std::vector<float> samples);
+    // The machine's clock now reads `cycle` (a snapshot restored): the channels go on from there
+    // as they were, their timers moved with the clock.
+    void rebase(uint64_t cycle);
 
     // ---- told by the timing model (apu.cpp), in cycle order ------------------------------------
     // Renders everything before `cycle` (the state in effect until then).

@@ -56,6 +56,13 @@ Nes::Nes(std::shared_ptr<const Cartridge> cart) : cart_(std::move(cart)) {
 }
 
 void Nes::power_on(PowerOn mode) {
+    // The sound so far is kept (a power cycle in a movie is heard as the console's would be:
+    // what played until then, then silence as the new power-on starts).
+    std::vector<float> heard;
+    if (sound_.p) {
+        s_.apu.run_to(s_.cpu.cycles(), sound_out());
+        sound_.p->take_samples(heard);
+    }
     power_mode_ = mode;
     s_ = NesState{};
     if (cart_->chr_ram()) s_.chr_ram.assign(0x2000, 0);
@@ -81,7 +88,10 @@ void Nes::power_on(PowerOn mode) {
     }
     last_lagged_ = false;
     ppu_log_.clear();
-    if (sound_.p) sound_.p = std::make_unique<ApuSound>(sound_.p->sample_rate(), s_.cpu.cycles());
+    if (sound_.p) {
+        sound_.p = std::make_unique<ApuSound>(sound_.p->sample_rate(), s_.cpu.cycles());
+        sound_.p->keep_samples(std::move(heard));
+    }
 }
 
 void Nes::enable_sound(int sample_rate) {
@@ -136,7 +146,9 @@ void Nes::restore(const NesState& state) {
     if (state.chr_ram.size() != s_.chr_ram.size()) {
         throw std::invalid_argument("Nes::restore: the snapshot is of a machine with another cartridge");
     }
+    if (sound_.p) s_.apu.run_to(s_.cpu.cycles(), sound_out());  // the sound until now
     s_ = state;
+    if (sound_.p) sound_.p->rebase(s_.cpu.cycles());
 }
 
 // ---- banking -----------------------------------------------------------------------------

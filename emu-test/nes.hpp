@@ -187,7 +187,9 @@ public:
     // Off by default: nothing is synthesized. enable_sound(rate) starts making samples at
     // `rate` Hz from now (the channels as the registers written from now on set them; from
     // power-on if called before the first frame; power_on() keeps it on, from its cycle 0).
-    // Sound is an output, not part of the state: snapshots, restore() and == ignore it.
+    // Sound is an output, not part of the state: snapshots and == ignore it; restore() lets it go
+    // on from the restored cycle with its channels as they were (the next register writes set
+    // them); power_on() keeps the samples not yet taken.
     void enable_sound(int sample_rate);
     void disable_sound() { sound_.p.reset(); }
     bool sound_enabled() const { return sound_.p != nullptr; }

@@ -374,6 +374,31 @@ TEST_CASE("sound: a machine with sound on runs exactly as one without, and hears
     CHECK_FALSE(quiet.sound_enabled());
 }
 
+TEST_CASE("sound: a power cycle keeps what was played; a restored snapshot plays on from its cycle") {
+    TestRom rom;
+    rom.put(0x8000, {0x78, 0xA9, 0x01, 0x8D, 0x15, 0x40, 0xA9, 0xBF, 0x8D, 0x00, 0x40, 0xA9, 0x08, 0x8D, 0x01, 0x40,
+                     0xA9, 0xFD, 0x8D, 0x02, 0x40, 0xA9, 0x00, 0x8D, 0x03, 0x40, 0x4C, 0x1A, 0x80});
+    rom.vectors(0x8000, 0x8000);
+    Nes nes(rom.image());
+    nes.enable_sound(kRate);
+    const double per_frame = kRate / 60.0988;
+    nes.run_frames(30);
+    nes.power_on();  // the 30 frames' samples are not taken yet: they stay
+    nes.run_frames(30);
+    std::vector<float> heard;
+    nes.take_samples(heard);
+    CHECK(std::abs(static_cast<double>(heard.size()) - 60 * per_frame) < per_frame);
+    const NesState at = nes.snapshot();
+    nes.run_frames(30);
+    nes.restore(at);
+    nes.run_frames(30);
+    nes.take_samples(heard);
+    CHECK(std::abs(static_cast<double>(heard.size()) - 120 * per_frame) < per_frame);
+    // The tone plays on through the restore.
+    const std::vector<float> last(heard.end() - static_cast<std::ptrdiff_t>(30 * per_frame), heard.end());
+    CHECK(frequency(last) == Approx(kCpu / (16.0 * 254)).epsilon(0.003));
+}
+
 TEST_CASE("sound: WAV files are 16-bit PCM mono and read back as written") {
     const std::vector<int16_t> s = {0, 1, -1, 32767, -32768, 1234};
     const auto bytes = wav_bytes(s, 44100);

@@ -5,11 +5,15 @@
 // localStorage over a reload, and unmutes. With the game (--rom-from-env) the samples carry the
 // music of the game type menu (not silence); the synthetic ROM writes no APU register, so its
 // samples are silent.
+// With NES_TEST_ROMS (nes-test-roms' layout), blargg's apu_mixer ROMs run in the page's own
+// WebAssembly NES (a Console of its module, outside the page's identification, which plays only
+// Tetris): the part between the beeps must be near silence as natively (tests/emu/apu_mixer_test.cpp:
+// the same measure, the same limit of -30 dB below the beep).
 // Prints "SKIPPED: ..." (ctest: skipped) when the browser, puppeteer-core or the game is missing.
 //
 //   node audio_test.mjs --site DIR (--synthetic-rom FILE | --rom-from-env) [--chromium PATH] [--seconds N]
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { serve } from '../serve.mjs';
 
 function args() {
@@ -159,6 +163,60 @@ try {
   check(unmuted && unmuted.gain === 1 && !unmuted.muted && await muteText(page) === 'Sound: on', `M unmutes (gain ${unmuted && unmuted.gain})`);
   check(await page.evaluate(() => localStorage.getItem('nestris-ai.mute')) === null, 'unmuted: the stored choice is gone');
   check(page.errors.length === 0, `no page errors ${page.errors.join('; ')}`);
+
+  // blargg's apu_mixer ROMs in the page's WebAssembly NES.
+  const testRoms = process.env.NES_TEST_ROMS;
+  if (!testRoms || !existsSync(join(testRoms, 'apu_mixer', 'square.nes'))) {
+    console.log('note: NES_TEST_ROMS (with apu_mixer/) is not set: the apu_mixer ROMs are not run in the page');
+  } else {
+    for (const [name, tone] of [['square', false], ['triangle', false], ['dmc', false], ['noise', true]]) {
+      const bytes = Array.from(readFileSync(join(testRoms, 'apu_mixer', `${name}.nes`)));
+      const r = await page.evaluate((romBytes, toneOnly) => {
+        const rate = 48000;
+        const c = new window.nestris.state.module.Console();
+        const problem = c.load(new Uint8Array(romBytes)) || c.enableSound(rate);
+        if (problem) return { problem };
+        const s = [];
+        for (let f = 0; f < 2000; ++f) {  // 33 s: each ROM's second beep comes before
+          c.runFrame();
+          for (const x of c.samples()) s.push(x);
+        }
+        c.delete();
+        const rms = (from, to) => { let e = 0; for (let i = from; i < to; ++i) e += s[i] * s[i]; return Math.sqrt(e / (to - from)); };
+        const win = rate / 100, level = [];
+        for (let i = 0; i + win <= s.length; i += win) level.push(rms(i, i + win));
+        const top = Math.max(...level);
+        let runs = [];
+        for (let i = 0; i < level.length; ++i) {
+          if (level[i] < top / 4) continue;
+          if (runs.length && i - runs[runs.length - 1][1] < 10) runs[runs.length - 1][1] = i + 1;
+          else runs.push([i, i + 1]);
+        }
+        runs = runs.filter(([a, b]) => b - a >= 20);
+        if (runs.length < 2) return { problem: 'no two beeps' };
+        const beep = rms(runs[0][0] * win, runs[0][1] * win);
+        const from = runs[0][1] * win + rate * 0.35, to = runs[1][0] * win - rate * 0.35;
+        let value;
+        if (toneOnly) {  // Goertzel at CPU / 1792 Hz, Hann window, as an RMS
+          const w = 2 * Math.PI * (236.25e6 / 11 / 12 / 1792) / rate;
+          let s1 = 0, s2 = 0, wsum = 0;
+          const n = to - from;
+          for (let i = 0; i < n; ++i) {
+            const win2 = 0.5 - 0.5 * Math.cos(2 * Math.PI * i / (n - 1));
+            wsum += win2;
+            const x = s[from + i] * win2 + 2 * Math.cos(w) * s1 - s2;
+            s2 = s1; s1 = x;
+          }
+          value = Math.sqrt(s1 * s1 + s2 * s2 - 2 * Math.cos(w) * s1 * s2) / wsum * Math.SQRT2;
+        } else {
+          value = rms(from, to);
+        }
+        return { db: 20 * Math.log10(value / beep), seconds: (to - from) / rate };
+      }, bytes, tone);
+      check(!r.problem && r.db < -30 && r.seconds > 1,
+            `apu_mixer/${name}.nes in the page's NES: ${r.problem || `${tone ? '998.7 Hz tone' : 'residual'} ${r.db.toFixed(1)} dB below the beep over ${r.seconds.toFixed(1)} s`}`);
+    }
+  }
   await page.close();
 } finally {
   await browser.close();
