@@ -259,6 +259,9 @@ int run_rom(const RunRomOptions& o) {
     const uint64_t given = movie ? movie->frames.size() : frames.size();
     const uint64_t count = o.frames ? *o.frames : (given == 0 ? 60 : given);
     if (count > kMaxInputFrames) throw UsageError("--frames is larger than " + std::to_string(kMaxInputFrames));
+    if (!o.wav.empty() && count > kMaxWavFrames)
+        throw UsageError("--wav holds the sound in memory: at most " + std::to_string(kMaxWavFrames) +
+                         " frames (an hour), not " + std::to_string(count));
     frames.resize(count, 0);  // after the input: nothing pressed
     if (!o.watch.empty()) nes->watch_main_loop(addr(o.watch));
     // Every input is read: the outputs are checked now, not after the run.
@@ -449,7 +452,8 @@ void add_emu_commands(CLI::App& app) {
                       "1) and 4096 hex digits (the format of tools/fceux_check.lua), 4 KiB a frame");
         c->add_option("--wav", o->wav,
                       "Write the run's sound from power-on: 16-bit PCM mono WAV (the APU's five channels, "
-                      "the console's mixer and filters; held in memory, 96 KB a second at 48 kHz)");
+                      "the console's mixer and filters; held in memory, 96 KB a second at 48 kHz: at most " +
+                          std::to_string(kMaxWavFrames) + " frames)");
         c->add_option("--sample-rate", o->sample_rate, "Sample rate of --wav in Hz (default 48000)")
             ->check(CLI::Range(8000, 192000));
         c->add_option("--sound-trace", o->sound_trace,

@@ -8,6 +8,10 @@
 
 namespace nestris::emu {
 
+// A run's sound is held in memory until it is written: --wav takes at most this many frames
+// (an hour: 345 MB at 48 kHz).
+inline constexpr uint64_t kMaxWavFrames = 216'000;
+
 // Samples as 16-bit: x 32767, rounded, clipped to -32768..32767.
 int16_t pcm16(float sample);
 

@@ -80,6 +80,9 @@ int play(const PlayOptions& o) {
     if (o.png_every && o.png.empty()) throw UsageError("--png-every needs --png (the pictures are named after it)");
     if (o.sample_rate && o.wav.empty()) throw UsageError("--sample-rate is for --wav");
     if (!o.wav.empty() && o.soak) throw UsageError("--wav is not for --soak (a soak's sound would fill the memory)");
+    if (!o.wav.empty() && o.frames > emu::kMaxWavFrames)
+        throw UsageError("--wav holds the sound in memory: at most " + std::to_string(emu::kMaxWavFrames) +
+                         " frames (an hour), not " + std::to_string(o.frames));
     const std::vector<uint8_t> file = read_file(o.rom);
     note_input(o.movie);  // read later, but an input already: the screenshot may not overwrite it
     check_outputs({o.png, o.wav});
@@ -297,7 +300,8 @@ void add_play_command(CLI::App& app) {
     sub->add_option("--png-every", o->png_every, "with --png, also a screenshot every N frames (OUT-000123.png: frame 123)");
     sub->add_option("--wav", o->wav,
                     "write the sound from power-on (menus, then the run) as a 16-bit PCM mono WAV (the APU's\n"
-                    "five channels, the console's mixer and filters; held in memory, 96 KB a second at 48 kHz)");
+                    "five channels, the console's mixer and filters; held in memory, 96 KB a second at 48 kHz:\n"
+                    "--frames at most " + std::to_string(emu::kMaxWavFrames) + ", an hour; not with --soak)");
     sub->add_option("--sample-rate", o->sample_rate, "sample rate of --wav in Hz (default 48000)")
         ->check(CLI::Range(8000, 192000));
     sub->add_flag("--soak", o->soak,

@@ -373,7 +373,7 @@ async function toggleFullscreen() {
 // (browsers allow sound only after a gesture) and is muted by a gain of 0 (kept in localStorage).
 // The worklet counts the samples it receives and plays (and their energy, before the gain), and
 // an underrun when a 128-sample block finds the queue short while the game is
-// running (after a pause or an underrun it waits for 3 frames of samples before it plays again),
+// running (after a pause or an underrun it waits for 4 frames of samples before it plays again),
 // and drops the oldest samples beyond 200 ms queued, so the delay stays small.
 const SOUND_WORKLET = `
 class NestrisSound extends AudioWorkletProcessor {
@@ -382,7 +382,7 @@ class NestrisSound extends AudioWorkletProcessor {
     this.queue = []; this.head = 0; this.queued = 0;
     this.playing = false; this.primed = false;
     this.received = 0; this.played = 0; this.underruns = 0; this.dropped = 0; this.blocks = 0; this.energy = 0;
-    this.prime = Math.round(sampleRate * 3 / 60.0988);
+    this.prime = Math.round(sampleRate * 4 / 60.0988);
     this.limit = Math.round(sampleRate * 0.2);
     this.port.onmessage = (e) => {
       const d = e.data;

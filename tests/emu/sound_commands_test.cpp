@@ -110,6 +110,9 @@ TEST_CASE("sound commands: bad --wav paths and options are refused with the reas
     r = run_emu({"run-rom", rom.string(), "--wav", (dir / "x.wav").string(), "--sample-rate", "100"});
     CHECK(r.code == 2);
     CHECK_FALSE(fs::exists(dir / "x.wav"));
+    r = run_emu({"run-rom", rom.string(), "--wav", (dir / "x.wav").string(), "--frames", "216001"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains("at most 216000 frames"));
     // The ROM itself as the target: an input is never overwritten.
     r = run_emu({"run-rom", rom.string(), "--wav", rom.string()});
     CHECK(r.code != 0);
