@@ -443,9 +443,9 @@ async function startSound() {
   }
   state.audio = { context: new AudioContextClass({ latencyHint: 'interactive' }), node: null };
   try {
-    const url = URL.createObjectURL(new Blob([SOUND_WORKLET], { type: 'text/javascript' }));
-    await state.audio.context.audioWorklet.addModule(url);
-    URL.revokeObjectURL(url);
+    // A data: URL: the one-file page opened from disk has an opaque origin, from which a Blob
+    // URL's module does not load; a data: URL's does (and does on a served page too).
+    await state.audio.context.audioWorklet.addModule(`data:text/javascript;charset=utf-8,${encodeURIComponent(SOUND_WORKLET)}`);
     const node = new AudioWorkletNode(state.audio.context, 'nestris-sound', { numberOfInputs: 0, outputChannelCount: [1] });
     const gain = state.audio.context.createGain();
     gain.gain.value = state.muted ? 0 : 1;

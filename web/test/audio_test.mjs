@@ -4,7 +4,7 @@
 // underrun; a pause is not an underrun; the mute button (and M) sets the gain to 0, is kept in
 // localStorage over a reload, and unmutes. With the game (--rom-from-env) the samples carry the
 // music of the game type menu (not silence); the synthetic ROM writes no APU register, so its
-// samples are silent.
+// samples are silent. The one-file page opened from disk starts its sound as well.
 // With NES_TEST_ROMS (nes-test-roms' layout), blargg's apu_mixer ROMs run in the page's own
 // WebAssembly NES (a Console of its module, outside the page's identification, which plays only
 // Tetris): the part between the beeps must be near silence as natively (tests/emu/apu_mixer_test.cpp:
@@ -14,6 +14,7 @@
 //   node audio_test.mjs --site DIR (--synthetic-rom FILE | --rom-from-env) [--chromium PATH] [--seconds N]
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { serve } from '../serve.mjs';
 
 function args() {
@@ -59,12 +60,12 @@ const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const browser = await puppeteer.launch({ executablePath: chromium, headless: true,
                                          args: ['--no-sandbox', '--disable-gpu'] });
 
-async function open() {
+async function open(url = `${base}/index.html`) {
   const page = await browser.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e)));
   await page.setViewport({ width: 1280, height: 720 });
-  await page.goto(`${base}/index.html`);
+  await page.goto(url);
   await playRom(page);
   return page;
 }
@@ -163,6 +164,19 @@ try {
   check(unmuted && unmuted.gain === 1 && !unmuted.muted && await muteText(page) === 'Sound: on', `M unmutes (gain ${unmuted && unmuted.gain})`);
   check(await page.evaluate(() => localStorage.getItem('nestris-ai.mute')) === null, 'unmuted: the stored choice is gone');
   check(page.errors.length === 0, `no page errors ${page.errors.join('; ')}`);
+
+  // The one-file page opened from disk (file://) starts its worklet too (a Blob URL module).
+  const onefile = await open(pathToFileURL(join(site, 'nestris-ai.html')).href);
+  await onefile.click('#screen');
+  await onefile.waitForFunction(async () => {
+    const s = await window.nestris.soundStats();
+    return s && s.contextState === 'running' && s.received > 0;
+  }, { timeout: 10000 }).catch(() => {});
+  const fromDisk = await stats(onefile);
+  check(fromDisk && fromDisk.contextState === 'running' && fromDisk.received > 0,
+        `the one-file page from disk: a click starts its sound too (${fromDisk && fromDisk.received} samples received)`);
+  check(onefile.errors.length === 0, `the one-file page: no page errors ${onefile.errors.join('; ')}`);
+  await onefile.close();
 
   // blargg's apu_mixer ROMs in the page's WebAssembly NES.
   const testRoms = process.env.NES_TEST_ROMS;
