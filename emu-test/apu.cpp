@@ -1,5 +1,7 @@
 #include "apu.hpp"
 
+#include "apu_sound.hpp"
+
 #include <algorithm>
 
 namespace nestris::emu {
@@ -18,30 +20,32 @@ constexpr uint8_t kHaltBit[4] = {0x20, 0x20, 0x80, 0x20};
 
 }  // namespace
 
-void Apu::run_to(uint64_t cycle) {
+void Apu::run_to(uint64_t cycle, ApuSound* sound) {
     for (;;) {
         const uint64_t step_at = seq_start + kStepCycles[five_step][step];
         const uint64_t write = write_pending ? write_at : kNever;
         const uint64_t output = dmc_next_output_cycle();
         const uint64_t next = std::min({step_at, write, load_at, output, dmc_fetch_at});
         if (next > cycle) break;
+        if (sound) sound->advance(*this, next);
         // In one cycle: the sequence's step, then a $4017 write taking effect, then loads.
-        if (step_at == next) do_step(next);
-        if (write == next) apply_write(next);
+        if (step_at == next) do_step(next, sound);
+        if (write == next) apply_write(next, sound);
         if (load_at == next) apply_loads();
-        if (output == next) dmc_output_cycle(next);
+        if (output == next) dmc_output_cycle(next, sound);
         if (dmc_fetch_at == next) {
             dmc_fetch_at = kNever;
-            if (!dmc_buffer_full && dmc_remaining) dmc_fetch(next);
+            if (!dmc_buffer_full && dmc_remaining) dmc_fetch(next, sound);
         }
     }
     dmc_advance_idle(cycle);
+    if (sound) sound->advance(*this, cycle);
 }
 
 // ---- DMC --------------------------------------------------------------------------------------
 // The timer clocks every dmc_period cycles; every 8 clocks an output cycle begins, which empties
 // the sample buffer into the shifter; an empty buffer with bytes left is filled at once by a DMA
-// fetch. Only those moments matter here (no sound): while the DMC has nothing to play, its timer
+// fetch. Only those moments matter to the timing (ApuSound plays the bits): while the DMC has nothing to play, its timer
 // is brought forward arithmetically.
 
 // The cycle the current output cycle ends, when that can change something (a byte to move or
@@ -62,14 +66,16 @@ void Apu::dmc_advance_idle(uint64_t cycle) {
     }
 }
 
-void Apu::dmc_output_cycle(uint64_t cycle) {
+void Apu::dmc_output_cycle(uint64_t cycle, ApuSound* sound) {
+    if (sound) sound->dmc_output_cycle(cycle, dmc_buffer_full, dmc_period);
     dmc_timer_next = cycle + dmc_period;
     dmc_bits = 8;
     dmc_buffer_full = false;  // into the shifter (or silence)
-    if (dmc_remaining) dmc_fetch(cycle);
+    if (dmc_remaining) dmc_fetch(cycle, sound);
 }
 
-void Apu::dmc_fetch(uint64_t cycle) {
+void Apu::dmc_fetch(uint64_t cycle, ApuSound* sound) {
+    if (sound) sound->dmc_fetch(dmc_addr);
     dmc_buffer_full = true;
     dmc_stall += kDmcDmaCycles;
     dmc_addr = dmc_addr == 0xFFFF ? 0x8000 : static_cast<uint16_t>(dmc_addr + 1);
@@ -84,7 +90,7 @@ void Apu::dmc_fetch(uint64_t cycle) {
     }
 }
 
-void Apu::do_step(uint64_t cycle) {
+void Apu::do_step(uint64_t cycle, ApuSound* sound) {
     if (!five_step && step >= 3 && !irq_inhibit && !frame_irq) {
         frame_irq = true;
         frame_irq_since = cycle;
@@ -92,6 +98,10 @@ void Apu::do_step(uint64_t cycle) {
     const uint8_t kind = kStepKind[step];
     if (kind != 0) {
         if (kind == 2) clock_lengths();
+        if (sound) {
+            sound->quarter_frame();
+            if (kind == 2) sound->half_frame();
+        }
         last_clock = cycle;
     }
     if (++step == 6) {
@@ -100,7 +110,7 @@ void Apu::do_step(uint64_t cycle) {
     }
 }
 
-void Apu::apply_write(uint64_t cycle) {
+void Apu::apply_write(uint64_t cycle, ApuSound* sound) {
     write_pending = false;
     five_step = write_value & 0x80;
     step = 0;
@@ -109,6 +119,10 @@ void Apu::apply_write(uint64_t cycle) {
     const bool just_clocked = last_clock != kNever && cycle - last_clock <= 1;
     if (five_step && !just_clocked) {
         clock_lengths();
+        if (sound) {
+            sound->quarter_frame();
+            sound->half_frame();
+        }
         last_clock = cycle;
     }
 }
@@ -147,15 +161,16 @@ uint8_t Apu::peek_status() const {
     return r;
 }
 
-uint8_t Apu::read_status(uint64_t cycle) {
-    run_to(cycle);
+uint8_t Apu::read_status(uint64_t cycle, ApuSound* sound) {
+    run_to(cycle, sound);
     const uint8_t r = peek_status();
     frame_irq = false;
     return r;
 }
 
-void Apu::write(uint16_t addr, uint8_t value, uint64_t cycle) {
-    run_to(cycle);
+void Apu::write(uint16_t addr, uint8_t value, uint64_t cycle, ApuSound* sound) {
+    run_to(cycle, sound);
+    if (sound) sound->write(addr, value);
     switch (addr) {
     case 0x4000: case 0x4004: case 0x4008: case 0x400C: {
         const unsigned ch = (addr >> 2) & 3;
@@ -210,12 +225,12 @@ void Apu::write(uint16_t addr, uint8_t value, uint64_t cycle) {
         if (irq_inhibit) frame_irq = false;
         break;
     default:
-        break;  // timers, envelopes, sweeps, linear counter, the DMC's output: no sound here
+        break;  // timers, envelopes, sweeps, linear counter, the DMC's output: ApuSound's
     }
 }
 
-void Apu::reset(uint64_t cycle) {
-    run_to(cycle);
+void Apu::reset(uint64_t cycle, ApuSound* sound) {
+    run_to(cycle, sound);
     // As if $4017 were written with its mode bit (inhibit clear) just before the reset
     // sequence; $4015 = 0 silences every channel.
     write_pending = true;

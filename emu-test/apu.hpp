@@ -1,4 +1,4 @@
-// The 2A03's APU, as far as a program can time things with it (no sound is made):
+// The 2A03's APU, as far as a program can time things with it (the sound is apu_sound.hpp's):
 //
 // * Frame counter ($4017): 4-step and 5-step sequences in CPU cycles (NTSC), the write taking
 //   effect 3 CPU cycles after the write cycle when that cycle's count is odd, 4 when it is even;
@@ -24,8 +24,8 @@
 // * $4015 read: bits 0-3 = length counter > 0, bit 4 = DMC bytes left, bit 6 = frame IRQ flag,
 //   bit 7 = DMC IRQ flag; bit 5 is open bus (0 here: the high byte $40 of the address).
 //
-// Not modelled: the channels' timers, envelopes, sweeps, the triangle's linear counter, the
-// DMC's output level, sound.
+// The channels' timers, envelopes, sweeps, the triangle's linear counter, the DMC's output level
+// and the mixer are ApuSound's (apu_sound.hpp): this model tells it when things happen.
 //
 // The APU is lazy: run_to(cycle) brings it up to date whenever a register is touched, and the
 // machine schedules next_event() (the next time the frame IRQ flag rises, or a DMC byte is
@@ -38,6 +38,8 @@
 #include <cstdint>
 
 namespace nestris::emu {
+
+class ApuSound;
 
 struct Apu {
     static constexpr uint64_t kNever = ~uint64_t{0};
@@ -81,8 +83,11 @@ struct Apu {
 
     bool operator==(const Apu&) const = default;
 
-    // Processes everything that happens up to and including cycle `cycle`.
-    void run_to(uint64_t cycle);
+    // Processes everything that happens up to and including cycle `cycle`. `sound`, when given,
+    // is told of each moment in order and renders the channels up to `cycle` (apu_sound.hpp); a
+    // machine that makes sound passes it to every call below, from power-on or from when it
+    // started.
+    void run_to(uint64_t cycle, ApuSound* sound = nullptr);
     // The next cycle at which the frame IRQ flag could rise, a $4017 write takes effect or the
     // DMC fetches a byte; kNever if none is due. The machine runs the CPU no further than this before run_to().
     uint64_t next_event() const;
@@ -100,22 +105,23 @@ struct Apu {
     }
 
     // Register access in cycle `cycle` (the machine calls run_to(cycle) first, inside these).
-    uint8_t read_status(uint64_t cycle);  // $4015, clears the frame IRQ flag
+    uint8_t read_status(uint64_t cycle, ApuSound* sound = nullptr);  // $4015, clears the frame IRQ flag
     uint8_t peek_status() const;          // $4015 without the side effect, as of the last run_to
-    void write(uint16_t addr, uint8_t value, uint64_t cycle);  // $4000-$4013, $4015, $4017
+    // $4000-$4013, $4015, $4017
+    void write(uint16_t addr, uint8_t value, uint64_t cycle, ApuSound* sound = nullptr);
 
     // The reset button, pressed in cycle `cycle` (before the CPU's reset sequence).
-    void reset(uint64_t cycle);
+    void reset(uint64_t cycle, ApuSound* sound = nullptr);
 
 private:
-    void do_step(uint64_t cycle);
-    void apply_write(uint64_t cycle);
+    void do_step(uint64_t cycle, ApuSound* sound);
+    void apply_write(uint64_t cycle, ApuSound* sound);
     void apply_loads();
     void clock_lengths();
     uint64_t dmc_next_output_cycle() const;
     void dmc_advance_idle(uint64_t cycle);
-    void dmc_output_cycle(uint64_t cycle);
-    void dmc_fetch(uint64_t cycle);
+    void dmc_output_cycle(uint64_t cycle, ApuSound* sound);
+    void dmc_fetch(uint64_t cycle, ApuSound* sound);
 };
 
 // The DMC's timer periods in CPU cycles (NTSC), indexed by $4010's rate (bits 0-3).

@@ -9,6 +9,7 @@
 #include "input.hpp"
 #include "nes.hpp"
 #include "symbols.hpp"
+#include "wav.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -208,7 +209,24 @@ struct RunRomOptions {
     std::string movie;
     std::string power_on = "hardware";
     std::string ram_trace;
+    std::string wav;
+    std::optional<int> sample_rate;  // --wav's (48 000 Hz when not given)
+    std::string sound_trace;
 };
+
+// One line a frame of what the APU's channels play (the format tests/fceux/fceux_sound.lua
+// writes from FCEUX's sound.get()): the frame number, then pulse 1's volume (0-15) and period,
+// pulse 2's, the triangle's running flag (0/1) and period, the noise's volume, period index and
+// mode (0/1), and the DMC's output level (0-127).
+std::string sound_trace_line(uint64_t frame, const Nes& nes) {
+    const ApuSound& s = *nes.sound();
+    const auto v = s.volumes(nes.apu());
+    const auto p = s.periods();
+    return std::to_string(frame) + " " + std::to_string(v[0]) + " " + std::to_string(p[0]) + " " + std::to_string(v[1]) +
+           " " + std::to_string(p[1]) + " " + std::to_string(v[2]) + " " + std::to_string(p[2]) + " " +
+           std::to_string(v[3]) + " " + std::to_string(s.noise_period_index()) + " " +
+           std::to_string(s.noise_short() ? 1 : 0) + " " + std::to_string(s.outputs(nes.apu())[4]) + "\n";
+}
 
 std::string hex_bytes(std::span<const uint8_t> b) {
     static const char* d = "0123456789ABCDEF";
@@ -225,6 +243,9 @@ int run_rom(const RunRomOptions& o) {
     const AddressParser addr(o.labels);
     const auto bytes = read_file(o.file);
     auto nes = std::make_unique<Nes>(bytes);
+    if (o.sample_rate && o.wav.empty()) throw UsageError("--sample-rate is for --wav");
+    const int rate = o.sample_rate.value_or(48000);
+    if (!o.wav.empty() || !o.sound_trace.empty()) nes->enable_sound(rate);  // from power-on (power_on() keeps it)
     const PowerOn mode = power_on_mode(o.power_on);
     std::optional<Fm2Movie> movie;
     if (!o.movie.empty()) {
@@ -238,18 +259,26 @@ int run_rom(const RunRomOptions& o) {
     const uint64_t given = movie ? movie->frames.size() : frames.size();
     const uint64_t count = o.frames ? *o.frames : (given == 0 ? 60 : given);
     if (count > kMaxInputFrames) throw UsageError("--frames is larger than " + std::to_string(kMaxInputFrames));
+    if (!o.wav.empty() && count > kMaxWavFrames)
+        throw UsageError("--wav holds the sound in memory: at most " + std::to_string(kMaxWavFrames) +
+                         " frames (an hour), not " + std::to_string(count));
     frames.resize(count, 0);  // after the input: nothing pressed
     if (!o.watch.empty()) nes->watch_main_loop(addr(o.watch));
     // Every input is read: the outputs are checked now, not after the run.
-    check_outputs({o.png, o.ram, o.ram_trace});
+    check_outputs({o.png, o.ram, o.ram_trace, o.wav, o.sound_trace});
     // The RAM trace goes to its file frame by frame (4 KiB a frame is never held in memory).
     std::optional<OutputFile> trace;
     if (!o.ram_trace.empty()) trace.emplace(o.ram_trace);
+    std::optional<OutputFile> sound_trace;
+    if (!o.sound_trace.empty()) sound_trace.emplace(o.sound_trace);
     const auto t0 = std::chrono::steady_clock::now();
     const uint64_t first_frame = nes->frame();
     RunStatus status = RunStatus::Reached;
     uint64_t ran = 0;
-    if (movie || !o.ram_trace.empty()) {
+    // The sound, taken frame by frame as 16-bit samples (2 bytes a sample, 96 KB a second at 48 kHz).
+    std::vector<int16_t> pcm;
+    std::vector<float> chunk;
+    if (movie || !o.ram_trace.empty() || !o.wav.empty() || sound_trace) {
         Fm2Movie m = movie ? *movie : Fm2Movie{};
         if (!movie) {
             for (const uint8_t b : frames) m.frames.push_back(Fm2Frame{0, b});
@@ -259,6 +288,13 @@ int run_rom(const RunRomOptions& o) {
             status = movie ? run_fm2_frame(*nes, m, i) : (nes->set_buttons(m.frames[i].pad1), nes->run_frame());
             if (status == RunStatus::Reached) ++ran;
             if (trace) trace->write(std::to_string(i + 1) + " " + hex_bytes(nes->ram()) + "\n");
+            if (!o.wav.empty() || sound_trace) {
+                chunk.clear();
+                nes->take_samples(chunk);  // (brings the sound up to date: the trace sees this frame's end)
+                if (!o.wav.empty())
+                    for (const float x : chunk) pcm.push_back(pcm16(x));
+            }
+            if (sound_trace) sound_trace->write(sound_trace_line(i + 1, *nes));
         }
     } else {
         status = nes->run_frames(frames);
@@ -266,6 +302,7 @@ int run_rom(const RunRomOptions& o) {
     }
     const double secs = seconds_since(t0);
     if (trace) trace->commit();
+    if (sound_trace) sound_trace->commit();
 
     char line[160];
     std::snprintf(line, sizeof line, "ran %llu frames, %llu CPU cycles in %.3f s (%.0f frames/s); PC=%s\n",
@@ -284,6 +321,11 @@ int run_rom(const RunRomOptions& o) {
     if (!o.ram.empty()) {
         write_file_atomically(o.ram, std::span<const uint8_t>(nes->ram().data(), nes->ram().size()));
         std::cout << "RAM (2 KiB, $0000-$07FF): " << o.ram << "\n";
+    }
+    if (!o.wav.empty()) {
+        write_wav(o.wav, pcm, rate);
+        std::cout << "sound: " << o.wav << ", " << pcm.size() << " samples at " << rate << " Hz ("
+                  << static_cast<double>(pcm.size()) / rate << " s), 16-bit PCM mono\n";
     }
     if (status == RunStatus::Jammed) {
         std::cerr << "nestris-ai run-rom: the CPU jammed at " << hex4(nes->cpu().pc()) << "\n";
@@ -408,6 +450,16 @@ void add_emu_commands(CLI::App& app) {
         c->add_option("--ram-trace", o->ram_trace,
                       "Write the 2 KiB of RAM after every frame, one line per frame: the frame number (from "
                       "1) and 4096 hex digits (the format of tools/fceux_check.lua), 4 KiB a frame");
+        c->add_option("--wav", o->wav,
+                      "Write the run's sound from power-on: 16-bit PCM mono WAV (the APU's five channels, "
+                      "the console's mixer and filters; held in memory, 96 KB a second at 48 kHz: at most " +
+                          std::to_string(kMaxWavFrames) + " frames)");
+        c->add_option("--sample-rate", o->sample_rate, "Sample rate of --wav in Hz (default 48000)")
+            ->check(CLI::Range(8000, 192000));
+        c->add_option("--sound-trace", o->sound_trace,
+                      "Write what the sound channels play after every frame, one line per frame: the frame "
+                      "number, pulse 1 volume and period, pulse 2's, triangle running and period, noise volume, "
+                      "period index and mode, DMC level (the format of tests/fceux/fceux_sound.lua)");
         c->callback([o] { run_command("nestris-ai run-rom", [o] { return run_rom(*o); }); });
     }
 }

@@ -56,6 +56,13 @@ Nes::Nes(std::shared_ptr<const Cartridge> cart) : cart_(std::move(cart)) {
 }
 
 void Nes::power_on(PowerOn mode) {
+    // The sound so far is kept (a power cycle in a movie is heard as the console's would be:
+    // what played until then, then silence as the new power-on starts).
+    std::vector<float> heard;
+    if (sound_.p) {
+        s_.apu.run_to(s_.cpu.cycles(), sound_out());
+        sound_.p->take_samples(heard);
+    }
     power_mode_ = mode;
     s_ = NesState{};
     if (cart_->chr_ram()) s_.chr_ram.assign(0x2000, 0);
@@ -81,12 +88,38 @@ void Nes::power_on(PowerOn mode) {
     }
     last_lagged_ = false;
     ppu_log_.clear();
+    if (sound_.p) {
+        sound_.p = std::make_unique<ApuSound>(sound_.p->sample_rate(), s_.cpu.cycles());
+        sound_.p->keep_samples(std::move(heard));
+    }
+}
+
+void Nes::enable_sound(int sample_rate) {
+    auto sound = std::make_unique<ApuSound>(sample_rate, s_.cpu.cycles());  // throws on a bad rate
+    s_.apu.run_to(s_.cpu.cycles(), sound_out());  // what came before is not heard
+    sync_cpu_with_apu(s_.cpu.cycles());
+    sound_.p = std::move(sound);
+}
+
+ApuSound* Nes::sound_out() {
+    if (!sound_.p) return nullptr;
+    // DMC samples are read like the CPU reads, without side effects (they live in $8000-$FFFF).
+    sound_.p->set_reader([](const void* nes, uint16_t a) { return static_cast<const Nes*>(nes)->peek(a); }, this);
+    return sound_.p.get();
+}
+
+void Nes::take_samples(std::vector<float>& into) {
+    if (!sound_.p) return;
+    const uint64_t now = s_.cpu.cycles();
+    s_.apu.run_to(now, sound_out());
+    sync_cpu_with_apu(now);
+    sound_.p->take_samples(into);
 }
 
 void Nes::reset() {
     NesBus bus{*this};
     const uint8_t s = s_.cpu.s();
-    s_.apu.reset(s_.cpu.cycles());
+    s_.apu.reset(s_.cpu.cycles(), sound_out());
     sync_cpu_with_apu(s_.cpu.cycles());
     s_.cpu.reset(bus);
     Ppu& p = s_.ppu;
@@ -113,7 +146,9 @@ void Nes::restore(const NesState& state) {
     if (state.chr_ram.size() != s_.chr_ram.size()) {
         throw std::invalid_argument("Nes::restore: the snapshot is of a machine with another cartridge");
     }
+    if (sound_.p) s_.apu.run_to(s_.cpu.cycles(), sound_out());  // the sound until now
     s_ = state;
+    if (sound_.p) sound_.p->rebase(s_.cpu.cycles());
 }
 
 // ---- banking -----------------------------------------------------------------------------
@@ -156,7 +191,7 @@ void Nes::catch_up() {
     const uint64_t now = s_.cpu.cycles();
     if (s_.ppu.catch_up(now, s_.cpu)) on_vblank();
     if (now >= s_.apu.next_event()) {
-        s_.apu.run_to(now);
+        s_.apu.run_to(now, sound_out());
         sync_cpu_with_apu(now);
     }
 }
@@ -179,9 +214,9 @@ uint8_t Nes::apu_read_status() {
     const uint64_t now = s_.cpu.cycles();
     // A flag that rose earlier in this instruction reaches the CPU first, then the read clears
     // it in this cycle.
-    s_.apu.run_to(now);
+    s_.apu.run_to(now, sound_out());
     sync_cpu_with_apu(now);
-    const uint8_t r = s_.apu.read_status(now);
+    const uint8_t r = s_.apu.read_status(now, sound_out());
     // The flag a read cleared may be set again a cycle later (4-step mode, steps 4-5): the run
     // loop must stop there.
     run_target_ = std::min(run_target_, s_.apu.next_event());
@@ -191,9 +226,9 @@ uint8_t Nes::apu_read_status() {
 
 void Nes::apu_write(uint16_t addr, uint8_t value) {
     const uint64_t now = s_.cpu.cycles();
-    s_.apu.run_to(now);
+    s_.apu.run_to(now, sound_out());
     sync_cpu_with_apu(now);
-    s_.apu.write(addr, value, now);
+    s_.apu.write(addr, value, now, sound_out());
     run_target_ = std::min(run_target_, s_.apu.next_event());
     sync_cpu_with_apu(now);
 }

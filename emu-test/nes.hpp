@@ -1,8 +1,8 @@
-// The NES: CPU, 2 KiB RAM, PPU, APU (as a timer), MMC1 cartridge, controller 1; frame-accurate,
-// headless.
+// The NES: CPU, 2 KiB RAM, PPU, APU (a timer; sound on request, apu_sound.hpp), MMC1
+// cartridge, controller 1; frame-accurate, headless.
 //
 // CPU memory map: $0000-$1FFF RAM (2 KiB, mirrored), $2000-$3FFF PPU registers (mirrored
-// every 8), $4000-$4013/$4015/$4017 APU (frame counter, frame IRQ, length counters, DMC; no sound),
+// every 8), $4000-$4013/$4015/$4017 APU (frame counter, frame IRQ, length counters, DMC; sound if enabled),
 // $4014 OAM DMA, $4016 controller 1 (strobe/serial), $4017 reads: controller 2 (nothing
 // connected), $6000-$7FFF 8 KiB PRG RAM (when MMC1 enables it), $8000-$FFFF PRG ROM via MMC1.
 // $4015 reads the APU status (bit 5 open bus: 0); the write-only APU registers and unmapped
@@ -31,6 +31,7 @@
 #pragma once
 
 #include "apu.hpp"
+#include "apu_sound.hpp"
 #include "cartridge.hpp"
 #include "controller.hpp"
 #include "cpu.hpp"
@@ -188,6 +189,23 @@ public:
     // Where the PPU's pattern tables and nametables are now.
     VideoMap video_map() const;
 
+    // ---- sound ----------------------------------------------------------------------------------
+    // Off by default: nothing is synthesized. enable_sound(rate) starts making samples at
+    // `rate` Hz from now (the channels as the registers written from now on set them; from
+    // power-on if called before the first frame; power_on() keeps it on, from its cycle 0).
+    // Sound is an output, not part of the state: snapshots and == ignore it; restore() lets it go
+    // on from the restored cycle with its channels as they were (the next register writes set
+    // them); power_on() keeps the samples not yet taken.
+    void enable_sound(int sample_rate);
+    void disable_sound() { sound_.p.reset(); }
+    bool sound_enabled() const { return sound_.p != nullptr; }
+    // Brings the sound up to the current cycle and appends the samples made since the last call
+    // (floats, about -1..1) to `into`. Nothing when sound is off.
+    void take_samples(std::vector<float>& into);
+    // The synthesizer itself (channel outputs and periods, for tests), or nullptr.
+    const ApuSound* sound() const { return sound_.p.get(); }
+    ApuSound* sound() { return sound_.p.get(); }
+
 private:
     friend struct NesBus;
     std::shared_ptr<const Cartridge> cart_;
@@ -212,6 +230,20 @@ private:
     std::vector<PpuWrite> ppu_log_;
     std::function<void(const Nes&)> hook_;
     uint64_t run_target_ = 0;  // the run loop's next stop: the nearest PPU/APU event or the limit
+    // Sound on (see enable_sound): told of everything the APU does. A copy of the machine is
+    // silent (the sound is an output, like a speaker, not part of the machine).
+    struct SoundSlot {
+        std::unique_ptr<ApuSound> p;
+        SoundSlot() = default;
+        SoundSlot(const SoundSlot&) {}
+        SoundSlot(SoundSlot&&) = default;
+        SoundSlot& operator=(const SoundSlot&) {
+            p.reset();
+            return *this;
+        }
+        SoundSlot& operator=(SoundSlot&&) = default;
+    } sound_;
+    ApuSound* sound_out();  // the synthesizer, its reader set to this machine; nullptr if off
 
     void update_banks();
     void catch_up();

@@ -7,6 +7,7 @@
 //              with idle loops skipped (the default) and with every instruction run
 //              (a main loop synchronised on the NMI, OAM DMA and controller reads each frame)
 //   --rom      the same for a real game from power-on (Tetris: legal screen, title, demo)
+//   --sound R  a third NES run with sound made at R Hz (samples taken every frame)
 //
 // Figures are printed; nothing is checked here (the tests do that). Each figure is given per
 // second of this thread's CPU time (what the emulator costs, whatever else the machine runs)
@@ -178,12 +179,27 @@ void bench_bin(const std::string& path, uint16_t load, uint16_t pc) {
 // Nes::set_skip_idle_loops) and running every instruction. Beside each, the bound the CPU alone
 // sets: the flat bus's MHz over the CPU cycles the frame executes (what it would cost if the NES
 // around the CPU cost nothing).
-void bench_nes(const std::string& label, const std::vector<uint8_t>& image, uint64_t frames, double cpu_mhz) {
-    for (const bool skip : {true, false}) {
+// With --sound RATE, a third run: idle loops skipped and sound made at RATE Hz, the samples taken
+// every frame (as play --wav and the web page do).
+void bench_nes(const std::string& label, const std::vector<uint8_t>& image, uint64_t frames, double cpu_mhz,
+               int sound_rate) {
+    for (const int run : {0, 1, 2}) {
+        const bool skip = run != 1;
+        if (run == 2 && !sound_rate) break;
         auto nes = std::make_unique<Nes>(image);
         nes->set_skip_idle_loops(skip);
+        if (run == 2) nes->enable_sound(sound_rate);
+        std::vector<float> samples;
         const Timer t0;
-        nes->run_frames(frames);
+        if (run == 2) {
+            for (uint64_t f = 0; f < frames; ++f) {
+                nes->run_frame();
+                samples.clear();
+                nes->take_samples(samples);
+            }
+        } else {
+            nes->run_frames(frames);
+        }
         const double fps = static_cast<double>(frames) / t0.cpu();
         const double n = static_cast<double>(frames);
         const double cycles_per_frame = static_cast<double>(nes->cycles()) / n;
@@ -193,7 +209,9 @@ void bench_nes(const std::string& label, const std::vector<uint8_t>& image, uint
                     "  (%llu frames, %s)\n",
                     (label + ":").c_str(), fps, fps / 60.0988, n / t0.wall(),
                     static_cast<unsigned long long>(frames),
-                    skip ? "idle loops skipped" : "every instruction run");
+                    run == 2 ? ("idle loops skipped, sound at " + std::to_string(sound_rate) + " Hz").c_str()
+                    : skip   ? "idle loops skipped"
+                             : "every instruction run");
         std::printf("     %-21s %8.0f frames a second if only its CPU cost time (%.0f of %.0f cycles a frame run, "
                     "at %.1f MHz): the NES runs at %.0f %% of that\n",
                     "", bound, run_per_frame, cycles_per_frame, cpu_mhz, 100.0 * fps / bound);
@@ -209,6 +227,7 @@ int main(int argc, char** argv) {
     std::string bin, rom;
     std::string load = "0", pc = "400";
     uint64_t frames = 20000;
+    int sound_rate = 0;
     app.add_option("--seconds", budget, "Time per flat-bus measurement (default 2)");
     app.add_option("--threads", threads, "Threads for the parallel measurement (default: all cores)");
     app.add_option("--bin", bin, "Raw 6502 binary to run to its trap (e.g. the functional test)");
@@ -216,6 +235,8 @@ int main(int argc, char** argv) {
     app.add_option("--pc", pc, "Start address of --bin, hex (default 400)");
     app.add_option("--rom", rom, "iNES image (mapper 1) to run from power-on, e.g. Tetris");
     app.add_option("--frames", frames, "NES frames per measurement (default 20000)");
+    app.add_option("--sound", sound_rate, "Also measure with sound made at this rate (Hz), e.g. 48000")
+        ->check(CLI::Range(8000, 192000));
     return nestris::run_program(app, argc, argv, [&]() -> int {
         try {
             const double cpu_mhz = bench_flat(budget);
@@ -224,8 +245,8 @@ int main(int argc, char** argv) {
                 bench_bin(bin, static_cast<uint16_t>(std::stoul(load, nullptr, 16)),
                           static_cast<uint16_t>(std::stoul(pc, nullptr, 16)));
             }
-            bench_nes("test program", read_file(NESTRIS_EMU_BENCH_ROM), frames, cpu_mhz);
-            if (!rom.empty()) bench_nes(rom, read_file(rom), frames, cpu_mhz);
+            bench_nes("test program", read_file(NESTRIS_EMU_BENCH_ROM), frames, cpu_mhz, sound_rate);
+            if (!rom.empty()) bench_nes(rom, read_file(rom), frames, cpu_mhz, sound_rate);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "bench-emu: %s\n", e.what());
             return 1;

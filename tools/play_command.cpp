@@ -15,6 +15,7 @@
 #include "patch.hpp"
 #include "patcher_commands.hpp"
 #include "rom.hpp"
+#include "wav.hpp"
 
 #include <cstdio>
 #include <iostream>
@@ -39,6 +40,8 @@ struct PlayOptions {
     std::string png;
     uint64_t png_every = 0;
     bool soak = false;
+    std::string wav;
+    std::optional<int> sample_rate;  // --wav's (48 000 Hz when not given)
 };
 
 
@@ -75,9 +78,14 @@ int play(const PlayOptions& o) {
     if (own_input && (game_options || o.human))
         throw UsageError("--input and --movie exclude --level, --b-type, --height and --human (your input walks the menus)");
     if (o.png_every && o.png.empty()) throw UsageError("--png-every needs --png (the pictures are named after it)");
+    if (o.sample_rate && o.wav.empty()) throw UsageError("--sample-rate is for --wav");
+    if (!o.wav.empty() && o.soak) throw UsageError("--wav is not for --soak (a soak's sound would fill the memory)");
+    if (!o.wav.empty() && o.frames > emu::kMaxWavFrames)
+        throw UsageError("--wav holds the sound in memory: at most " + std::to_string(emu::kMaxWavFrames) +
+                         " frames (an hour), not " + std::to_string(o.frames));
     const std::vector<uint8_t> file = read_file(o.rom);
     note_input(o.movie);  // read later, but an input already: the screenshot may not overwrite it
-    check_outputs({o.png});
+    check_outputs({o.png, o.wav});
     const CartImage& cart = shipped_cart();
     const RomIdentity id = identify_rom(file, this_build_context());
     std::vector<uint8_t> rom;
@@ -88,6 +96,17 @@ int play(const PlayOptions& o) {
     }
 
     emu::Nes nes(rom);
+    const int rate = o.sample_rate.value_or(48000);
+    if (!o.wav.empty()) nes.enable_sound(rate);  // from power-on, menus included
+    // The sound so far, as 16-bit samples (2 bytes a sample, 96 KB a second at 48 kHz).
+    std::vector<int16_t> pcm;
+    std::vector<float> chunk;
+    auto take_sound = [&] {
+        if (o.wav.empty()) return;
+        chunk.clear();
+        nes.take_samples(chunk);
+        for (const float x : chunk) pcm.push_back(emu::pcm16(x));
+    };
     namespace t = tetris;
     const uint16_t ai_mode = game::ai_mode_address(), late_plans = cart.require("late_plans");
     std::string what;
@@ -115,6 +134,7 @@ int play(const PlayOptions& o) {
         what = std::string(o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") + " game from level " +
                std::to_string(o.level);
     }
+    take_sound();
     nes.watch_main_loop(t::game_mainLoop);
     // The frame's margin: from the moment the game's frame work is done (its main loop enters the
     // wait for the vertical blank, ai_idle) to the next NMI; the least one seen in play.
@@ -193,6 +213,7 @@ int play(const PlayOptions& o) {
             if (!pictures++) first_picture = last_picture;
         }
         if (crash_pc) crash_frame = f;
+        take_sound();
     }
     const uint32_t line_count = bcd_to_int(nes.ram().data() + t::lines, 2);
     const uint32_t score_value = bcd_to_int(nes.ram().data() + t::score, 3);
@@ -237,12 +258,23 @@ int play(const PlayOptions& o) {
               "the next); made from your ROM: keep it to yourself\n",
               o.png.c_str());
     }
+    if (!o.wav.empty()) {
+        emu::write_wav(o.wav, pcm, rate);
+        print("sound: %s, %zu samples at %d Hz (%.2f s from power-on: the menus, then the run), 16-bit PCM mono; "
+              "made from your ROM: keep it to yourself\n",
+              o.wav.c_str(), pcm.size(), rate, static_cast<double>(pcm.size()) / rate);
+    }
     return o.soak && (play_lag || crash_pc) ? kExitFailed : kExitDone;
 }
 
 }  // namespace
 
 emu::Image screen_of_state(emu::Nes& nes) {
+    if (nes.sound_enabled()) {  // the side frame must not be heard: a copy of the machine is silent
+        emu::Nes side = nes;
+        side.run_frame();
+        return side.screenshot();
+    }
     const emu::NesState now = nes.snapshot();
     nes.run_frame();
     emu::Image picture = nes.screenshot();
@@ -266,6 +298,12 @@ void add_play_command(CLI::App& app) {
     add_movie_options(*sub, o->movie, o->power_on);
     sub->add_option("--png", o->png, "screenshot at the end (PNG): the state printed");
     sub->add_option("--png-every", o->png_every, "with --png, also a screenshot every N frames (OUT-000123.png: frame 123)");
+    sub->add_option("--wav", o->wav,
+                    "write the sound from power-on (menus, then the run) as a 16-bit PCM mono WAV (the APU's\n"
+                    "five channels, the console's mixer and filters; held in memory, 96 KB a second at 48 kHz:\n"
+                    "--frames at most " + std::to_string(emu::kMaxWavFrames) + ", an hour; not with --soak)");
+    sub->add_option("--sample-rate", o->sample_rate, "sample rate of --wav in Hz (default 48000)")
+        ->check(CLI::Range(8000, 192000));
     sub->add_flag("--soak", o->soak,
                   "a long run: whenever an AI game ends (back on the level menu), start another; exit\n"
                   "status 1 when a frame of AI play lagged or the game crashed");

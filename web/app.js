@@ -12,6 +12,7 @@ const DEFAULT_KEYMAP = { Up: ['ArrowUp'], Down: ['ArrowDown'], Left: ['ArrowLeft
 const KEYMAP_STORE = 'nestris-ai.keys';
 const SCALE_STORE = 'nestris-ai.scale';
 const TOUCH_STORE = 'nestris-ai.touch';
+const MUTE_STORE = 'nestris-ai.mute';
 // The AI chord on touch: Select held for this many frames, then Start with it.
 const CHORD_SELECT_FRAMES = 3;
 // Gamepad API standard layout: 0 bottom, 1 right, 8 back, 9 start, 12-15 d-pad.
@@ -24,7 +25,8 @@ const STEP_MODE = new URLSearchParams(location.search).has('step');
 const $ = (id) => document.getElementById(id);
 const state = { module: null, patcher: null, console: null, patched: null, release: null,
                 keys: 0, touch: 0, chord: -1, running: false, paused: false, jammed: false, last: 0, debt: 0,
-                rom: null, patch: null, playing: null, keymap: null, scale: 'auto' };
+                rom: null, patch: null, playing: null, keymap: null, scale: 'auto',
+                audio: null, muted: false };
 
 function store(key, value) {
   try {
@@ -144,6 +146,7 @@ function play(bytes, name, note) {
     next.delete();
     return problem;
   }
+  if (state.audio && state.audio.node) next.enableSound(state.audio.context.sampleRate);
   if (state.console) state.console.delete();
   state.console = next;
   state.playing = name;
@@ -261,8 +264,10 @@ function runFrames(n) {
     if (!state.console.runFrame()) {
       state.jammed = true;
       $('status').textContent = 'The CPU stopped (jammed).';
+      soundPlaying(false);
     }
   }
+  pushSound();
   draw();
 }
 
@@ -289,6 +294,7 @@ function tick(now) {
 
 function setPaused(paused) {
   state.paused = paused;
+  soundPlaying(!paused && !state.jammed);
   $('pause').textContent = paused ? 'Resume' : 'Pause';
   $('paused-banner').hidden = !paused;
   if (!state.jammed) $('status').textContent = paused ? 'Paused' : '';
@@ -360,6 +366,145 @@ async function toggleFullscreen() {
   } catch (e) {
     $('status').textContent = `Full screen is not available here (${e.message})`;
   }
+}
+
+// ---- Sound: the wasm NES makes samples at the AudioContext's rate; each batch of frames posts
+// them to an AudioWorklet, which plays them from a queue. It starts at the first click or key
+// (browsers allow sound only after a gesture) and is muted by a gain of 0 (kept in localStorage).
+// The worklet counts the samples it receives and plays (and their energy, before the gain), and
+// an underrun when a 128-sample block finds the queue short while the game is
+// running (after a pause or an underrun it waits for 4 frames of samples before it plays again),
+// and drops the oldest samples beyond 200 ms queued, so the delay stays small.
+const SOUND_WORKLET = `
+class NestrisSound extends AudioWorkletProcessor {
+  constructor() {
+    super();
+    this.queue = []; this.head = 0; this.queued = 0;
+    this.playing = false; this.primed = false;
+    this.received = 0; this.played = 0; this.underruns = 0; this.dropped = 0; this.blocks = 0; this.energy = 0;
+    this.prime = Math.round(sampleRate * 4 / 60.0988);
+    this.limit = Math.round(sampleRate * 0.2);
+    this.port.onmessage = (e) => {
+      const d = e.data;
+      if (d.samples) {
+        this.queue.push(d.samples);
+        this.queued += d.samples.length;
+        this.received += d.samples.length;
+        while (this.queued > this.limit) {
+          const first = this.queue[0], n = Math.min(first.length - this.head, this.queued - this.limit);
+          this.head += n; this.queued -= n; this.dropped += n;
+          if (this.head === first.length) { this.queue.shift(); this.head = 0; }
+        }
+      } else if ('playing' in d) {
+        this.playing = d.playing;
+        if (!d.playing) this.primed = false;
+      } else if (d.stats) {
+        this.port.postMessage({ stats: { received: this.received, played: this.played, underruns: this.underruns,
+                                          dropped: this.dropped, queued: this.queued, blocks: this.blocks,
+                                          energy: this.energy,
+                                          rate: sampleRate, time: currentTime } });
+      }
+    };
+  }
+  process(inputs, outputs) {
+    const out = outputs[0][0];
+    ++this.blocks;
+    if (!this.primed && this.queued >= this.prime) this.primed = true;
+    let i = 0;
+    if (this.primed) {
+      while (i < out.length && this.queue.length) {
+        const first = this.queue[0], n = Math.min(out.length - i, first.length - this.head);
+        out.set(first.subarray(this.head, this.head + n), i);
+        i += n; this.head += n; this.queued -= n;
+        if (this.head === first.length) { this.queue.shift(); this.head = 0; }
+      }
+      if (i < out.length) {
+        if (this.playing) ++this.underruns;
+        this.primed = false;
+      }
+    }
+    out.fill(0, i);
+    for (let k = 0; k < i; ++k) this.energy += out[k] * out[k];
+    this.played += i;
+    for (let c = 1; c < outputs[0].length; ++c) outputs[0][c].set(out);
+    return true;
+  }
+}
+registerProcessor('nestris-sound', NestrisSound);
+`;
+
+async function startSound() {
+  if (state.audio) return;
+  const AudioContextClass = window.AudioContext || window.webkitAudioContext;
+  if (!AudioContextClass || !window.AudioWorkletNode) {
+    state.audio = { error: 'this browser has no AudioWorklet' };
+    showMute();
+    return;
+  }
+  state.audio = { context: new AudioContextClass({ latencyHint: 'interactive' }), node: null };
+  try {
+    // A data: URL: the one-file page opened from disk has an opaque origin, from which a Blob
+    // URL's module does not load; a data: URL's does (and does on a served page too).
+    await state.audio.context.audioWorklet.addModule(`data:text/javascript;charset=utf-8,${encodeURIComponent(SOUND_WORKLET)}`);
+    const node = new AudioWorkletNode(state.audio.context, 'nestris-sound', { numberOfInputs: 0, outputChannelCount: [1] });
+    const gain = state.audio.context.createGain();
+    gain.gain.value = state.muted ? 0 : 1;
+    node.connect(gain).connect(state.audio.context.destination);
+    state.audio.node = node;
+    state.audio.gain = gain;
+    node.port.onmessage = (e) => { if (e.data.stats && state.audio.waiting) { state.audio.waiting(e.data.stats); state.audio.waiting = null; } };
+    if (state.console) {
+      const problem = state.console.enableSound(state.audio.context.sampleRate);
+      if (problem) throw new Error(problem);
+    }
+    soundPlaying(!state.paused && !state.jammed && Boolean(state.console));
+    await state.audio.context.resume();
+  } catch (e) {
+    state.audio.error = e.message;
+  }
+  showMute();
+}
+
+// The samples of the frames just run, to the worklet (copied out of wasm memory).
+function pushSound() {
+  if (!state.audio || !state.audio.node) return;
+  const samples = state.console.samples();
+  if (samples.length) state.audio.node.port.postMessage({ samples: new Float32Array(samples) });
+}
+
+function soundPlaying(playing) {
+  if (state.audio && state.audio.node) state.audio.node.port.postMessage({ playing });
+}
+
+function setMuted(muted) {
+  state.muted = muted;
+  store(MUTE_STORE, muted ? '1' : null);
+  if (state.audio && state.audio.gain) state.audio.gain.gain.value = muted ? 0 : 1;
+  showMute();
+}
+
+function showMute() {
+  const button = $('mute');
+  button.setAttribute('aria-pressed', String(state.muted));
+  if (state.audio && state.audio.error) button.textContent = 'Sound: none';
+  else button.textContent = state.muted ? 'Sound: off' : 'Sound: on';
+  button.title = state.audio && state.audio.error ? `No sound: ${state.audio.error}`
+    : state.audio ? 'Sound on or off (M); kept in this browser'
+    : 'Sound starts at your first click or key; on or off (M), kept in this browser';
+}
+
+// The worklet's counts (samples received and played, underruns, ...), for the page's test.
+function soundStats() {
+  if (!state.audio || !state.audio.node) return Promise.resolve(null);
+  return new Promise((ok) => {
+    state.audio.waiting = (stats) => ok({ ...stats, contextState: state.audio.context.state, muted: state.muted,
+                                          gain: state.audio.gain.gain.value });
+    state.audio.node.port.postMessage({ stats: true });
+  });
+}
+
+for (const type of ['pointerdown', 'pointerup', 'keydown', 'touchend', 'click']) {
+  window.addEventListener(type, () => { startSound(); }, { capture: true });
 }
 
 // ---- Keys: remappable, kept in localStorage.
@@ -509,12 +654,14 @@ window.addEventListener('keydown', (e) => {
   if (e.target.closest && e.target.closest('input, select, textarea')) return;
   if (e.code === 'KeyP' && !e.repeat) setPaused(!state.paused);
   if (e.code === 'KeyF' && !e.repeat) toggleFullscreen();
+  if (e.code === 'KeyM' && !e.repeat) setMuted(!state.muted);
 });
 window.addEventListener('keyup', (e) => { state.keys &= ~keyBits(e.code); });
 window.addEventListener('blur', () => { state.keys = 0; });
 $('pause').addEventListener('click', () => setPaused(!state.paused));
 $('reset').addEventListener('click', () => { state.console.reset(); state.jammed = false; setPaused(state.paused); });
 $('fullscreen').addEventListener('click', toggleFullscreen);
+$('mute').addEventListener('click', () => setMuted(!state.muted));
 $('screen').addEventListener('dblclick', toggleFullscreen);
 document.addEventListener('fullscreenchange', () => {
   $('fullscreen').textContent = document.fullscreenElement ? 'Leave full screen' : 'Full screen';
@@ -555,6 +702,8 @@ for (const type of ['touchstart', 'touchmove', 'touchend', 'contextmenu']) {
 
 loadKeymap();
 showKeymap();
+state.muted = stored(MUTE_STORE) === '1';
+showMute();
 setScale(stored(SCALE_STORE) || 'auto');
 
 // What the page's test uses: the module, the state, frames on demand, the canvas's checksum.
@@ -563,5 +712,6 @@ window.nestris = {
   state,
   runFrames,
   pictureSha1,
+  soundStats,
   pause() { setPaused(true); },
 };

@@ -213,10 +213,11 @@ private:
 class Console {
 public:
     Console() { rgba_.resize(256 * 240 * 4, 255); }
-    // Powers on a ROM; returns "" or why it cannot run.
+    // Powers on a ROM; returns "" or why it cannot run. The sound stays on if it was.
     std::string load(const std::string& rom) {
         try {
             nes_ = std::make_unique<emu::Nes>(bytes_of(rom));
+            if (sound_rate_) nes_->enable_sound(sound_rate_);
             return "";
         } catch (const std::exception& e) {
             nes_.reset();
@@ -231,6 +232,24 @@ public:
     double frame() const { return nes_ ? static_cast<double>(nes_->frame()) : 0; }
     void reset() {
         if (nes_) nes_->reset();
+    }
+    // Sound from now on at `rate` Hz (the page's AudioContext's rate); "" or why not.
+    std::string enable_sound(int rate) {
+        try {
+            if (nes_) nes_->enable_sound(rate);
+            else emu::ApuSound(rate, 0);  // the rate checked all the same
+            sound_rate_ = rate;
+            return "";
+        } catch (const std::exception& e) {
+            return e.what();
+        }
+    }
+    // The samples made since the last call (floats, about -1..1; none while the sound is off): a
+    // view into wasm memory, copy it before the next call.
+    emscripten::val samples() {
+        samples_.clear();
+        if (nes_) nes_->take_samples(samples_);
+        return emscripten::val(emscripten::typed_memory_view(samples_.size(), samples_.data()));
     }
     // A byte of the CPU's RAM ($0000-$07FF), for the page's test.
     int read_ram(int addr) const { return nes_ ? nes_->read_ram(static_cast<uint16_t>(addr)) : -1; }
@@ -252,6 +271,8 @@ private:
     std::unique_ptr<emu::Nes> nes_;
     emu::Image image_{256, 240};
     std::vector<uint8_t> rgba_;
+    int sound_rate_ = 0;  // 0: no sound
+    std::vector<float> samples_;
 };
 
 }  // namespace nestris::web
@@ -275,5 +296,7 @@ EMSCRIPTEN_BINDINGS(nestris) {
         .function("frame", &Console::frame)
         .function("reset", &Console::reset)
         .function("readRam", &Console::read_ram)
+        .function("enableSound", &Console::enable_sound)
+        .function("samples", &Console::samples)
         .function("picture", &Console::picture);
 }

@@ -1,0 +1,120 @@
+// run-rom --wav / --sample-rate / --sound-trace on a small program that plays pulse 1 at 440 Hz:
+// the WAV is 16-bit PCM mono at the rate asked, as long as the run, and holds that tone; bad
+// paths and options are refused with the reason, and nothing is written.
+#include "emu_commands.hpp"
+#include "emu_test_support.hpp"
+#include "support/run_cli.hpp"
+#include "support/scratch_dir.hpp"
+#include "wav.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+
+using namespace nestris;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+// APU on, pulse 1: duty 50 %, constant volume 15, period 253 (440.4 Hz), then an endless loop.
+fs::path tone_rom(const fs::path& dir) {
+    emu::test::TestRom rom;
+    rom.put(0x8000, {0x78, 0xA9, 0x01, 0x8D, 0x15, 0x40,  // SEI; LDA #1; STA $4015
+                     0xA9, 0xBF, 0x8D, 0x00, 0x40,        // LDA #$BF; STA $4000
+                     0xA9, 0x08, 0x8D, 0x01, 0x40,        // LDA #8; STA $4001
+                     0xA9, 0xFD, 0x8D, 0x02, 0x40,        // LDA #253; STA $4002
+                     0xA9, 0x00, 0x8D, 0x03, 0x40,        // LDA #0; STA $4003
+                     0x4C, 0x1A, 0x80});                  // JMP *
+    rom.vectors(0x8000, 0x8000);
+    const fs::path p = dir / "tone.nes";
+    const auto image = rom.image();
+    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(image.data()), static_cast<std::streamsize>(image.size()));
+    return p;
+}
+
+std::vector<uint8_t> bytes_of(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+test::CliResult run_emu(const std::vector<std::string>& args) { return test::run_commands(add_emu_commands, args); }
+
+// Rising crossings of the 16-bit samples through +1000 after being below -1000, per second.
+double crossings_per_second(const emu::Wav& w) {
+    size_t n = 0;
+    bool low = false;
+    for (size_t i = static_cast<size_t>(w.sample_rate) / 10; i < w.samples.size(); ++i) {
+        if (w.samples[i] < -1000) low = true;
+        else if (low && w.samples[i] > 1000) {
+            ++n;
+            low = false;
+        }
+    }
+    return static_cast<double>(n) / (static_cast<double>(w.samples.size()) / w.sample_rate - 0.1);
+}
+
+}  // namespace
+
+TEST_CASE("sound commands: run-rom --wav writes the run's sound, 16-bit PCM mono, at the rate asked") {
+    test::ScratchDir dir("wav");
+    const fs::path rom = tone_rom(dir.path());
+    for (const int rate : {48000, 44100}) {
+        const fs::path wav = dir / ("tone" + std::to_string(rate) + ".wav");
+        std::vector<std::string> args = {"run-rom", rom.string(), "--frames", "120", "--wav", wav.string()};
+        if (rate != 48000) args.insert(args.end(), {"--sample-rate", std::to_string(rate)});
+        const test::CliResult r = run_emu(args);
+        INFO(r.out << r.err);
+        REQUIRE(r.code == 0);
+        CHECK_THAT(r.out, Contains("sound: " + wav.string()) && Contains("at " + std::to_string(rate) + " Hz"));
+        const emu::Wav w = emu::parse_wav(bytes_of(wav));
+        CHECK(w.sample_rate == rate);
+        // As long as the run: the CPU cycles it printed (120 frames from power-on, the first one
+        // shorter: power-on to the first vblank) at the CPU's clock.
+        const size_t at = r.out.find(" frames, ");
+        REQUIRE(at != std::string::npos);
+        const double cycles = std::stod(r.out.substr(at + 9));
+        CHECK(cycles > 119 * 29780.0);
+        CHECK(std::abs(static_cast<double>(w.samples.size()) - cycles / emu::ApuSound::kCpuHz * rate) < 2);
+        CHECK(crossings_per_second(w) == Approx(emu::ApuSound::kCpuHz / (16.0 * 254)).epsilon(0.01));
+    }
+}
+
+TEST_CASE("sound commands: run-rom --sound-trace writes each channel's volume and period after every frame") {
+    test::ScratchDir dir("sound_trace");
+    const fs::path rom = tone_rom(dir.path());
+    const test::CliResult r = run_emu({"run-rom", rom.string(), "--frames", "3", "--sound-trace", (dir / "t.txt").string()});
+    REQUIRE(r.code == 0);
+    std::ifstream in(dir / "t.txt");
+    std::string line;
+    std::vector<std::string> lines;
+    while (std::getline(in, line)) lines.push_back(line);
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[2] == "3 15 253 0 0 0 0 0 0 0 0");  // pulse 1 at volume 15, period 253; the rest silent
+}
+
+TEST_CASE("sound commands: bad --wav paths and options are refused with the reason, nothing written") {
+    test::ScratchDir dir("wav_bad");
+    const fs::path rom = tone_rom(dir.path());
+    test::CliResult r = run_emu({"run-rom", rom.string(), "--wav", (dir / "no" / "such" / "dir.wav").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("cannot write") && Contains("dir.wav"));
+    r = run_emu({"run-rom", rom.string(), "--sample-rate", "44100"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains("--sample-rate is for --wav"));
+    r = run_emu({"run-rom", rom.string(), "--wav", (dir / "x.wav").string(), "--sample-rate", "100"});
+    CHECK(r.code == 2);
+    CHECK_FALSE(fs::exists(dir / "x.wav"));
+    r = run_emu({"run-rom", rom.string(), "--wav", (dir / "x.wav").string(), "--frames", "216001"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains("at most 216000 frames"));
+    // The ROM itself as the target: an input is never overwritten.
+    r = run_emu({"run-rom", rom.string(), "--wav", rom.string()});
+    CHECK(r.code != 0);
+    CHECK(bytes_of(rom).size() > 16 + 0x8000);
+}
