@@ -15,14 +15,14 @@ add_library(nestris_ai_core STATIC
   ${CMAKE_CURRENT_LIST_DIR}/ai_search.cpp
   ${NESTRIS_GENERATED_DIR}/weights_text.cpp)
 target_include_directories(nestris_ai_core PUBLIC ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(nestris_ai_core PUBLIC nestris_game_time PRIVATE nestris_warnings)
+target_link_libraries(nestris_ai_core PUBLIC nestris_game_map nestris_game_time PRIVATE nestris_warnings)
 
 add_library(nestris_ai STATIC ${CMAKE_CURRENT_LIST_DIR}/ai_player.cpp)
 target_link_libraries(nestris_ai PUBLIC nestris_ai_core nestris_model PRIVATE nestris_warnings)
 
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 add_executable(nestris-gen ${CMAKE_CURRENT_LIST_DIR}/gen_asm_tables.cpp)
-target_link_libraries(nestris-gen PRIVATE nestris_ai_core nestris_warnings)
+target_link_libraries(nestris-gen PRIVATE nestris_ai_core nestris_romtools nestris_warnings)
 set(NESTRIS_AI_TABLES_INC ${NESTRIS_GENERATED_DIR}/ai_tables.inc)
 set(NESTRIS_AI_CONSTANTS_INC ${NESTRIS_GENERATED_DIR}/ai_constants.inc)
 add_custom_command(OUTPUT ${NESTRIS_AI_TABLES_INC} ${NESTRIS_AI_CONSTANTS_INC}

@@ -9,12 +9,12 @@ uint8_t plan_buttons(const Target& t, int k) {
     if (k >= 1 && (k & 1) && (k + 1) / 2 <= n) {
         const int i = (k + 1) / 2;
         uint8_t b = 0;
-        if (i <= t.shifts) b |= t.left ? button::Left : button::Right;
-        if (i <= t.rotation_presses) b |= t.ccw ? button::B : button::A;
+        if (i <= t.shifts) b |= t.left ? tetris::BUTTON_LEFT : tetris::BUTTON_RIGHT;
+        if (i <= t.rotation_presses) b |= t.ccw ? tetris::BUTTON_B : tetris::BUTTON_A;
         return b;
     }
     // Down once the inputs are done: a new press with Left/Right released, held until the lock.
-    return k >= std::max(2 * n, 1) ? button::Down : 0;
+    return k >= std::max(2 * n, 1) ? tetris::BUTTON_DOWN : 0;
 }
 
 Board board_of(const PlayerView& view) {

@@ -60,7 +60,7 @@ void copy_playfield_row(GameState& s) {
 }
 
 void render_playfield(GameState& s) {
-    if (s.playState == play_state::LineClearAnimation) {
+    if (s.playState == tetris::PLAY_STATE_LINE_CLEAR) {
         // One animation step on every fourth frame (frameCounter before this NMI's increment).
         if ((s.frameCounter & 3) == 0) {
             ++s.rowY;
@@ -75,19 +75,19 @@ void render_playfield(GameState& s) {
 // ---- play state 1: the active piece -------------------------------------------------------
 
 void shift_tetrimino(GameState& s) {
-    if (s.heldButtons & button::Down) return;  // Down blocks shifting
-    if (s.newlyPressedButtons & (button::Left | button::Right)) {
+    if (s.heldButtons & tetris::BUTTON_DOWN) return;  // Down blocks shifting
+    if (s.newlyPressedButtons & (tetris::BUTTON_LEFT | tetris::BUTTON_RIGHT)) {
         s.autorepeatX = 0;  // a new press moves at once
     } else {
-        if (!(s.heldButtons & (button::Left | button::Right))) return;
+        if (!(s.heldButtons & (tetris::BUTTON_LEFT | tetris::BUTTON_RIGHT))) return;
         ++s.autorepeatX;
         if (minus(s.autorepeatX, 16)) return;  // DAS: 16 frames to charge, then every 6
         s.autorepeatX = 10;
     }
     const u8 original = s.tetriminoX;
-    if (s.heldButtons & button::Right) {
+    if (s.heldButtons & tetris::BUTTON_RIGHT) {
         ++s.tetriminoX;
-    } else if (s.heldButtons & button::Left) {
+    } else if (s.heldButtons & tetris::BUTTON_LEFT) {
         --s.tetriminoX;
     } else {
         return;
@@ -101,9 +101,9 @@ void shift_tetrimino(GameState& s) {
 void rotate_tetrimino(GameState& s) {
     if (s.currentPiece >= kOrientationCount) return;  // outside the game's table, see cells_of
     u8 target;
-    if (s.newlyPressedButtons & button::A) {
+    if (s.newlyPressedButtons & tetris::BUTTON_A) {
         target = kRotateClockwise[s.currentPiece];
-    } else if (s.newlyPressedButtons & button::B) {
+    } else if (s.newlyPressedButtons & tetris::BUTTON_B) {
         target = kRotateCounterClockwise[s.currentPiece];
     } else {
         return;
@@ -117,7 +117,7 @@ void drop_one_row(GameState& s) {
     ++s.tetriminoY;
     if (position_valid(s, s.tetriminoX, s.tetriminoY, s.currentPiece)) return;
     s.tetriminoY = original;
-    s.playState = play_state::Lock;
+    s.playState = tetris::PLAY_STATE_LOCK;
     update_playfield(s);
 }
 
@@ -125,7 +125,7 @@ void drop_tetrimino(GameState& s) {
     if (s.autorepeatY & 0x80) {
         // The hold before the first piece of a game: no gravity until Down is pressed or the
         // counter runs out.
-        if (!(s.newlyPressedButtons & button::Down)) {
+        if (!(s.newlyPressedButtons & tetris::BUTTON_DOWN)) {
             ++s.autorepeatY;
             return;
         }
@@ -133,10 +133,10 @@ void drop_tetrimino(GameState& s) {
     }
     if (s.autorepeatY == 0) {
         // Soft drop starts only on a new press of Down alone, with Left/Right not held.
-        if (!(s.heldButtons & (button::Left | button::Right)) &&
-            (s.newlyPressedButtons & button::Dpad) == button::Down)
+        if (!(s.heldButtons & (tetris::BUTTON_LEFT | tetris::BUTTON_RIGHT)) &&
+            (s.newlyPressedButtons & kDpadButtons) == tetris::BUTTON_DOWN)
             s.autorepeatY = 1;
-    } else if ((s.heldButtons & button::Dpad) == button::Down) {
+    } else if ((s.heldButtons & kDpadButtons) == tetris::BUTTON_DOWN) {
         ++s.autorepeatY;
         if (s.autorepeatY >= 3) {  // unsigned in the game
             s.autorepeatY = 1;
@@ -157,7 +157,7 @@ void drop_tetrimino(GameState& s) {
 void lock_tetrimino(GameState& s) {
     if (!position_valid(s, s.tetriminoX, s.tetriminoY, s.currentPiece)) {
         // The piece overlaps the stack where it spawned: top out.
-        s.playState = play_state::Curtain;
+        s.playState = tetris::PLAY_STATE_CURTAIN;
         s.curtainRow = 0xF0;
         return;
     }
@@ -303,7 +303,7 @@ void spawn_next_tetrimino(GameState& s) {
     if (minus(s.vramRow, kVramRowDone)) return;  // entry delay: wait for the playfield copy
     s.fallTimer = 0;
     s.tetriminoY = kSpawnY;
-    s.playState = play_state::Active;
+    s.playState = tetris::PLAY_STATE_ACTIVE;
     s.tetriminoX = kSpawnX;
     s.currentPiece = s.nextPiece < kOrientationCount ? spawn_orientation_of(s.nextPiece)
                                                      : kOrientationHidden;
@@ -318,8 +318,8 @@ void update_game_over_curtain(GameState& s) {
             s.status = GameStatus::Ending;
             return;
         }
-        if (s.newlyPressedButtons == button::Start) {
-            s.playState = play_state::Unassign;
+        if (s.newlyPressedButtons == tetris::BUTTON_START) {
+            s.playState = tetris::PLAY_STATE_UNASSIGN;
             s.newlyPressedButtons = 0;
         }
         return;
@@ -336,26 +336,26 @@ void update_game_over_curtain(GameState& s) {
 
 void run_play_state(GameState& s) {
     switch (s.playState) {
-    case play_state::Unassign: s.currentPiece = kOrientationHidden; break;
-    case play_state::Active:
+    case tetris::PLAY_STATE_UNASSIGN: s.currentPiece = kOrientationHidden; break;
+    case tetris::PLAY_STATE_ACTIVE:
         shift_tetrimino(s);
         rotate_tetrimino(s);
         drop_tetrimino(s);
         break;
-    case play_state::Lock: lock_tetrimino(s); break;
-    case play_state::CheckRows: check_completed_row(s); break;
-    case play_state::UpdateLines: update_lines_and_statistics(s); break;
-    case play_state::BTypeGoalCheck:
+    case tetris::PLAY_STATE_LOCK: lock_tetrimino(s); break;
+    case tetris::PLAY_STATE_CHECK_ROWS: check_completed_row(s); break;
+    case tetris::PLAY_STATE_UPDATE_LINES: update_lines_and_statistics(s); break;
+    case tetris::PLAY_STATE_B_TYPE_GOAL_CHECK:
         if (s.gameType != 0 && s.lines[0] == 0) {
             s.status = GameStatus::BTypeGoal;
             return;
         }
         ++s.playState;
         break;
-    case play_state::ReceiveGarbage: ++s.playState; break;  // garbage is for 2-player games
-    case play_state::Spawn: spawn_next_tetrimino(s); break;
-    case play_state::Curtain: update_game_over_curtain(s); break;
-    case play_state::Increment: ++s.playState; break;
+    case tetris::PLAY_STATE_RECEIVE_GARBAGE: ++s.playState; break;  // garbage is for 2-player games
+    case tetris::PLAY_STATE_SPAWN: spawn_next_tetrimino(s); break;
+    case tetris::PLAY_STATE_CURTAIN: update_game_over_curtain(s); break;
+    case tetris::PLAY_STATE_INCREMENT: ++s.playState; break;
     default: break;  // 4 and 9 do nothing; others are outside the game's table (see validate)
     }
 }
@@ -363,7 +363,7 @@ void run_play_state(GameState& s) {
 }  // namespace
 
 void run_nmi(GameState& s, uint8_t held) {
-    if (s.renderMode == 3) render_playfield(s);
+    if (s.renderMode == tetris::RENDER_MODE_PLAY) render_playfield(s);
     ++s.frameCounter;
     s.rngSeed = rng_step(s.rngSeed);
     s.newlyPressedButtons = static_cast<u8>(held & ~s.heldButtons);
@@ -374,9 +374,9 @@ void run_main_loop(GameState& s) {
     if (s.gameModeState == 2) {
         // gameModeState 2: counters.
         ++s.fallTimer;
-        if (s.newlyPressedButtons & button::Select) s.displayNextPiece ^= 1;
+        if (s.newlyPressedButtons & tetris::BUTTON_SELECT) s.displayNextPiece ^= 1;
         // 3: game over once the player has left the curtain.
-        if (s.playState == play_state::Unassign) {
+        if (s.playState == tetris::PLAY_STATE_UNASSIGN) {
             s.status = GameStatus::GameOver;
             return;
         }
@@ -385,7 +385,7 @@ void run_main_loop(GameState& s) {
         if (s.status != GameStatus::Playing) return;
         // 6: reset combo. Its return value makes the main loop wait for a frame when the
         // held buttons happen to equal 7 (Right+Left+Down).
-        if (s.heldButtons == (button::A | button::B | button::Select | button::Start)) {
+        if (s.heldButtons == (tetris::BUTTON_A | tetris::BUTTON_B | tetris::BUTTON_SELECT | tetris::BUTTON_START)) {
             s.status = GameStatus::Reset;
             return;
         }
@@ -394,13 +394,13 @@ void run_main_loop(GameState& s) {
     }
     // 7: pause (only in play, not during the curtain); the pause loop waits each frame for a
     // new press of Start alone.
-    if (s.renderMode == 0) {
-        if (s.newlyPressedButtons != button::Start) return;
+    if (s.renderMode == tetris::RENDER_MODE_LEGAL) {
+        if (s.newlyPressedButtons != tetris::BUTTON_START) return;
         s.vramRow = 0;  // redraw the whole playfield after the pause
-        s.renderMode = 3;
-    } else if (s.renderMode == 3 && (s.newlyPressedButtons & button::Start) &&
-               s.playState != play_state::Curtain) {
-        s.renderMode = 0;
+        s.renderMode = tetris::RENDER_MODE_PLAY;
+    } else if (s.renderMode == tetris::RENDER_MODE_PLAY && (s.newlyPressedButtons & tetris::BUTTON_START) &&
+               s.playState != tetris::PLAY_STATE_CURTAIN) {
+        s.renderMode = tetris::RENDER_MODE_LEGAL;
         return;
     }
     // 8: back to 2, then wait.
@@ -423,16 +423,16 @@ uint8_t tile_at(const GameState& s, int column, int row) {
     return s.playfield[static_cast<u8>(row * 10 + column)];
 }
 
-bool is_paused(const GameState& s) { return s.renderMode == 0; }
+bool is_paused(const GameState& s) { return s.renderMode == tetris::RENDER_MODE_LEGAL; }
 
 bool is_topped_out(const GameState& s) {
-    return s.playState == play_state::Curtain ||
+    return s.playState == tetris::PLAY_STATE_CURTAIN ||
            (s.status != GameStatus::Playing && s.status != GameStatus::BTypeGoal);
 }
 
 bool has_active_piece(const GameState& s) {
-    return s.status == GameStatus::Playing && s.playState == play_state::Active &&
-           s.renderMode == 3 && s.currentPiece < kOrientationCount;
+    return s.status == GameStatus::Playing && s.playState == tetris::PLAY_STATE_ACTIVE &&
+           s.renderMode == tetris::RENDER_MODE_PLAY && s.currentPiece < tetris::PIECE_NONE;
 }
 
 uint32_t bcd_to_int(const uint8_t* bytes, std::size_t count) {

@@ -50,11 +50,6 @@ inline constexpr int kPlayfieldHeight = 20;
 // 246-255 (row -1), because the game computes cell indices in 8 bits.
 inline constexpr std::size_t kPlayfieldPageSize = 256;
 
-namespace play_state {
-inline constexpr uint8_t Unassign = 0, Active = 1, Lock = 2, CheckRows = 3, LineClearAnimation = 4,
-                         UpdateLines = 5, BTypeGoalCheck = 6, ReceiveGarbage = 7, Spawn = 8,
-                         Noop9 = 9, Curtain = 10, Increment = 11;
-}
 inline constexpr uint8_t kVramRowDone = 0x20;  // vramRow once the playfield copy is complete
 
 struct GameState {
@@ -66,7 +61,7 @@ struct GameState {
     uint8_t fallTimer = 0;
     uint8_t autorepeatX = 0;   // DAS counter
     uint8_t startLevel = 0;
-    uint8_t playState = play_state::Active;
+    uint8_t playState = tetris::PLAY_STATE_ACTIVE;
     uint8_t vramRow = 0;       // next row the NMI copies to VRAM; 0x20 = copy complete
     std::array<uint8_t, 4> completedRow{};
     uint8_t autorepeatY = 0;   // soft-drop counter; negative = the hold before the first piece
@@ -88,7 +83,7 @@ struct GameState {
     uint8_t nextPiece = 0;  // spawn orientation id
     uint8_t gameType = 0;   // 0 = A-Type, otherwise B-Type
     uint8_t gameModeState = 2;
-    uint8_t renderMode = 3;  // 3 in play, 0 while paused
+    uint8_t renderMode = tetris::RENDER_MODE_PLAY;  // RENDER_MODE_LEGAL while paused
     uint8_t displayNextPiece = 0;  // 0 = preview shown
     uint8_t newlyPressedButtons = 0;  // player 1
     uint8_t heldButtons = 0;          // player 1

@@ -4,7 +4,9 @@
 #include "ai_eval.hpp"
 #include "ai_geometry.hpp"
 #include "ai_search.hpp"
+#include "file_io.hpp"
 #include "frame_time.hpp"
+#include "hex.hpp"
 #include "pieces.hpp"
 
 #include <algorithm>
@@ -29,7 +31,7 @@ std::string bytes(const std::vector<int>& v) {
     for (size_t i = 0; i < v.size(); ++i) {
         if (i % 16 == 0) o << (i ? "\n" : "") << "    .byte ";
         else o << ",";
-        o << "$" << std::hex << ((v[i] & 0xFF) < 16 ? "0" : "") << (v[i] & 0xFF) << std::dec;
+        o << hex(static_cast<unsigned>(v[i] & 0xFF), 2);
     }
     return o.str() + "\n";
 }
@@ -284,16 +286,6 @@ std::string generate_constants(const EvalTables& tables) {
     return o.str();
 }
 
-void write_atomically(const std::filesystem::path& out, const std::string& text) {
-    const std::filesystem::path tmp = out.string() + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::trunc);
-        f << text;
-        if (!f) throw std::runtime_error("cannot write " + tmp.string());
-    }
-    std::filesystem::rename(tmp, out);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -303,8 +295,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        write_atomically(argv[2], generate(default_tables()));
-        write_atomically(argv[4], generate_constants(default_tables()));
+        write_text_atomically(argv[2], generate(default_tables()));
+        write_text_atomically(argv[4], generate_constants(default_tables()));
     } catch (const std::exception& e) {
         std::cerr << "nestris-gen: error: " << e.what() << "\n";
         return 1;

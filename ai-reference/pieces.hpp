@@ -7,6 +7,8 @@
 // rows -1/-2 are the two hidden rows above it.
 #pragma once
 
+#include "tetris_map.hpp"
+
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -16,7 +18,7 @@ namespace nestris {
 inline constexpr int kPieceTypeCount = 7;
 inline constexpr int kOrientationCount = 19;
 // The game's "no piece" orientation: the active piece during line clears and the curtain.
-inline constexpr uint8_t kOrientationHidden = 0x13;
+inline constexpr uint8_t kOrientationHidden = tetris::PIECE_NONE;
 
 enum class PieceType : uint8_t { T = 0, J = 1, Z = 2, O = 3, S = 4, L = 5, I = 6 };
 
@@ -126,12 +128,9 @@ inline constexpr uint8_t frames_per_drop(uint8_t level) {
     return level < kFramesPerDrop.size() ? kFramesPerDrop[level] : 1;
 }
 
-// Controller bits as the game stores them (newly pressed / held).
-namespace button {
-inline constexpr uint8_t Right = 0x01, Left = 0x02, Down = 0x04, Up = 0x08;
-inline constexpr uint8_t Start = 0x10, Select = 0x20, B = 0x40, A = 0x80;
-inline constexpr uint8_t Dpad = Right | Left | Down | Up;
-}  // namespace button
+// Controller bits as the game stores them (newly pressed / held): tetris::BUTTON_* (asm/tetris.inc).
+inline constexpr uint8_t kDpadButtons =
+    tetris::BUTTON_RIGHT | tetris::BUTTON_LEFT | tetris::BUTTON_DOWN | tetris::BUTTON_UP;
 
 // Tables must agree with each other; checked at compile time.
 namespace detail {

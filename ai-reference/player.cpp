@@ -44,8 +44,8 @@ PlayerView view_of(const GameState& s) {
 namespace {
 
 constexpr char kButtonLetters[8] = {'R', 'L', 'D', 'U', 'T', 'S', 'B', 'A'};
-constexpr uint8_t kButtonBits[8] = {button::Right, button::Left, button::Down,   button::Up,
-                                    button::Start, button::Select, button::B,    button::A};
+constexpr uint8_t kButtonBits[8] = {tetris::BUTTON_RIGHT, tetris::BUTTON_LEFT, tetris::BUTTON_DOWN,   tetris::BUTTON_UP,
+                                    tetris::BUTTON_START, tetris::BUTTON_SELECT, tetris::BUTTON_B,    tetris::BUTTON_A};
 constexpr unsigned long kMaxRepeat = 10'000'000;
 constexpr std::size_t kMaxMovieFrames = 100'000'000;
 
@@ -138,8 +138,8 @@ uint8_t MoviePlayer::buttons(const PlayerView&) {
 uint8_t DropAtSpawnPlayer::buttons(const PlayerView& v) {
     // A fresh piece (soft-drop counter reset to 0) while Down is still held: let go for a frame
     // so that the next frame's Down is a new press.
-    if (v.active && v.autorepeatY == 0 && (v.heldButtons & button::Down)) return 0;
-    return button::Down;
+    if (v.active && v.autorepeatY == 0 && (v.heldButtons & tetris::BUTTON_DOWN)) return 0;
+    return tetris::BUTTON_DOWN;
 }
 
 }  // namespace nestris

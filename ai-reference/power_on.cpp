@@ -109,12 +109,12 @@ GameState start_game(const GameSetup& setup) {
     s.startLevel = setup.start_level;
     s.startHeight = setup.start_height;
     s.gameType = setup.game_type;
-    s.heldButtons = button::Start;  // the press that started the game
+    s.heldButtons = tetris::BUTTON_START;  // the press that started the game
 
     // Screen setup: 4 NMIs in a menu render mode (nothing of the game is drawn yet).
     s.renderMode = 1;
     for (int i = 0; i < 4; ++i) run_nmi(s, 0);
-    s.playState = play_state::Active;
+    s.playState = tetris::PLAY_STATE_ACTIVE;
     s.levelNumber = setup.start_level;
 
     // Game state setup.
@@ -128,7 +128,7 @@ GameState start_game(const GameSetup& setup) {
     s.lines.fill(0);
     s.lineClearStatsByType.fill(0);
     s.spawnID = 0;
-    s.renderMode = 3;
+    s.renderMode = tetris::RENDER_MODE_PLAY;
     s.autorepeatY = 0xA0;  // the first piece hangs for 96 frames unless Down is pressed
     s.currentPiece = pick_next_piece(s.rngSeed, s.spawnID, s.spawnCount);
     const uint8_t type = kTypeOfOrientation[s.currentPiece];

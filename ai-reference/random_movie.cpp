@@ -43,23 +43,23 @@ struct Plan {
         const uint8_t last = s.heldButtons;
         const bool new_press_frame = frame % tap_period == 0;
         const bool turned = s.currentPiece == target_orientation;
-        if (!turned && new_press_frame && !(last & (button::A | button::B)))
-            held |= turn_with_b ? button::B : button::A;
+        if (!turned && new_press_frame && !(last & (tetris::BUTTON_A | tetris::BUTTON_B)))
+            held |= turn_with_b ? tetris::BUTTON_B : tetris::BUTTON_A;
         const int x = s.tetriminoX;
         if (x != target_x) {
-            const uint8_t dir = x < target_x ? button::Right : button::Left;
+            const uint8_t dir = x < target_x ? tetris::BUTTON_RIGHT : tetris::BUTTON_LEFT;
             if (charge_das ? true : (new_press_frame && !(last & dir))) held |= dir;
         } else if (turned && soft_drop && frame >= drop_delay) {
             // A Down held through the spawn does not count: let go for a frame first.
-            if (!(s.autorepeatY == 0 && (last & button::Down))) held |= button::Down;
+            if (!(s.autorepeatY == 0 && (last & tetris::BUTTON_DOWN))) held |= tetris::BUTTON_DOWN;
         }
         if (noise_percent > 0 && noise.chance(noise_percent)) {
-            constexpr std::array<uint8_t, 5> stray{button::Up, button::A, button::B, button::Down,
-                                                   button::Left};
+            constexpr std::array<uint8_t, 5> stray{tetris::BUTTON_UP, tetris::BUTTON_A, tetris::BUTTON_B, tetris::BUTTON_DOWN,
+                                                   tetris::BUTTON_LEFT};
             held = static_cast<uint8_t>(held ^ stray[static_cast<std::size_t>(noise.below(5))]);
         }
         // Never the reset combination, never Start/Select inside a plan.
-        return static_cast<uint8_t>(held & ~(button::Start | button::Select));
+        return static_cast<uint8_t>(held & ~(tetris::BUTTON_START | tetris::BUTTON_SELECT));
     }
 };
 
@@ -149,9 +149,9 @@ GameState play_plan(GameState s, const Plan& plan, std::vector<uint8_t>* out, st
 }
 
 uint8_t between_pieces_buttons(Random& r, uint8_t last) {
-    if (r.chance(60)) return last & ~(button::Start | button::Select);  // keep holding
-    constexpr std::array<uint8_t, 8> options{0,         button::Down, button::Left, button::Right,
-                                             button::A, button::B,    button::Down | button::Left,
+    if (r.chance(60)) return last & ~(tetris::BUTTON_START | tetris::BUTTON_SELECT);  // keep holding
+    constexpr std::array<uint8_t, 8> options{0,         tetris::BUTTON_DOWN, tetris::BUTTON_LEFT, tetris::BUTTON_RIGHT,
+                                             tetris::BUTTON_A, tetris::BUTTON_B,    tetris::BUTTON_DOWN | tetris::BUTTON_LEFT,
                                              0};
     return options[static_cast<std::size_t>(r.below(8))];
 }
@@ -184,23 +184,23 @@ RandomMovie make_random_movie(const GameState& start, uint64_t seed, std::size_t
         }
         if (is_paused(s)) {
             // Stay paused for a while, then a new press of Start alone.
-            const uint8_t held = r.chance(8) ? (s.heldButtons & button::Start ? 0 : button::Start)
-                                             : static_cast<uint8_t>(r.chance(20) ? button::A : 0);
+            const uint8_t held = r.chance(8) ? (s.heldButtons & tetris::BUTTON_START ? 0 : tetris::BUTTON_START)
+                                             : static_cast<uint8_t>(r.chance(20) ? tetris::BUTTON_A : 0);
             press(held);
             continue;
         }
-        if (s.playState == play_state::Curtain) {
-            press(r.chance(3) && !(s.heldButtons & button::Start) ? button::Start : 0);
+        if (s.playState == tetris::PLAY_STATE_CURTAIN) {
+            press(r.chance(3) && !(s.heldButtons & tetris::BUTTON_START) ? tetris::BUTTON_START : 0);
             continue;
         }
         // Entry delay and line clears: stray buttons, and now and then a game feature.
         const int roll = r.below(1000);
-        if (options.pauses && roll < 6 && !(s.heldButtons & button::Start)) {
-            press(button::Start);
-        } else if (options.quirks && roll < 10 && !(s.heldButtons & button::Select)) {
-            press(button::Select);
+        if (options.pauses && roll < 6 && !(s.heldButtons & tetris::BUTTON_START)) {
+            press(tetris::BUTTON_START);
+        } else if (options.quirks && roll < 10 && !(s.heldButtons & tetris::BUTTON_SELECT)) {
+            press(tetris::BUTTON_SELECT);
         } else if (options.quirks && roll < 16) {
-            press(button::Right | button::Left | button::Down);
+            press(tetris::BUTTON_RIGHT | tetris::BUTTON_LEFT | tetris::BUTTON_DOWN);
         } else {
             press(between_pieces_buttons(r, s.heldButtons));
         }

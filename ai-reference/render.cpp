@@ -14,7 +14,7 @@ namespace {
 std::array<bool, 200> active_cells(const GameState& s) {
     std::array<bool, 200> on{};
     const bool in_play = s.status == GameStatus::Playing && s.currentPiece < kOrientationCount &&
-                         (s.playState == play_state::Active || s.playState == play_state::Lock);
+                         (s.playState == tetris::PLAY_STATE_ACTIVE || s.playState == tetris::PLAY_STATE_LOCK);
     if (!in_play) return on;
     for (const Cell c : kOrientationCells[s.currentPiece]) {
         const int x = s.tetriminoX + c.dx, y = s.tetriminoY + c.dy;

@@ -45,7 +45,7 @@ GameResult play_game(const SimulationConfig& config, uint32_t seed) {
             r.end = GameEnd::LeftGame;
             break;
         }
-        if (s.playState == play_state::Curtain) {
+        if (s.playState == tetris::PLAY_STATE_CURTAIN) {
             r.end = GameEnd::ToppedOut;
             break;
         }
@@ -63,15 +63,15 @@ GameResult play_game(const SimulationConfig& config, uint32_t seed) {
         // The frame that scored a lock (play state 5 runs in the main loop and moves on to 6, in
         // the same frame as the row check or the animation's end; the loop reads the level after
         // its level-up, and the lines the row check counted).
-        if (before != play_state::BTypeGoalCheck && s.playState == play_state::BTypeGoalCheck &&
+        if (before != tetris::PLAY_STATE_B_TYPE_GOAL_CHECK && s.playState == tetris::PLAY_STATE_B_TYPE_GOAL_CHECK &&
             score_frame_may_crash(s.levelNumber, cleared)) {
             r.end = GameEnd::MayCrash;
             break;
         }
-        if (before == play_state::CheckRows && s.playState == play_state::LineClearAnimation &&
+        if (before == tetris::PLAY_STATE_CHECK_ROWS && s.playState == tetris::PLAY_STATE_LINE_CLEAR &&
             s.completedLines >= 1 && s.completedLines <= 4)
             ++r.clears[s.completedLines - 1u];
-        if (before == play_state::Spawn && s.playState == play_state::Active) ++r.pieces;
+        if (before == tetris::PLAY_STATE_SPAWN && s.playState == tetris::PLAY_STATE_ACTIVE) ++r.pieces;
         if (score_value(s) >= kMaxScore) r.maxed_out = true;
     }
     r.lines = lines_count(s);

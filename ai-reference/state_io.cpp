@@ -1,10 +1,10 @@
 #include "state_io.hpp"
+#include "hex.hpp"
 
 #include "file_io.hpp"
 
 #include <charconv>
 #include <fstream>
-#include <iomanip>
 #include <map>
 #include <set>
 #include <span>
@@ -18,12 +18,6 @@ constexpr uint64_t kMaxStateFile = 1u << 20;
 }  // namespace
 namespace {
 
-std::string hex2(unsigned v) {
-    std::ostringstream s;
-    s << "0x" << std::hex << std::uppercase << std::setw(2) << std::setfill('0') << v;
-    return s.str();
-}
-
 bool bcd_byte_ok(uint8_t v) { return (v & 0x0F) <= 9 && (v >> 4) <= 9; }
 
 // ---- validation ---------------------------------------------------------------------------
@@ -34,7 +28,7 @@ void check_playfield(const GameState& s, std::vector<std::string>& out) {
         const bool block = t == kTileBlockA || t == kTileBlockB || t == kTileBlockC;
         const bool ok = t == kTileEmpty || block || t == kTileCurtain;
         if (!ok) {
-            out.push_back("playfield byte " + std::to_string(i) + " holds tile " + hex2(t) +
+            out.push_back("playfield byte " + std::to_string(i) + " holds tile " + ("0x" + hex_digits(t, 2)) +
                           ", which a 1-player game never writes");
             return;  // one is enough to make the point
         }
@@ -47,7 +41,7 @@ void check_piece(const GameState& s, std::vector<std::string>& out) {
                       " is not an orientation id (0-18) or 19 (none)");
         return;
     }
-    const bool in_control = s.playState == play_state::Active || s.playState == play_state::Lock;
+    const bool in_control = s.playState == tetris::PLAY_STATE_ACTIVE || s.playState == tetris::PLAY_STATE_LOCK;
     if (!in_control) return;
     if (s.currentPiece == kOrientationHidden) {
         out.push_back("play state " + std::to_string(s.playState) + " needs a piece, currentPiece is 19");
@@ -85,9 +79,9 @@ std::vector<std::string> validate(const GameState& s) {
     if (s.gameModeState != 2 && s.gameModeState != 7)
         out.push_back("gameModeState " + std::to_string(s.gameModeState) +
                       " is not a frame boundary (2, or 7 in pause and after Right+Left+Down)");
-    if (s.renderMode != 3 && s.renderMode != 0)
+    if (s.renderMode != tetris::RENDER_MODE_PLAY && s.renderMode != tetris::RENDER_MODE_LEGAL)
         out.push_back("renderMode " + std::to_string(s.renderMode) + " is not 3 (play) or 0 (pause)");
-    if (s.renderMode == 0 && s.gameModeState != 7) out.push_back("paused (renderMode 0) but gameModeState is not 7");
+    if (s.renderMode == tetris::RENDER_MODE_LEGAL && s.gameModeState != 7) out.push_back("paused (renderMode 0) but gameModeState is not 7");
     check_piece(s, out);
     if (!is_spawn_orientation(s.nextPiece))
         out.push_back("nextPiece " + std::to_string(s.nextPiece) + " is not a spawn orientation");
@@ -113,13 +107,13 @@ std::vector<std::string> validate(const GameState& s) {
         out.push_back("newlyPressedButtons has buttons that are not held");
     for (uint8_t b : s.score)
         if (!bcd_byte_ok(b)) {
-            out.push_back("score is not BCD (" + hex2(s.score[2]) + hex2(s.score[1]).substr(2) +
-                          hex2(s.score[0]).substr(2) + ")");
+            out.push_back("score is not BCD (" + ("0x" + hex_digits(s.score[2], 2)) + hex_digits(s.score[1], 2) +
+                          hex_digits(s.score[0], 2) + ")");
             break;
         }
     // Only the low byte is BCD: the game increments the hundreds byte without a decimal
     // adjust, so after 999 lines it reads $0A, $0B, ... and every byte value is reachable.
-    if (!bcd_byte_ok(s.lines[0])) out.push_back("lines is not BCD (low byte " + hex2(s.lines[0]) + ")");
+    if (!bcd_byte_ok(s.lines[0])) out.push_back("lines is not BCD (low byte " + ("0x" + hex_digits(s.lines[0], 2)) + ")");
     for (std::size_t i = 0; i < s.statsByType.size(); i += 2)
         if (!bcd_byte_ok(s.statsByType[i])) {
             out.push_back("statsByType is not BCD");
@@ -232,22 +226,22 @@ void write_state(std::ostream& out, const GameState& state) {
     out << "nestris-state 1\n";
     for (const ByteField& f : byte_fields(s)) {
         out << f.name;
-        for (uint8_t b : f.bytes) out << ' ' << hex2(b);
+        for (uint8_t b : f.bytes) out << ' ' << "0x" << hex_digits(b, 2);
         out << '\n';
     }
-    out << "rngSeed 0x" << std::hex << std::uppercase << std::setw(4) << std::setfill('0') << s.rngSeed << '\n';
-    out << "frameCounter 0x" << std::setw(4) << s.frameCounter << std::dec << '\n';
+    out << "rngSeed 0x" << hex_digits(s.rngSeed, 4) << '\n';
+    out << "frameCounter 0x" << hex_digits(s.frameCounter, 4) << '\n';
     std::string status = to_string(s.status);
     for (char& c : status)
         if (c == ' ') c = '-';
     out << "status " << status << '\n';
     for (int row = kFirstRow; row < kPlayfieldHeight; ++row) {
         out << "row " << row;
-        for (int c = 0; c < kPlayfieldWidth; ++c) out << ' ' << hex2(s.playfield[row_index(row, c)]).substr(2);
+        for (int c = 0; c < kPlayfieldWidth; ++c) out << ' ' << hex_digits(s.playfield[row_index(row, c)], 2);
         out << '\n';
     }
     out << "page_200";
-    for (std::size_t i = 0; i < kExtraCount; ++i) out << ' ' << hex2(s.playfield[kExtraFirst + i]).substr(2);
+    for (std::size_t i = 0; i < kExtraCount; ++i) out << ' ' << hex_digits(s.playfield[kExtraFirst + i], 2);
     out << '\n';
 }
 

@@ -1,5 +1,6 @@
 // run-bin, trace, run-rom: the emulator's subcommands of nestris-ai.
 #include "emu_commands.hpp"
+#include "hex.hpp"
 
 #include "command_runner.hpp"
 #include "disasm.hpp"
@@ -31,12 +32,6 @@ using namespace nestris::emu;
 
 bool is_ines(const std::vector<uint8_t>& bytes) {
     return bytes.size() >= 4 && bytes[0] == 'N' && bytes[1] == 'E' && bytes[2] == 'S' && bytes[3] == 0x1A;
-}
-
-std::string hex4(unsigned v) {
-    char b[8];
-    std::snprintf(b, sizeof b, "$%04X", v & 0xFFFF);
-    return b;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -113,10 +108,10 @@ int run_bin(const RunBinOptions& o) {
     char timing[96];
     std::snprintf(timing, sizeof timing, " (%.3f s, %.0f emulated MHz)", secs, mhz);
     if (r.status == RunStatus::CycleLimit) {
-        std::cout << "no trap within " << o.max_cycles << " cycles; PC=" << hex4(r.pc) << timing << "\n";
+        std::cout << "no trap within " << o.max_cycles << " cycles; PC=" << hex(r.pc, 4) << timing << "\n";
         return kExitFailed;
     }
-    std::cout << (r.status == RunStatus::Jammed ? "CPU jammed at " : "trap at ") << hex4(r.pc)
+    std::cout << (r.status == RunStatus::Jammed ? "CPU jammed at " : "trap at ") << hex(r.pc, 4)
               << " after " << r.cycles << " cycles, " << r.instructions << " instructions" << timing << "\n";
     const CpuRegs regs = m->cpu().regs();
     char line[64];
@@ -127,7 +122,7 @@ int run_bin(const RunBinOptions& o) {
     if (!o.success.empty()) {
         const uint16_t want = addr(o.success);
         std::cout << (r.pc == want ? "success: trapped at the success address\n"
-                                   : "FAILURE: expected the trap at " + hex4(want) + "\n");
+                                   : "FAILURE: expected the trap at " + hex(want, 4) + "\n");
         return r.pc == want ? 0 : kExitFailed;
     }
     return 0;
@@ -186,7 +181,7 @@ int trace(const TraceOptions& o) {
             const uint16_t pc = m->cpu().pc();
             m->step();
             if (m->cpu().pc() == pc) {
-                out.line("# trap at " + hex4(pc));
+                out.line("# trap at " + hex(pc, 4));
                 break;
             }
         }
@@ -209,17 +204,6 @@ struct RunRomOptions {
     std::string power_on = "hardware";
     std::string ram_trace;
 };
-
-std::string hex_bytes(std::span<const uint8_t> b) {
-    static const char* d = "0123456789ABCDEF";
-    std::string s;
-    s.reserve(b.size() * 2);
-    for (const uint8_t x : b) {
-        s += d[x >> 4];
-        s += d[x & 15];
-    }
-    return s;
-}
 
 int run_rom(const RunRomOptions& o) {
     const AddressParser addr(o.labels);
@@ -271,11 +255,11 @@ int run_rom(const RunRomOptions& o) {
     std::snprintf(line, sizeof line, "ran %llu frames, %llu CPU cycles in %.3f s (%.0f frames/s); PC=%s\n",
                   static_cast<unsigned long long>(movie ? ran : nes->frame()),
                   static_cast<unsigned long long>(nes->cycles()), secs,
-                  secs > 0 ? static_cast<double>(ran) / secs : 0.0, hex4(nes->cpu().pc()).c_str());
+                  secs > 0 ? static_cast<double>(ran) / secs : 0.0, hex(nes->cpu().pc(), 4).c_str());
     std::cout << line;
     if (!o.watch.empty()) {
         std::cout << "lag frames: " << nes->lag_frames() << " of " << nes->watched_frames()
-                  << " (main loop " << hex4(addr(o.watch)) << ")\n";
+                  << " (main loop " << hex(addr(o.watch), 4) << ")\n";
     }
     if (!o.png.empty()) {
         write_png(o.png, nes->screenshot());
@@ -286,7 +270,7 @@ int run_rom(const RunRomOptions& o) {
         std::cout << "RAM (2 KiB, $0000-$07FF): " << o.ram << "\n";
     }
     if (status == RunStatus::Jammed) {
-        std::cerr << "nestris-ai run-rom: the CPU jammed at " << hex4(nes->cpu().pc()) << "\n";
+        std::cerr << "nestris-ai run-rom: the CPU jammed at " << hex(nes->cpu().pc(), 4) << "\n";
         return kExitFailed;
     }
     // Test ROMs in blargg's convention report at $6000: DE B0 61 at $6001 marks a report, $6000

@@ -2,7 +2,7 @@
 
 #include "controller.hpp"
 #include "error_text.hpp"
-#include "portable_checksums.hpp"
+#include "checksums.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -233,7 +233,7 @@ Fm2Movie parse_fm2(std::string_view text) {
 std::array<uint8_t, 16> fceux_rom_md5(const Cartridge& cart) {
     std::vector<uint8_t> all(cart.prg.begin(), cart.prg.end());
     all.insert(all.end(), cart.chr.begin(), cart.chr.end());
-    return portable::md5(all);
+    return md5(all);
 }
 
 std::string fm2_checksum_text(const std::array<uint8_t, 16>& d) {

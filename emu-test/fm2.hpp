@@ -59,7 +59,7 @@ struct Fm2Movie {
 // Parses the text of an .fm2 file; throws Fm2Error ("line N: ...") for what it cannot play.
 Fm2Movie parse_fm2(std::string_view text);
 
-// FCEUX's ROM checksum: MD5 (portable::md5) of the PRG ROM then the CHR ROM.
+// FCEUX's ROM checksum: MD5 (checksums.hpp) of the PRG ROM then the CHR ROM.
 std::array<uint8_t, 16> fceux_rom_md5(const Cartridge& cart);
 // FCEUX's spelling of a checksum in a movie header: "base64:" and 24 base64 characters.
 std::string fm2_checksum_text(const std::array<uint8_t, 16>& digest);

@@ -1,5 +1,6 @@
 // The AI's games on the real game against the cartridge in the loop (game_harness.hpp).
 #include "game_harness.hpp"
+#include "hex.hpp"
 
 #include "ai_player.hpp"
 #include "cart_loop.hpp"
@@ -19,12 +20,6 @@
 namespace nestris::game {
 
 namespace {
-
-std::string hex4(unsigned v) {
-    char b[8];
-    std::snprintf(b, sizeof b, "$%04X", v);
-    return b;
-}
 
 // The first line where two states' texts differ (the mismatch's description).
 std::string state_difference(const GameState& real, const GameState& loop) {
@@ -80,7 +75,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
         const uint16_t pc = n.cpu().pc();
         if (ended) return;
         if (pc < 0x8000 && in_play) {  // the game's code is all in ROM: this is a jump gone wrong
-            end_with(AiGameComparison::End::Crash, "the CPU executes RAM at " + hex4(pc));
+            end_with(AiGameComparison::End::Crash, "the CPU executes RAM at " + hex(pc, 4));
         } else if (pc == idle_entry) {
             nmis_since_boundary = 0;
             const auto ram = n.ram();
@@ -98,7 +93,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
                 pending.push_back({from_ram(n.ram()), n.read_ram(late_plans)});
                 idle_from = n.cycles();
                 in_play = true;
-                curtain_seen = curtain_seen || pending.back().state.playState == play_state::Curtain;
+                curtain_seen = curtain_seen || pending.back().state.playState == tetris::PLAY_STATE_CURTAIN;
             } catch (const std::runtime_error& e) {
                 // Mid-game menus and animations (the high-score entry, an ending) are not play
                 // states; anything else is a state the model cannot read: say which.
@@ -148,7 +143,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
             last_count = b.state.spawnCount;
             if (!(loop->state() == b.state))
                 out.mismatch = "frame " + std::to_string(out.frames) + ": " + state_difference(b.state, loop->state());
-            else if (b.state.playState == play_state::Curtain && !ended)
+            else if (b.state.playState == tetris::PLAY_STATE_CURTAIN && !ended)
                 end_with(AiGameComparison::End::Curtain, "");
             if (out.frames >= max_frames) break;
         }

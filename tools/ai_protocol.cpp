@@ -27,7 +27,7 @@ GameResult play_protocol(uint32_t seed, const ProtocolSpec& spec, const ai::Eval
         ++r.frames;
         // A lock whose frame may crash the real game ends the game there (a top-out). The frame
         // that scores moves play state 5 on to 6 (simulator.cpp says how).
-        if (before != play_state::BTypeGoalCheck && s.playState == play_state::BTypeGoalCheck &&
+        if (before != tetris::PLAY_STATE_B_TYPE_GOAL_CHECK && s.playState == tetris::PLAY_STATE_B_TYPE_GOAL_CHECK &&
             score_frame_may_crash(s.levelNumber, cleared)) {
             r.may_crash = true;
             break;
@@ -37,7 +37,7 @@ GameResult play_protocol(uint32_t seed, const ProtocolSpec& spec, const ai::Eval
             r.line_score += kLinePoints[std::min<uint32_t>(lines - lines_before, 4)] * (s.levelNumber + 1u);
             lines_before = lines;
         }
-        if (last_state != play_state::Spawn && s.playState == play_state::Spawn) ++r.pieces;
+        if (last_state != tetris::PLAY_STATE_SPAWN && s.playState == tetris::PLAY_STATE_SPAWN) ++r.pieces;
         last_state = s.playState;
         if (s.levelNumber >= 29 && r.level_29_lines == 0) r.level_29_lines = lines_count(s);
         if (spec.line_target && lines_count(s) >= spec.line_target) {

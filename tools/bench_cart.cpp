@@ -175,7 +175,7 @@ void loop_game(uint32_t seed, uint8_t level, uint32_t max_lines, uint32_t frames
     tools::CartridgeInTheLoop cart(reference, options);
     bool same = true;
     uint32_t f = 0;
-    for (; f < frames && reference.status == GameStatus::Playing && reference.playState != play_state::Curtain &&
+    for (; f < frames && reference.status == GameStatus::Playing && reference.playState != tetris::PLAY_STATE_CURTAIN &&
            lines_count(reference) < max_lines;
          ++f) {
         const uint8_t want = ai.buttons(view_of(reference));

@@ -31,7 +31,7 @@ double model_speed(uint64_t frames, const std::vector<uint8_t>& movie, uint8_t l
     for (uint64_t f = 0; f < frames; ++f) {
         step(s, movie[at]);
         if (++at == movie.size()) at = 0;
-        if (s.status != GameStatus::Playing || s.playState == play_state::Curtain) {
+        if (s.status != GameStatus::Playing || s.playState == tetris::PLAY_STATE_CURTAIN) {
             check += s.frameCounter;
             s = seeded_game(++seed, level);
         }

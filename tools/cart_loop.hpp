@@ -12,6 +12,7 @@
 #include "game_model.hpp"
 #include "player.hpp"
 #include "tally.hpp"
+#include "hooks_map.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -20,7 +21,7 @@ namespace nestris::tools {
 
 struct CartLoopOptions {
     uint32_t idle_cycles = 20000;  // CPU cycles the game leaves idle per frame (measured ~20000)
-    uint8_t ai_mode = 2;           // AI_MODE_GAME (1: the demo)
+    uint8_t ai_mode = hooks::AI_MODE_GAME;  // or hooks::AI_MODE_DEMO
     bool measure_steps = false;    // time every step of the task (instruction by instruction: slower)
     uint32_t idle_jitter = 0;      // idle per frame drawn from idle_cycles +- this (reproducibly),
                                    // so the NMI comes at every point of the task

@@ -50,14 +50,14 @@ struct Harness {
 };
 
 void count_events(const GameState& before, const GameState& after, FidelityResult& r) {
-    if (before.playState == play_state::CheckRows && after.playState == play_state::LineClearAnimation) {
+    if (before.playState == tetris::PLAY_STATE_CHECK_ROWS && after.playState == tetris::PLAY_STATE_LINE_CLEAR) {
         ++r.line_clears;
         r.tetrises += after.completedLines == 4;
     }
-    if (before.playState == play_state::Spawn && after.playState == play_state::Active) ++r.pieces;
+    if (before.playState == tetris::PLAY_STATE_SPAWN && after.playState == tetris::PLAY_STATE_ACTIVE) ++r.pieces;
     if (!is_paused(before) && is_paused(after)) ++r.pauses;
     if (after.levelNumber != before.levelNumber) ++r.level_ups;
-    if (before.playState == play_state::Lock && after.playState != play_state::Lock) {
+    if (before.playState == tetris::PLAY_STATE_LOCK && after.playState != tetris::PLAY_STATE_LOCK) {
         for (std::size_t i = 236; i < kPlayfieldPageSize; ++i)
             if (after.playfield[i] != before.playfield[i]) {
                 ++r.hidden_row_locks;
@@ -128,8 +128,8 @@ FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGam
             const uint64_t n = h.nmis;
             uint8_t b = 0;
             if ((p.legal_frames < 255 && n == legal) || n == title || n == type_start || n == level_start)
-                b = button::Start;
-            if (p.game_type == 1 && n == type_first) b = button::Right;
+                b = tetris::BUTTON_START;
+            if (p.game_type == 1 && n == type_first) b = tetris::BUTTON_RIGHT;
             if (n == level_first + 1) {
                 // Inside the level menu, after it has brought player1_startLevel into 0-9.
                 h.nes.write_ram(static_cast<uint16_t>(tetris::startLevel + kPlayer1Offset), p.start_level);

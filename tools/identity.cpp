@@ -1,5 +1,6 @@
 // The identity runs of game_harness.hpp: the original and the patched game side by side.
 #include "game_harness.hpp"
+#include "hex.hpp"
 
 #include "ai_player.hpp"
 #include "cart_loop.hpp"
@@ -59,12 +60,6 @@ void strip_hint(std::vector<emu::PpuWrite>& w, const HintWrites& h) {
             return;
         }
     }
-}
-
-std::string hex(unsigned v, int digits) {
-    char b[16];
-    std::snprintf(b, sizeof b, "$%0*X", digits, v);
-    return b;
 }
 
 }  // namespace

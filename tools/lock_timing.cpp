@@ -30,7 +30,7 @@ void start_game(emu::Nes& nes, const LockSetup& setup) {
         if (nes.run_until_pc(tetris::game_nmi, 400'000) != emu::RunStatus::Reached) break;
         const auto ram = nes.ram();
         if (ram[tetris::gameMode] == tetris::GAME_MODE_PLAY && ram[tetris::gameModeState] == 2 &&
-            ram[tetris::renderMode] == 3 && ram[tetris::player1_playState] == 1)
+            ram[tetris::renderMode] == tetris::RENDER_MODE_PLAY && ram[tetris::player1_playState] == tetris::PLAY_STATE_ACTIVE)
             return;
         nes.step();
     }
@@ -74,7 +74,7 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
             if (in_frame) t.landed.push_back({c - kInterruptCycles - score_nmi, interrupted_pc(n)});
             if (loop_start == 0) score_nmi = c - kInterruptCycles;
         } else if (pc == kAddLineClearPoints && loop_start == 0 &&
-                   n.read_ram(tetris::player1_playState) == play_state::UpdateLines) {
+                   n.read_ram(tetris::player1_playState) == tetris::PLAY_STATE_UPDATE_LINES) {
             loop_start = c;
             in_frame = true;
         } else if (pc == kScoreLoopDone && in_frame && loop_end == 0) {
@@ -91,7 +91,7 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
     // The I falls 15 rows: 48 frames a row at level 0, then the entry delay and any line clear.
     for (int f = 0; f < 1000 && !t.crashed; ++f) {
         nes.run_frame();
-        if (wait_at && nes.read_ram(tetris::player1_playState) == play_state::Active) break;
+        if (wait_at && nes.read_ram(tetris::player1_playState) == tetris::PLAY_STATE_ACTIVE) break;
     }
     if (!t.crashed && loop_start && !wait_at) {
         t.crashed = true;
@@ -147,7 +147,7 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
                 last_nmi = c - kInterruptCycles;
                 std::copy(n.ram().begin(), n.ram().end(), at_nmi.begin());
             }
-        } else if (pc == kAddLineClearPoints && !loop_start && n.read_ram(tetris::player1_playState) == play_state::UpdateLines &&
+        } else if (pc == kAddLineClearPoints && !loop_start && n.read_ram(tetris::player1_playState) == tetris::PLAY_STATE_UPDATE_LINES &&
                    n.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY) {
             loop_start = c;
             ScoringFrame f;

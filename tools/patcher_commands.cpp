@@ -25,8 +25,6 @@ namespace nestris {
 namespace {
 namespace fs = std::filesystem;
 
-std::string hex(uint32_t v) { return crc32_hex(v); }
-
 
 // tetris.nes -> tetris-nestris-ai.nes, next to the input.
 fs::path default_patched_path(const fs::path& rom) {
@@ -35,7 +33,7 @@ fs::path default_patched_path(const fs::path& rom) {
 }
 
 std::string build_name() {
-    return "nestris-ai " + cart_version(shipped_cart()) + ", build " + hex(cart_build_id(shipped_cart()));
+    return "nestris-ai " + cart_version(shipped_cart()) + ", build " + crc32_hex(cart_build_id(shipped_cart()));
 }
 
 // The source of the BPS: Tetris (USA) with its standard header.
@@ -54,8 +52,8 @@ uint32_t recorded_patched_crc32() {
     const ReleaseRecord record = parse_release_record(kRecordedReleaseText);
     const uint32_t build = cart_build_id(shipped_cart());
     if (record.build_id != build)
-        throw PatchError("the release record (dist/release.txt) is of build " + hex(record.build_id) + ", this is build " +
-                         hex(build) + " (the cartridge code changed since): the BPS needs this build's patched ROM's "
+        throw PatchError("the release record (dist/release.txt) is of build " + crc32_hex(record.build_id) + ", this is build " +
+                         crc32_hex(build) + " (the cartridge code changed since): the BPS needs this build's patched ROM's "
                          "CRC32, so give --rom tetris.nes (and refresh dist/ with nestris-ai release), or --no-bps");
     return record.patched_crc32;
 }
@@ -63,7 +61,7 @@ uint32_t recorded_patched_crc32() {
 void print_checksums(std::ostream& out, const char* label, uint64_t size, const std::string& sha1, uint32_t crc) {
     char line[160];
     std::snprintf(line, sizeof line, "  %-9s %llu bytes, SHA-1 %s, CRC32 %s\n", label,
-                  static_cast<unsigned long long>(size), sha1.c_str(), hex(crc).c_str());
+                  static_cast<unsigned long long>(size), sha1.c_str(), crc32_hex(crc).c_str());
     out << line;
 }
 
@@ -83,8 +81,8 @@ void print_identity(std::ostream& out, const fs::path& path, const RomIdentity& 
             std::snprintf(where, sizeof where, "file offset $%05zX, CPU $%04X", s.file_offset, *s.cpu_address);
         else
             std::snprintf(where, sizeof where, "file offset $%05zX", s.file_offset);
-        out << "  signature nestris-ai " << s.version() << ", build " << hex(s.build_id) << " (" << where << "); "
-            << (s.this_build ? "this is that build" : "this nestris-ai is build " + hex(cart_build_id(shipped_cart())))
+        out << "  signature nestris-ai " << s.version() << ", build " << crc32_hex(s.build_id) << " (" << where << "); "
+            << (s.this_build ? "this is that build" : "this nestris-ai is build " + crc32_hex(cart_build_id(shipped_cart())))
             << "\n";
     }
     for (const std::string& note : id.notes) out << "  note:     " << note << "\n";
@@ -141,8 +139,8 @@ void add_build(CLI::App& app) {
             if (!o->no_bps) {
                 write_file_atomically(o->bps, bps, [&](std::span<const uint8_t> on_disk) { parse_bps(on_disk); }, inputs);
                 std::cout << "wrote " << o->bps.string() << ": " << bps.size() << " bytes, SHA-1 " << sha1_hex(bps)
-                          << ", from Tetris (USA) (CRC32 " << hex(bps_source().file_crc32)
-                          << ") to the patched ROM (CRC32 " << hex(patched_crc) << ")\n";
+                          << ", from Tetris (USA) (CRC32 " << crc32_hex(bps_source().file_crc32)
+                          << ") to the patched ROM (CRC32 " << crc32_hex(patched_crc) << ")\n";
             }
             return 0;
         });
@@ -184,7 +182,7 @@ void add_release(CLI::App& app) {
                       << (o->dir / "nestris-ai.bps").string() << " and " << (o->dir / "release.txt").string() << "\n"
                       << "  nestris-ai.ips      SHA-1 " << record.ips_sha1 << "\n"
                       << "  nestris-ai.bps      SHA-1 " << record.bps_sha1 << "\n"
-                      << "  patched ROM         SHA-1 " << record.patched_sha1 << "  CRC32 " << hex(record.patched_crc32)
+                      << "  patched ROM         SHA-1 " << record.patched_sha1 << "  CRC32 " << crc32_hex(record.patched_crc32)
                       << "\n(README.md quotes these; rebuild so that build reads the new record.)\n";
             return 0;
         });
@@ -225,11 +223,11 @@ void add_patch(CLI::App& app) {
             uint32_t patched = 0;
             for (const IpsRecord& r : result.patch.records) patched += r.length;
             std::cout << "patched " << patched << " bytes with nestris-ai " << cart_version(shipped_cart()) << ", build "
-                      << hex(cart_build_id(shipped_cart())) << "\n"
+                      << crc32_hex(cart_build_id(shipped_cart())) << "\n"
                       << "checked: every patched byte as intended, every other byte unchanged (read back from disk)\n"
                       << "wrote " << target.string() << (existed ? " (replacing the file that was there)" : "") << ": "
                       << result.bytes.size() << " bytes\n"
-                      << "SHA-1 " << sha1_hex(result.bytes) << "  CRC32 " << hex(crc32_of(result.bytes)) << "\n";
+                      << "SHA-1 " << sha1_hex(result.bytes) << "  CRC32 " << crc32_hex(crc32_of(result.bytes)) << "\n";
             return 0;
         });
     });
@@ -291,7 +289,7 @@ void add_verify(CLI::App& app) {
             const RomIdentity id = identify_rom(file, this_build_context());
             if (id.kind != RomKind::Patched) throw PatchError("not patched by nestris-ai: " + id.summary());
             if (!id.signature->this_build)
-                throw PatchError(id.summary() + "; this nestris-ai is build " + hex(cart_build_id(shipped_cart())));
+                throw PatchError(id.summary() + "; this nestris-ai is build " + crc32_hex(cart_build_id(shipped_cart())));
             const auto header = encode_ines(tetris_usa_header());
             const InesHeader& usa = known_roms()[0].header;
             if (file.size() != usa.expected_file_size() || !std::equal(header.begin(), header.end(), file.begin()))
@@ -388,7 +386,7 @@ void add_apply_ips(CLI::App& app) {
                       << o->rom.string();
             if (patch.truncate_to) std::cout << " (" << truncation_effect(file.size(), *patch.truncate_to) << ")";
             std::cout << "\nwrote " << o->output.string() << ": " << result.size()
-                      << " bytes, SHA-1 " << sha1_hex(result) << "  CRC32 " << hex(crc32_of(result)) << "\n";
+                      << " bytes, SHA-1 " << sha1_hex(result) << "  CRC32 " << crc32_hex(crc32_of(result)) << "\n";
             return 0;
         });
     });
@@ -427,7 +425,7 @@ void add_apply_bps(CLI::App& app) {
             std::cout << "applied " << o->patch.string() << " to " << o->file.string()
                       << " (patch, source and result CRC32s checked)\n"
                       << "wrote " << o->output.string() << ": " << result.size() << " bytes, SHA-1 "
-                      << sha1_hex(result) << "  CRC32 " << hex(crc32_of(result)) << "\n";
+                      << sha1_hex(result) << "  CRC32 " << crc32_hex(crc32_of(result)) << "\n";
             return 0;
         });
     });

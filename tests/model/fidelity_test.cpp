@@ -50,9 +50,9 @@ TEST_CASE("fidelity: a divergence is reported with both states") {
     r.frames_compared = 12;
     r.diverged = true;
     r.divergence_frame = 12;
-    r.divergence_buttons = button::Left;
+    r.divergence_buttons = tetris::BUTTON_LEFT;
     r.before = seeded_game(4, 9);
-    r.model = stepped(r.before, button::Left);
+    r.model = stepped(r.before, tetris::BUTTON_LEFT);
     GameState game = r.model;
     game.levelNumber = 10;
     game.playfield[199] = kTileBlockB;

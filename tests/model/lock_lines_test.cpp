@@ -14,7 +14,7 @@ using nestris::test::fresh_piece;
 
 namespace {
 
-bool spawned(const GameState& s) { return s.playState == play_state::Active; }
+bool spawned(const GameState& s) { return s.playState == tetris::PLAY_STATE_ACTIVE; }
 
 // A flat I resting on blocks under columns 3-6 at pivot row y, level 29 (gravity every frame).
 GameState resting_i(int y) {
@@ -27,7 +27,7 @@ GameState resting_i(int y) {
 
 // Runs play state 5 (lines, level, score) once for `lines` cleared lines.
 void score_lines(GameState& s, uint8_t lines) {
-    s.playState = play_state::UpdateLines;
+    s.playState = tetris::PLAY_STATE_UPDATE_LINES;
     s.completedLines = lines;
     step(s, 0);
 }
@@ -42,7 +42,7 @@ TEST_CASE("entry delay: spawn 2n + 8 frames after the failed drop, n = copy fram
         INFO("pivot row " << y);
         GameState s = resting_i(y);
         step(s, 0);
-        REQUIRE(s.playState == play_state::Lock);
+        REQUIRE(s.playState == tetris::PLAY_STATE_LOCK);
         const auto frames = frames_until(s, 0, spawned);
         REQUIRE(frames);
         // Frame 1 was the failed drop; the spawn comes 2n + 8 frames later (10 to 18).
@@ -226,7 +226,7 @@ TEST_CASE("B-Type: lines count down to 0 and the goal ends the game") {
     s.lines = {0x02, 0x00};
     score_lines(s, 4);
     CHECK(s.lines[0] == 0x00);
-    CHECK(s.playState == play_state::BTypeGoalCheck);
+    CHECK(s.playState == tetris::PLAY_STATE_B_TYPE_GOAL_CHECK);
     step(s, 0);
     CHECK(s.status == GameStatus::BTypeGoal);
 }
@@ -236,9 +236,9 @@ TEST_CASE("top-out: a piece spawned into the stack locks into the curtain") {
     s.playfield[5] = kTileBlockA;       // (5, 0) taken: the piece overlaps it
     s.playfield[2 * 10 + 5] = kTileBlockA;  // (5, 2) taken: it cannot fall either
     step(s, 0);                         // the drop fails at once (gravity every frame)
-    CHECK(s.playState == play_state::Lock);
+    CHECK(s.playState == tetris::PLAY_STATE_LOCK);
     step(s, 0);                    // the lock finds the piece overlapping
-    CHECK(s.playState == play_state::Curtain);
+    CHECK(s.playState == tetris::PLAY_STATE_CURTAIN);
     CHECK(s.curtainRow == 0xF0);
     CHECK(is_topped_out(s));
     // The curtain moves on every frame whose (counted) frameCounter % 4 == 0: 16 waits, then
@@ -252,13 +252,13 @@ TEST_CASE("top-out: a piece spawned into the stack locks into the curtain") {
     // Then the game waits for Start (score below 30 000) and leaves.
     for (int i = 0; i < 10; ++i) step(s, 0);
     CHECK(s.status == GameStatus::Playing);
-    step(s, button::Start);
-    CHECK(s.playState == play_state::Unassign);
+    step(s, tetris::BUTTON_START);
+    CHECK(s.playState == tetris::PLAY_STATE_UNASSIGN);
     step(s, 0);
     CHECK(s.status == GameStatus::GameOver);
     GameState rich = fresh_piece(orient::tDown, 0);
     rich.score = {0x00, 0x00, 0x03};
-    rich.playState = play_state::Curtain;
+    rich.playState = tetris::PLAY_STATE_CURTAIN;
     rich.curtainRow = 20;
     step(rich, 0);
     CHECK(rich.status == GameStatus::Ending);
@@ -266,21 +266,21 @@ TEST_CASE("top-out: a piece spawned into the stack locks into the curtain") {
 
 TEST_CASE("pause: Start stops the game until a new press of Start alone") {
     GameState s = fresh_piece(orient::tDown, 19);
-    step(s, button::Start);
+    step(s, tetris::BUTTON_START);
     CHECK(is_paused(s));
     CHECK(s.gameModeState == 7);
     const GameState paused = s;
-    for (int i = 0; i < 20; ++i) step(s, i % 2 ? button::A : button::Right);
+    for (int i = 0; i < 20; ++i) step(s, i % 2 ? tetris::BUTTON_A : tetris::BUTTON_RIGHT);
     CHECK(s.tetriminoY == paused.tetriminoY);
     CHECK(s.tetriminoX == paused.tetriminoX);
     CHECK(s.currentPiece == paused.currentPiece);
     CHECK(s.frameCounter == paused.frameCounter + 20);
     CHECK(s.rngSeed != paused.rngSeed);
     step(s, 0);
-    step(s, button::Start | button::A);  // not Start alone: still paused
+    step(s, tetris::BUTTON_START | tetris::BUTTON_A);  // not Start alone: still paused
     CHECK(is_paused(s));
     step(s, 0);
-    step(s, button::Start);
+    step(s, tetris::BUTTON_START);
     CHECK(!is_paused(s));
     CHECK(s.gameModeState == 2);
     CHECK(s.vramRow == 0);  // the playfield is redrawn
@@ -288,13 +288,13 @@ TEST_CASE("pause: Start stops the game until a new press of Start alone") {
 
 TEST_CASE("quirk: holding exactly Right+Left+Down skips the game's logic every other frame") {
     GameState s = fresh_piece(orient::tDown, 0);
-    for (int i = 0; i < 10; ++i) step(s, button::Right | button::Left | button::Down);
+    for (int i = 0; i < 10; ++i) step(s, tetris::BUTTON_RIGHT | tetris::BUTTON_LEFT | tetris::BUTTON_DOWN);
     CHECK(s.fallTimer == 5);
     CHECK(s.gameModeState == 2);
-    step(s, button::Right | button::Left | button::Down);
+    step(s, tetris::BUTTON_RIGHT | tetris::BUTTON_LEFT | tetris::BUTTON_DOWN);
     CHECK(s.gameModeState == 7);
     GameState other = fresh_piece(orient::tDown, 0);
-    for (int i = 0; i < 10; ++i) step(other, button::Right | button::Down);
+    for (int i = 0; i < 10; ++i) step(other, tetris::BUTTON_RIGHT | tetris::BUTTON_DOWN);
     CHECK(other.fallTimer == 10);
 }
 

@@ -43,7 +43,7 @@ TEST_CASE("simulator: results depend on the seed list only, not on the threads")
     GameState s = seeded_game(7, 19);
     DropAtSpawnPlayer p;
     uint64_t frames = 0;
-    while (s.playState != play_state::Curtain) {
+    while (s.playState != tetris::PLAY_STATE_CURTAIN) {
         step(s, p.buttons(view_of(s)));
         ++frames;
     }
