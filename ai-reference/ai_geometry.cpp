@@ -1,6 +1,6 @@
-#include "ai_geometry.hpp"
+#include "ai-reference/ai_geometry.hpp"
 
-#include "pieces.hpp"
+#include "ai-reference/pieces.hpp"
 
 #include <algorithm>
 

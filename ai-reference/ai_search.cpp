@@ -1,8 +1,8 @@
-#include "ai_search.hpp"
+#include "ai-reference/ai_search.hpp"
 
-#include "frame_time.hpp"
+#include "ai-reference/frame_time.hpp"
 
-#include "pieces.hpp"
+#include "ai-reference/pieces.hpp"
 
 #include <algorithm>
 

@@ -3,10 +3,10 @@
 // finalize (when the preview is revealed at spawn).
 #pragma once
 
-#include "ai_board.hpp"
-#include "ai_eval.hpp"
-#include "ai_geometry.hpp"
-#include "pieces.hpp"
+#include "ai-reference/ai_board.hpp"
+#include "ai-reference/ai_eval.hpp"
+#include "ai-reference/ai_geometry.hpp"
+#include "ai-reference/pieces.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,6 +1,6 @@
-#include "player.hpp"
+#include "ai-reference/player.hpp"
 
-#include "file_io.hpp"
+#include "base/file_io.hpp"
 
 #include <charconv>
 #include <fstream>

@@ -1,6 +1,6 @@
-#include "power_on.hpp"
+#include "ai-reference/power_on.hpp"
 
-#include "rng.hpp"
+#include "ai-reference/rng.hpp"
 
 #include <map>
 #include <memory>

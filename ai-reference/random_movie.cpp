@@ -1,4 +1,4 @@
-#include "random_movie.hpp"
+#include "ai-reference/random_movie.hpp"
 
 #include <algorithm>
 #include <array>

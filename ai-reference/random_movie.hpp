@@ -11,8 +11,8 @@
 // Everything is drawn from a seeded generator, so a seed gives the same movie every time.
 #pragma once
 
-#include "game_model.hpp"
-#include "player.hpp"
+#include "ai-reference/game_model.hpp"
+#include "ai-reference/player.hpp"
 
 #include <cstdint>
 

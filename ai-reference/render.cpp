@@ -1,6 +1,6 @@
-#include "render.hpp"
+#include "ai-reference/render.hpp"
 
-#include "png.hpp"
+#include "base/png.hpp"
 
 
 #include <array>

@@ -7,7 +7,7 @@
 // B-Type garbage.
 #pragma once
 
-#include "pieces.hpp"
+#include "ai-reference/pieces.hpp"
 
 #include <cstdint>
 

@@ -1,11 +1,11 @@
-#include "simulator.hpp"
+#include "ai-reference/simulator.hpp"
 
-#include "frame_time.hpp"
+#include "ai-reference/frame_time.hpp"
 
-#include "tally.hpp"
+#include "base/tally.hpp"
 
-#include "power_on.hpp"
-#include "worker_pool.hpp"
+#include "ai-reference/power_on.hpp"
+#include "base/worker_pool.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -7,8 +7,8 @@
 // results.
 #pragma once
 
-#include "game_model.hpp"
-#include "player.hpp"
+#include "ai-reference/game_model.hpp"
+#include "ai-reference/player.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,7 @@
-#include "state_io.hpp"
-#include "hex.hpp"
+#include "ai-reference/state_io.hpp"
+#include "base/hex.hpp"
 
-#include "file_io.hpp"
+#include "base/file_io.hpp"
 
 #include <charconv>
 #include <fstream>

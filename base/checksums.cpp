@@ -1,6 +1,6 @@
-#include "checksums.hpp"
+#include "base/checksums.hpp"
 
-#include "hex.hpp"
+#include "base/hex.hpp"
 
 #include <array>
 #include <vector>

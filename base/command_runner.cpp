@@ -1,7 +1,7 @@
-#include "command_runner.hpp"
+#include "base/command_runner.hpp"
 
-#include "error_text.hpp"
-#include "file_io.hpp"
+#include "base/error_text.hpp"
+#include "base/file_io.hpp"
 
 #include <CLI/CLI.hpp>
 #include <signal.h>

@@ -1,4 +1,4 @@
-#include "error_text.hpp"
+#include "base/error_text.hpp"
 
 #include <cstdint>
 

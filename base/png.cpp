@@ -1,7 +1,7 @@
 // The one translation unit that compiles stb_image_write.
-#include "png.hpp"
+#include "base/png.hpp"
 
-#include "file_io.hpp"
+#include "base/file_io.hpp"
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STB_IMAGE_WRITE_STATIC

@@ -1,4 +1,4 @@
-#include "process.hpp"
+#include "base/process.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "apu.hpp"
+#include "emu-test/apu.hpp"
 
 #include <algorithm>
 

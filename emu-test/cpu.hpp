@@ -9,8 +9,8 @@
 // template argument (cpu_regs.hpp: CpuBus).
 #pragma once
 
-#include "cpu_regs.hpp"
-#include "opcodes.hpp"
+#include "emu-test/cpu_regs.hpp"
+#include "emu-test/opcodes.hpp"
 
 #include <cstdint>
 

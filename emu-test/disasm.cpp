@@ -1,4 +1,4 @@
-#include "disasm.hpp"
+#include "emu-test/disasm.hpp"
 
 #include <cstdio>
 

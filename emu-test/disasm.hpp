@@ -7,7 +7,7 @@
 // ("LDA ($80),Y = 0300 @ 0300 = 5A"); unofficial opcodes are marked with '*'.
 #pragma once
 
-#include "cpu.hpp"
+#include "emu-test/cpu.hpp"
 
 #include <cstdint>
 #include <functional>

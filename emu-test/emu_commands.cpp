@@ -1,15 +1,15 @@
 // run-bin, trace, run-rom: the emulator's subcommands of nestris-ai.
-#include "emu_commands.hpp"
-#include "hex.hpp"
+#include "emu-test/emu_commands.hpp"
+#include "base/hex.hpp"
 
-#include "command_runner.hpp"
-#include "disasm.hpp"
-#include "file_io.hpp"
-#include "flat_machine.hpp"
-#include "fm2.hpp"
-#include "input.hpp"
-#include "nes.hpp"
-#include "symbols.hpp"
+#include "base/command_runner.hpp"
+#include "emu-test/disasm.hpp"
+#include "base/file_io.hpp"
+#include "emu-test/flat_machine.hpp"
+#include "emu-test/fm2.hpp"
+#include "emu-test/input.hpp"
+#include "emu-test/nes.hpp"
+#include "emu-test/symbols.hpp"
 
 #include <chrono>
 #include <cstdio>

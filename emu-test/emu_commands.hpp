@@ -1,8 +1,8 @@
 // run-bin, trace, run-rom: the emulator's subcommands of nestris-ai.
 #pragma once
 
-#include "fm2.hpp"
-#include "nes.hpp"
+#include "emu-test/fm2.hpp"
+#include "emu-test/nes.hpp"
 
 #include <CLI/CLI.hpp>
 

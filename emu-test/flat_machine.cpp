@@ -1,7 +1,7 @@
-#include "flat_machine.hpp"
-#include "hex.hpp"
+#include "emu-test/flat_machine.hpp"
+#include "base/hex.hpp"
 
-#include "cart_image.hpp"
+#include "patcher/cart_image.hpp"
 
 #include <algorithm>
 #include <cstdio>

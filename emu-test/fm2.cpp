@@ -1,8 +1,8 @@
-#include "fm2.hpp"
+#include "emu-test/fm2.hpp"
 
-#include "controller.hpp"
-#include "error_text.hpp"
-#include "checksums.hpp"
+#include "emu-test/controller.hpp"
+#include "base/error_text.hpp"
+#include "base/checksums.hpp"
 
 #include <cstdio>
 #include <cstring>

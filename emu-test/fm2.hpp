@@ -13,9 +13,9 @@
 // ignored, as FCEUX does.
 #pragma once
 
-#include "cartridge.hpp"
-#include "flat_machine.hpp"  // RunStatus
-#include "nes.hpp"
+#include "emu-test/cartridge.hpp"
+#include "emu-test/flat_machine.hpp"  // RunStatus
+#include "emu-test/nes.hpp"
 
 #include <array>
 #include <cstdint>

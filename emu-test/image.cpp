@@ -1,6 +1,6 @@
-#include "image.hpp"
+#include "emu-test/image.hpp"
 
-#include "png.hpp"
+#include "base/png.hpp"
 
 namespace nestris::emu {
 

@@ -1,8 +1,8 @@
-#include "symbols.hpp"
+#include "emu-test/symbols.hpp"
 
-#include "cart_image.hpp"
-#include "file_io.hpp"
-#include "ld65_files.hpp"
+#include "patcher/cart_image.hpp"
+#include "base/file_io.hpp"
+#include "patcher/ld65_files.hpp"
 
 #include <algorithm>
 #include <fstream>

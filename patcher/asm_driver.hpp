@@ -2,7 +2,7 @@
 // "assemble, place code in free space". Used by the build (nestris-asm) and by tests.
 #pragma once
 
-#include "cart_image.hpp"
+#include "patcher/cart_image.hpp"
 
 #include <filesystem>
 #include <iosfwd>

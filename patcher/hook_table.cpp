@@ -1,6 +1,6 @@
-#include "hook_table.hpp"
+#include "patcher/hook_table.hpp"
 
-#include "hex.hpp"
+#include "base/hex.hpp"
 
 #include <optional>
 #include <regex>

@@ -1,5 +1,5 @@
-#include "ips.hpp"
-#include "hex.hpp"
+#include "patcher/ips.hpp"
+#include "base/hex.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,7 +1,7 @@
-#include "patch.hpp"
-#include "hex.hpp"
+#include "patcher/patch.hpp"
+#include "base/hex.hpp"
 
-#include "checksums.hpp"
+#include "base/checksums.hpp"
 
 #include <cstdio>
 #include <optional>

@@ -1,8 +1,8 @@
 // identify_patch_file: what an IPS or BPS file is (rom.hpp).
-#include "bps.hpp"
-#include "hex.hpp"
-#include "checksums.hpp"
-#include "rom.hpp"
+#include "patcher/bps.hpp"
+#include "base/hex.hpp"
+#include "base/checksums.hpp"
+#include "patcher/rom.hpp"
 
 #include <algorithm>
 #include <cstdio>

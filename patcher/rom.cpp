@@ -1,6 +1,6 @@
-#include "rom.hpp"
+#include "patcher/rom.hpp"
 
-#include "checksums.hpp"
+#include "base/checksums.hpp"
 
 #include <algorithm>
 #include <cstdio>

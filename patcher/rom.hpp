@@ -3,7 +3,7 @@
 // unknown. Identification is by checksum only: no byte of the game is stored in this project.
 #pragma once
 
-#include "ips.hpp"
+#include "patcher/ips.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,10 +1,10 @@
-#include "ai_protocol.hpp"
+#include "tools/ai_protocol.hpp"
 
-#include "ai_player.hpp"
-#include "frame_time.hpp"
-#include "game_model.hpp"
-#include "power_on.hpp"
-#include "worker_pool.hpp"
+#include "ai-reference/ai_player.hpp"
+#include "ai-reference/frame_time.hpp"
+#include "ai-reference/game_model.hpp"
+#include "ai-reference/power_on.hpp"
+#include "base/worker_pool.hpp"
 
 #include <algorithm>
 #include <atomic>

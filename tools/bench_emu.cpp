@@ -11,10 +11,10 @@
 // Figures are printed; nothing is checked here (the tests do that). Each figure is given per
 // second of this thread's CPU time (what the emulator costs, whatever else the machine runs)
 // and per second of wall-clock time (the same on an idle machine).
-#include "flat_machine.hpp"
-#include "command_runner.hpp"
-#include "nes.hpp"
-#include "worker_pool.hpp"
+#include "emu-test/flat_machine.hpp"
+#include "base/command_runner.hpp"
+#include "emu-test/nes.hpp"
+#include "base/worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -1,12 +1,12 @@
 // bench-model: speed of the game model (frames per second on one core) and of the simulator
 // (games per minute at level 19 with the scripted drop player).
-#include "game_model.hpp"
-#include "command_runner.hpp"
-#include "player.hpp"
-#include "power_on.hpp"
-#include "random_movie.hpp"
-#include "simulator.hpp"
-#include "worker_pool.hpp"
+#include "ai-reference/game_model.hpp"
+#include "base/command_runner.hpp"
+#include "ai-reference/player.hpp"
+#include "ai-reference/power_on.hpp"
+#include "ai-reference/random_movie.hpp"
+#include "ai-reference/simulator.hpp"
+#include "base/worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 

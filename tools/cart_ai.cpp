@@ -1,6 +1,6 @@
-#include "cart_ai.hpp"
+#include "tools/cart_ai.hpp"
 
-#include "pieces.hpp"
+#include "ai-reference/pieces.hpp"
 #include "tetris_map.hpp"
 
 #include <stdexcept>

@@ -3,9 +3,9 @@
 // symbol name. The bridge between the reference AI and the code the patch ships.
 #pragma once
 
-#include "ai_search.hpp"
-#include "cart_image.hpp"
-#include "flat_machine.hpp"
+#include "ai-reference/ai_search.hpp"
+#include "patcher/cart_image.hpp"
+#include "emu-test/flat_machine.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,8 +1,8 @@
-#include "cart_loop.hpp"
+#include "tools/cart_loop.hpp"
 
-#include "cart_ai.hpp"
-#include "cart_image.hpp"
-#include "ram_map.hpp"
+#include "tools/cart_ai.hpp"
+#include "patcher/cart_image.hpp"
+#include "ai-reference/ram_map.hpp"
 
 #include <algorithm>
 #include <stdexcept>

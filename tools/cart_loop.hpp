@@ -8,10 +8,10 @@
 // controller read is a stub: no one touches the controller.
 #pragma once
 
-#include "flat_machine.hpp"
-#include "game_model.hpp"
-#include "player.hpp"
-#include "tally.hpp"
+#include "emu-test/flat_machine.hpp"
+#include "ai-reference/game_model.hpp"
+#include "ai-reference/player.hpp"
+#include "base/tally.hpp"
 #include "hooks_map.hpp"
 
 #include <cstdint>

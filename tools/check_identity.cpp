@@ -4,12 +4,12 @@
 // Prints one line per movie and the totals; exit status 1 on a mismatch or a bad ROM.
 // --ai-games: the AI's games on the patched ROM against the cartridge in the loop instead (the
 // big run of tests/game/ai_game_loop_test.cpp).
-#include "cart_image.hpp"
-#include "command_runner.hpp"
-#include "file_io.hpp"
-#include "tally.hpp"
-#include "game_harness.hpp"
-#include "worker_pool.hpp"
+#include "patcher/cart_image.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "base/tally.hpp"
+#include "tools/game_harness.hpp"
+#include "base/worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -1,11 +1,11 @@
-#include "fidelity.hpp"
+#include "tools/fidelity.hpp"
 
-#include "cart_image.hpp"
-#include "nes.hpp"
-#include "ram_map.hpp"
-#include "random_movie.hpp"
-#include "state_io.hpp"
-#include "worker_pool.hpp"
+#include "patcher/cart_image.hpp"
+#include "emu-test/nes.hpp"
+#include "ai-reference/ram_map.hpp"
+#include "ai-reference/random_movie.hpp"
+#include "ai-reference/state_io.hpp"
+#include "base/worker_pool.hpp"
 
 #include <algorithm>
 #include <array>

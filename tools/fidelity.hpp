@@ -15,9 +15,9 @@
 // buttons set there are what that NMI polls.
 #pragma once
 
-#include "game_model.hpp"
-#include "player.hpp"
-#include "power_on.hpp"
+#include "ai-reference/game_model.hpp"
+#include "ai-reference/player.hpp"
+#include "ai-reference/power_on.hpp"
 
 #include <cstdint>
 #include <functional>

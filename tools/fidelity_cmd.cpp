@@ -1,11 +1,11 @@
 // nestris-ai fidelity: the game model against the real game in the embedded emulator.
-#include "command_runner.hpp"
-#include "file_io.hpp"
-#include "patcher_commands.hpp"
-#include "tally.hpp"
-#include "fidelity.hpp"
-#include "model_commands.hpp"
-#include "rom.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "tools/patcher_commands.hpp"
+#include "base/tally.hpp"
+#include "tools/fidelity.hpp"
+#include "tools/model_commands.hpp"
+#include "patcher/rom.hpp"
 
 #include <chrono>
 #include <cstdlib>

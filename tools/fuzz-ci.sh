@@ -20,7 +20,7 @@ start=$(date +%s)
 
 CC=clang CXX=clang++ cmake -S "$repo" -B "$build" -DNESTRIS_FUZZ=ON -DCMAKE_BUILD_TYPE= \
   -DCMAKE_C_FLAGS=-O1 -DCMAKE_CXX_FLAGS=-O1 >/dev/null
-# Every fuzz_* target the build defines (patcher/fuzz, tests/fuzz): a new one is run with no change here.
+# Every fuzz_* target the build defines (tests/fuzz): a new one is run with no change here.
 mapfile -t targets < <(cmake --build "$build" --target help | sed -n 's/^\.\.\. \(fuzz_[a-z0-9_]*\).*/\1/p' | sort)
 [ ${#targets[@]} -gt 0 ] || { echo "fuzz-ci: no fuzz targets in $build" >&2; exit 1; }
 # The build's own output (the assembler's tables, every file compiled) goes to a log, shown on failure.

@@ -6,8 +6,8 @@
 // Everything here needs the user's own Tetris (USA); nothing of the game is stored.
 #pragma once
 
-#include "cart_image.hpp"
-#include "nes.hpp"
+#include "patcher/cart_image.hpp"
+#include "emu-test/nes.hpp"
 #include "tetris_map.hpp"
 
 #include <cstdint>

@@ -1,14 +1,14 @@
 // The identity runs of game_harness.hpp: the original and the patched game side by side.
-#include "game_harness.hpp"
-#include "hex.hpp"
+#include "tools/game_harness.hpp"
+#include "base/hex.hpp"
 
-#include "ai_player.hpp"
-#include "cart_loop.hpp"
-#include "opcodes.hpp"
-#include "patch.hpp"
-#include "player.hpp"
-#include "ram_map.hpp"
-#include "state_io.hpp"
+#include "ai-reference/ai_player.hpp"
+#include "tools/cart_loop.hpp"
+#include "emu-test/opcodes.hpp"
+#include "patcher/patch.hpp"
+#include "ai-reference/player.hpp"
+#include "ai-reference/ram_map.hpp"
+#include "ai-reference/state_io.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,8 +1,8 @@
-#include "lock_timing.hpp"
+#include "tools/lock_timing.hpp"
 
-#include "nes.hpp"
-#include "pieces.hpp"
-#include "ram_map.hpp"
+#include "emu-test/nes.hpp"
+#include "ai-reference/pieces.hpp"
+#include "ai-reference/ram_map.hpp"
 
 #include <optional>
 #include <stdexcept>

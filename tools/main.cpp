@@ -1,13 +1,13 @@
 // nestris-ai: one command line for players and developers. Each area of the project registers
 // its own subcommands; this file only puts them together.
-#include "cart_image.hpp"
-#include "checksums.hpp"
-#include "command_runner.hpp"
-#include "patch.hpp"
-#include "emu_commands.hpp"
-#include "patcher_commands.hpp"
-#include "play_command.hpp"
-#include "tool_commands.hpp"
+#include "patcher/cart_image.hpp"
+#include "base/checksums.hpp"
+#include "base/command_runner.hpp"
+#include "patcher/patch.hpp"
+#include "emu-test/emu_commands.hpp"
+#include "tools/patcher_commands.hpp"
+#include "tools/play_command.hpp"
+#include "tools/tool_commands.hpp"
 
 #include <CLI/CLI.hpp>
 

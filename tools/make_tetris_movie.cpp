@@ -9,13 +9,13 @@
 //
 // A function (make_tetris_movie_main.cpp is the program), so that the tests run it as a user does;
 // it ends as every tool does (command_runner.hpp).
-#include "make_tetris_movie.hpp"
+#include "tools/make_tetris_movie.hpp"
 
-#include "command_runner.hpp"
-#include "file_io.hpp"
-#include "fm2.hpp"
-#include "nes.hpp"
-#include "pieces.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "emu-test/fm2.hpp"
+#include "emu-test/nes.hpp"
+#include "ai-reference/pieces.hpp"
 
 #include <CLI/CLI.hpp>
 

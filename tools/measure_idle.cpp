@@ -11,16 +11,16 @@
 // line-clear animation, lines/score update, entry delay (spawn waiting for the playfield
 // copy), a level-up, a score change, the first frame of a game. A frame without a wait before
 // its NMI is a lag frame of the original game. Prints figures; tests nothing.
-#include "ai_player.hpp"
-#include "command_runner.hpp"
-#include "file_io.hpp"
-#include "cart_image.hpp"
-#include "game_harness.hpp"
-#include "input.hpp"
-#include "nes.hpp"
-#include "player.hpp"
-#include "ram_map.hpp"
-#include "tally.hpp"
+#include "ai-reference/ai_player.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "patcher/cart_image.hpp"
+#include "tools/game_harness.hpp"
+#include "emu-test/input.hpp"
+#include "emu-test/nes.hpp"
+#include "ai-reference/player.hpp"
+#include "ai-reference/ram_map.hpp"
+#include "base/tally.hpp"
 
 #include <CLI/CLI.hpp>
 

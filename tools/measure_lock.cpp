@@ -13,14 +13,14 @@
 // executing outside the game's code, or no wait for vertical blank before the next piece).
 // `--phases N` repeats each case with N different frame phases (extra frames in the menu), since
 // the work before the loop varies with the frame. Prints figures; tests nothing.
-#include "command_runner.hpp"
-#include "file_io.hpp"
-#include "cart_image.hpp"
-#include "frame_time.hpp"
-#include "game_harness.hpp"
-#include "lock_timing.hpp"
-#include "model_commands.hpp"
-#include "worker_pool.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "patcher/cart_image.hpp"
+#include "ai-reference/frame_time.hpp"
+#include "tools/game_harness.hpp"
+#include "tools/lock_timing.hpp"
+#include "tools/model_commands.hpp"
+#include "base/worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 

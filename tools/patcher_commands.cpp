@@ -1,18 +1,18 @@
 // build, patch, identify, verify, apply-ips: the player-facing subcommands of nestris-ai.
 // Each one reads its inputs whole, decides, and writes its output atomically (or not at all);
 // failures print one clear message on stderr and leave a non-zero exit code.
-#include "patcher_commands.hpp"
+#include "tools/patcher_commands.hpp"
 
-#include "bps.hpp"
-#include "cart_image.hpp"
-#include "checksums.hpp"
-#include "command_runner.hpp"
-#include "file_io.hpp"
-#include "ips.hpp"
-#include "patch.hpp"
-#include "release_record.hpp"
+#include "patcher/bps.hpp"
+#include "patcher/cart_image.hpp"
+#include "base/checksums.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "patcher/ips.hpp"
+#include "patcher/patch.hpp"
+#include "patcher/release_record.hpp"
 #include "release_record_text.hpp"
-#include "rom.hpp"
+#include "patcher/rom.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // build, patch, identify: the player-facing subcommands of nestris-ai.
 #pragma once
 
-#include "rom.hpp"
+#include "patcher/rom.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -1,20 +1,20 @@
 // play: watch the patched game headless in the embedded NES. The user's ROM is patched in memory
 // with this build's patch (or taken as it is if it is already this build's patched ROM); the
 // menus are walked like a player would, then the AI plays and the command reports what it saw.
-#include "play_command.hpp"
+#include "tools/play_command.hpp"
 
-#include "cart_image.hpp"
-#include "command_runner.hpp"
-#include "file_io.hpp"
-#include "game_harness.hpp"
-#include "game_model.hpp"
-#include "image.hpp"
-#include "emu_commands.hpp"
-#include "input.hpp"
-#include "nes.hpp"
-#include "patch.hpp"
-#include "patcher_commands.hpp"
-#include "rom.hpp"
+#include "patcher/cart_image.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "tools/game_harness.hpp"
+#include "ai-reference/game_model.hpp"
+#include "emu-test/image.hpp"
+#include "emu-test/emu_commands.hpp"
+#include "emu-test/input.hpp"
+#include "emu-test/nes.hpp"
+#include "patcher/patch.hpp"
+#include "tools/patcher_commands.hpp"
+#include "patcher/rom.hpp"
 
 #include <cstdio>
 #include <iostream>

@@ -1,12 +1,12 @@
 // nestris-ai render: pictures of model states (text for terminals, PNG).
-#include "ai_player.hpp"
-#include "command_runner.hpp"
-#include "file_io.hpp"
-#include "model_commands.hpp"
-#include "player.hpp"
-#include "power_on.hpp"
-#include "render.hpp"
-#include "state_io.hpp"
+#include "ai-reference/ai_player.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "tools/model_commands.hpp"
+#include "ai-reference/player.hpp"
+#include "ai-reference/power_on.hpp"
+#include "ai-reference/render.hpp"
+#include "ai-reference/state_io.hpp"
 
 #include <filesystem>
 #include <iomanip>

@@ -1,14 +1,14 @@
 // nestris-ai simulate: many games of a player against the game model.
-#include "ai_player.hpp"
-#include "cart_loop.hpp"
-#include "command_runner.hpp"
-#include "file_io.hpp"
-#include "model_commands.hpp"
-#include "player.hpp"
-#include "power_on.hpp"
-#include "render.hpp"
-#include "simulator.hpp"
-#include "worker_pool.hpp"
+#include "ai-reference/ai_player.hpp"
+#include "tools/cart_loop.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "tools/model_commands.hpp"
+#include "ai-reference/player.hpp"
+#include "ai-reference/power_on.hpp"
+#include "ai-reference/render.hpp"
+#include "ai-reference/simulator.hpp"
+#include "base/worker_pool.hpp"
 
 #include <algorithm>
 #include <filesystem>

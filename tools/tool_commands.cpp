@@ -1,6 +1,6 @@
-#include "tool_commands.hpp"
+#include "tools/tool_commands.hpp"
 
-#include "model_commands.hpp"
+#include "tools/model_commands.hpp"
 
 namespace nestris {
 

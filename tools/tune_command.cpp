@@ -17,14 +17,14 @@
 // by tune_state.hpp, which checks every count against the bytes there), --out and --state are
 // written by the shared atomic writer and checked before the first game, since the tuner may
 // run for hours before it writes: neither may be --weights or the other.
-#include "tune_command.hpp"
+#include "tools/tune_command.hpp"
 
-#include "ai_eval.hpp"
-#include "ai_protocol.hpp"
-#include "command_runner.hpp"
-#include "file_io.hpp"
-#include "tune_state.hpp"
-#include "worker_pool.hpp"
+#include "ai-reference/ai_eval.hpp"
+#include "tools/ai_protocol.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "tools/tune_state.hpp"
+#include "base/worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
 

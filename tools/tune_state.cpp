@@ -1,7 +1,7 @@
-#include "tune_state.hpp"
+#include "tools/tune_state.hpp"
 
-#include "error_text.hpp"
-#include "file_io.hpp"
+#include "base/error_text.hpp"
+#include "base/file_io.hpp"
 
 #include <charconv>
 #include <cmath>

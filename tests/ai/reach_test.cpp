@@ -1,7 +1,7 @@
-#include "ai_player.hpp"
-#include "ai_search.hpp"
-#include "pieces.hpp"
-#include "power_on.hpp"
+#include "ai-reference/ai_player.hpp"
+#include "ai-reference/ai_search.hpp"
+#include "ai-reference/pieces.hpp"
+#include "ai-reference/power_on.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-#include "checksums.hpp"
-#include "patcher/support.hpp"
+#include "base/checksums.hpp"
+#include "tests/patcher/support.hpp"
 
 #include <catch2/catch.hpp>
 #include <openssl/evp.h>

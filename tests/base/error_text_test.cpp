@@ -1,8 +1,8 @@
 // Text from files in error lines (error_text.hpp) and the command runner's error line: bounded,
 // one line, nothing a terminal would act on.
-#include "command_runner.hpp"
-#include "error_text.hpp"
-#include "support/run_cli.hpp"
+#include "base/command_runner.hpp"
+#include "base/error_text.hpp"
+#include "tests/support/run_cli.hpp"
 
 #include <catch2/catch.hpp>
 

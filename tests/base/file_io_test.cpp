@@ -1,5 +1,5 @@
-#include "file_io.hpp"
-#include "patcher/support.hpp"
+#include "base/file_io.hpp"
+#include "tests/patcher/support.hpp"
 
 #include <catch2/catch.hpp>
 

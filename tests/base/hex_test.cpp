@@ -1,4 +1,4 @@
-#include "hex.hpp"
+#include "base/hex.hpp"
 
 #include <catch2/catch.hpp>
 

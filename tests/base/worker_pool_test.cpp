@@ -1,6 +1,6 @@
 // The one worker pool (patcher/worker_pool.hpp): every index once, the first exception back in
 // the caller, and the work done even when no thread can be created.
-#include "worker_pool.hpp"
+#include "base/worker_pool.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,9 +1,9 @@
 // FCEUX .fm2 movies: the parser (hand-written movie text), MD5, and the FCEUX power-on on a tiny
 // test cartridge (no ROM needed).
-#include "emu_test_support.hpp"
-#include "fm2.hpp"
-#include "checksums.hpp"
-#include "hex.hpp"
+#include "tests/emu/emu_test_support.hpp"
+#include "emu-test/fm2.hpp"
+#include "base/checksums.hpp"
+#include "base/hex.hpp"
 
 #include <catch2/catch.hpp>
 

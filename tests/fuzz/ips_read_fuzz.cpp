@@ -1,6 +1,6 @@
 // Fuzzes the IPS reader: any input is refused with IpsError or read; what is read must write
 // back to the very same bytes, and apply to a file exactly as a naive applier does.
-#include "ips.hpp"
+#include "patcher/ips.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // Fuzzes the IPS writer: the input is split into a source and a target file; the patch made
 // from their difference must survive writing and reading and turn the source into the target.
-#include "ips.hpp"
+#include "patcher/ips.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // Fuzzes ROM identification and the iNES reader: any bytes must be identified without a crash,
 // and what is reported must be consistent.
-#include "rom.hpp"
+#include "patcher/rom.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -5,11 +5,11 @@
 // checks are about the game around the AI: when the demo starts and ends, its level and pieces,
 // the RNG, how AI games start, pause and end. (That the AI's play is the cartridge-in-the-loop's:
 // ai_game_loop_test.cpp.)
-#include "game/game_support.hpp"
+#include "tests/game/game_support.hpp"
 #include "tetris_map.hpp"
 
-#include "image.hpp"
-#include "input.hpp"
+#include "emu-test/image.hpp"
+#include "emu-test/input.hpp"
 #include "hooks_map.hpp"
 
 #include <catch2/catch.hpp>

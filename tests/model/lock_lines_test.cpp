@@ -2,8 +2,8 @@
 // Right+Left+Down quirk; expected frame counts and values are worked out from the game's code:
 // the NMI copies four playfield rows per frame and the game waits for that copy before locking,
 // before checking rows (one row per frame, four rows) and before spawning.
-#include "model_test_support.hpp"
-#include "state_io.hpp"
+#include "tests/model/model_test_support.hpp"
+#include "ai-reference/state_io.hpp"
 
 #include <catch2/catch.hpp>
 

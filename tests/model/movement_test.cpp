@@ -1,6 +1,6 @@
 // Shifting (DAS), rotation, gravity and soft drop, frame by frame, with expectations worked out
 // from the game's shift_tetrimino / rotate_tetrimino / drop_tetrimino.
-#include "model_test_support.hpp"
+#include "tests/model/model_test_support.hpp"
 
 #include <catch2/catch.hpp>
 

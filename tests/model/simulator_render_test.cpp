@@ -1,9 +1,9 @@
 // The simulator (determinism, counting, summaries) and the renderers.
-#include "model_test_support.hpp"
-#include "player.hpp"
-#include "power_on.hpp"
-#include "render.hpp"
-#include "simulator.hpp"
+#include "tests/model/model_test_support.hpp"
+#include "ai-reference/player.hpp"
+#include "ai-reference/power_on.hpp"
+#include "ai-reference/render.hpp"
+#include "ai-reference/simulator.hpp"
 
 #include <catch2/catch.hpp>
 

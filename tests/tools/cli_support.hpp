@@ -1,9 +1,9 @@
 // What the command-line tests share: the patcher's commands run in-process, and a synthetic ROM.
 #pragma once
 
-#include "patcher/support.hpp"
-#include "patcher_commands.hpp"
-#include "support/run_cli.hpp"
+#include "tests/patcher/support.hpp"
+#include "tools/patcher_commands.hpp"
+#include "tests/support/run_cli.hpp"
 
 #include <filesystem>
 #include <fstream>

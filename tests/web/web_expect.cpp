@@ -4,11 +4,11 @@
 // 64, Right 128). Prints JSON for web/test/page_test.mjs: the patched ROM's SHA-1 and the
 // SHA-1s of the RGB pictures after the N frames and after the M more.
 //   web-expect ROM PATCH.ips FRAMES BUTTONS HELD_FRAMES
-#include "checksums.hpp"
-#include "file_io.hpp"
-#include "ips.hpp"
-#include "nes.hpp"
-#include "patch.hpp"
+#include "base/checksums.hpp"
+#include "base/file_io.hpp"
+#include "patcher/ips.hpp"
+#include "emu-test/nes.hpp"
+#include "patcher/patch.hpp"
 
 #include <iostream>
 #include <string>
