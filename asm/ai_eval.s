@@ -1,5 +1,5 @@
 ; The evaluation of a placement on the evaluation board eb, incrementally from eb's caches (the
-; C++ counterpart: ai-reference/ai_eval.cpp). The row and column model is at the top of
+; C++ counterpart: ai-reference/ai/ai_eval.cpp). The row and column model is at the top of
 ; ai_place.s, which makes placements part of eb and holds the routines this one calls for a clear
 ; (or_piece, piece_cells, heights_after_clear, remove_piece).
 .include "ai.inc"

@@ -1,4 +1,5 @@
-// identify_patch_file: what an IPS or BPS file is (rom.hpp).
+#include "patcher/patch_files.hpp"
+
 #include "patcher/bps.hpp"
 #include "base/hex.hpp"
 #include "base/checksums.hpp"

@@ -7,6 +7,7 @@
 #include "patcher/ips.hpp"
 #include "emu-test/nes.hpp"
 #include "patcher/patch.hpp"
+#include "patcher/patch_files.hpp"
 #include "patcher/rom.hpp"
 
 #include <emscripten/bind.h>

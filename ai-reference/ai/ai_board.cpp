@@ -1,4 +1,4 @@
-#include "ai-reference/ai_board.hpp"
+#include "ai-reference/ai/ai_board.hpp"
 
 namespace nestris::ai {
 

@@ -1,4 +1,4 @@
-#include "ai-reference/ai_eval.hpp"
+#include "ai-reference/ai/ai_eval.hpp"
 
 #include <algorithm>
 #include <charconv>

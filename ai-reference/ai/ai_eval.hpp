@@ -3,7 +3,7 @@
 // them; the asm include is generated from the same expansion.
 #pragma once
 
-#include "ai-reference/ai_board.hpp"
+#include "ai-reference/ai/ai_board.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,6 +1,6 @@
-#include "ai-reference/ai_geometry.hpp"
+#include "ai-reference/ai/ai_geometry.hpp"
 
-#include "ai-reference/pieces.hpp"
+#include "ai-reference/model/pieces.hpp"
 
 #include <algorithm>
 

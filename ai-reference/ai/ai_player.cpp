@@ -1,4 +1,4 @@
-#include "ai-reference/ai_player.hpp"
+#include "ai-reference/ai/ai_player.hpp"
 
 #include <algorithm>
 

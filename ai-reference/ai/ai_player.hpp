@@ -3,8 +3,8 @@
 // exactly as the cartridge's input driver does (AI_DESIGN.md, "Reachability: the input schedule").
 #pragma once
 
-#include "ai-reference/ai_search.hpp"
-#include "ai-reference/player.hpp"
+#include "ai-reference/ai/ai_search.hpp"
+#include "ai-reference/model/player.hpp"
 
 #include <optional>
 

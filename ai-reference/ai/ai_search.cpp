@@ -1,8 +1,8 @@
-#include "ai-reference/ai_search.hpp"
+#include "ai-reference/ai/ai_search.hpp"
 
-#include "ai-reference/frame_time.hpp"
+#include "ai-reference/model/frame_time.hpp"
 
-#include "ai-reference/pieces.hpp"
+#include "ai-reference/model/pieces.hpp"
 
 #include <algorithm>
 

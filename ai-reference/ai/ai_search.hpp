@@ -3,10 +3,10 @@
 // finalize (when the preview is revealed at spawn).
 #pragma once
 
-#include "ai-reference/ai_board.hpp"
-#include "ai-reference/ai_eval.hpp"
-#include "ai-reference/ai_geometry.hpp"
-#include "ai-reference/pieces.hpp"
+#include "ai-reference/ai/ai_board.hpp"
+#include "ai-reference/ai/ai_eval.hpp"
+#include "ai-reference/ai/ai_geometry.hpp"
+#include "ai-reference/model/pieces.hpp"
 
 #include <array>
 #include <cstdint>

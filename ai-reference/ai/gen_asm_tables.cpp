@@ -1,13 +1,13 @@
 // nestris-gen: writes the cartridge's copy of the AI's tables (piece geometry, rotation choices,
 // gravity, row transitions and the evaluation tables expanded from weights.txt) as a ca65
 // include. The C++ side is the single source; this include is generated at build time.
-#include "ai-reference/ai_eval.hpp"
-#include "ai-reference/ai_geometry.hpp"
-#include "ai-reference/ai_search.hpp"
+#include "ai-reference/ai/ai_eval.hpp"
+#include "ai-reference/ai/ai_geometry.hpp"
+#include "ai-reference/ai/ai_search.hpp"
 #include "base/file_io.hpp"
-#include "ai-reference/frame_time.hpp"
+#include "ai-reference/model/frame_time.hpp"
 #include "base/hex.hpp"
-#include "ai-reference/pieces.hpp"
+#include "ai-reference/model/pieces.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "ai-reference/frame_time.hpp"
+#include "ai-reference/model/frame_time.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -2,11 +2,11 @@
 // comparisons (signed ones where the game branches on the N flag), so that even odd values
 // behave as in the game. Sound, music and the picture are left out: they never feed back into
 // the game's state.
-#include "ai-reference/game_model.hpp"
+#include "ai-reference/model/game_model.hpp"
 
-#include "ai-reference/frame_time.hpp"
+#include "ai-reference/model/frame_time.hpp"
 
-#include "ai-reference/rng.hpp"
+#include "ai-reference/model/rng.hpp"
 
 namespace nestris {
 namespace {

@@ -23,7 +23,7 @@
 // inside gameModeState 7 (renderMode 0).
 #pragma once
 
-#include "ai-reference/pieces.hpp"
+#include "ai-reference/model/pieces.hpp"
 
 #include <array>
 #include <cstddef>

@@ -1,4 +1,4 @@
-#include "ai-reference/player.hpp"
+#include "ai-reference/model/player.hpp"
 
 #include "base/file_io.hpp"
 

@@ -1,7 +1,7 @@
 // What a player sees, and players: anything that turns that into the buttons held each frame.
 #pragma once
 
-#include "ai-reference/game_model.hpp"
+#include "ai-reference/model/game_model.hpp"
 
 #include <array>
 #include <cstdint>

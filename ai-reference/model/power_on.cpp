@@ -1,6 +1,6 @@
-#include "ai-reference/power_on.hpp"
+#include "ai-reference/model/power_on.hpp"
 
-#include "ai-reference/rng.hpp"
+#include "ai-reference/model/rng.hpp"
 
 #include <map>
 #include <memory>

@@ -26,7 +26,7 @@
 // power-on, fastest menus, s frames in the level menu.
 #pragma once
 
-#include "ai-reference/game_model.hpp"
+#include "ai-reference/model/game_model.hpp"
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
-#include "ai-reference/ram_map.hpp"
+#include "ai-reference/model/ram_map.hpp"
 
-#include "ai-reference/state_io.hpp"
+#include "ai-reference/model/state_io.hpp"
 #include "tetris_map.hpp"
 
 #include <stdexcept>

@@ -9,7 +9,7 @@
 // render flags) are not touched.
 #pragma once
 
-#include "ai-reference/game_model.hpp"
+#include "ai-reference/model/game_model.hpp"
 #include "tetris_map.hpp"
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "ai-reference/random_movie.hpp"
+#include "ai-reference/model/random_movie.hpp"
 
 #include <algorithm>
 #include <array>

@@ -11,8 +11,8 @@
 // Everything is drawn from a seeded generator, so a seed gives the same movie every time.
 #pragma once
 
-#include "ai-reference/game_model.hpp"
-#include "ai-reference/player.hpp"
+#include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/player.hpp"
 
 #include <cstdint>
 

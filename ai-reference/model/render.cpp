@@ -1,4 +1,4 @@
-#include "ai-reference/render.hpp"
+#include "ai-reference/model/render.hpp"
 
 #include "base/png.hpp"
 

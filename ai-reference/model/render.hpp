@@ -1,7 +1,7 @@
 // Pictures of a model state for people: a text board for terminals and PNG images.
 #pragma once
 
-#include "ai-reference/game_model.hpp"
+#include "ai-reference/model/game_model.hpp"
 
 #include <cstdint>
 #include <string>

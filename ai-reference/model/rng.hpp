@@ -7,7 +7,7 @@
 // B-Type garbage.
 #pragma once
 
-#include "ai-reference/pieces.hpp"
+#include "ai-reference/model/pieces.hpp"
 
 #include <cstdint>
 

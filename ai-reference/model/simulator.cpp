@@ -1,10 +1,10 @@
-#include "ai-reference/simulator.hpp"
+#include "ai-reference/model/simulator.hpp"
 
-#include "ai-reference/frame_time.hpp"
+#include "ai-reference/model/frame_time.hpp"
 
 #include "base/tally.hpp"
 
-#include "ai-reference/power_on.hpp"
+#include "ai-reference/model/power_on.hpp"
 #include "base/worker_pool.hpp"
 
 #include <algorithm>

@@ -7,8 +7,8 @@
 // results.
 #pragma once
 
-#include "ai-reference/game_model.hpp"
-#include "ai-reference/player.hpp"
+#include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/player.hpp"
 
 #include <array>
 #include <cstdint>

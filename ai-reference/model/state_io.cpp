@@ -1,4 +1,4 @@
-#include "ai-reference/state_io.hpp"
+#include "ai-reference/model/state_io.hpp"
 #include "base/hex.hpp"
 
 #include "base/file_io.hpp"

@@ -10,7 +10,7 @@
 // plus "page_200 ..." for the 36 bytes between row 19 and the hidden rows. '#' starts a comment.
 #pragma once
 
-#include "ai-reference/game_model.hpp"
+#include "ai-reference/model/game_model.hpp"
 
 #include <iosfwd>
 #include <string>

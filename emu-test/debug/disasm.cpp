@@ -1,4 +1,4 @@
-#include "emu-test/disasm.hpp"
+#include "emu-test/debug/disasm.hpp"
 
 #include <cstdio>
 

@@ -1,15 +1,15 @@
 // run-bin, trace, run-rom: the emulator's subcommands of nestris-ai.
-#include "emu-test/emu_commands.hpp"
+#include "emu-test/debug/emu_commands.hpp"
 #include "base/hex.hpp"
 
 #include "base/command_runner.hpp"
-#include "emu-test/disasm.hpp"
+#include "emu-test/debug/disasm.hpp"
 #include "base/file_io.hpp"
 #include "emu-test/flat_machine.hpp"
-#include "emu-test/fm2.hpp"
+#include "emu-test/debug/fm2.hpp"
 #include "emu-test/input.hpp"
 #include "emu-test/nes.hpp"
-#include "emu-test/symbols.hpp"
+#include "emu-test/debug/symbols.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -391,7 +391,7 @@ void add_emu_commands(CLI::App& app) {
         add_movie_options(*c, o->movie, o->power_on);
         c->add_option("--ram-trace", o->ram_trace,
                       "Write the 2 KiB of RAM after every frame, one line per frame: the frame number (from "
-                      "1) and 4096 hex digits (the format of tools/fceux_check.lua), 4 KiB a frame");
+                      "1) and 4096 hex digits (the format of tools/scripts/fceux_check.lua), 4 KiB a frame");
         c->callback([o] { run_command("nestris-ai run-rom", [o] { return run_rom(*o); }); });
     }
 }

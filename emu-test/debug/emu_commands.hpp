@@ -1,7 +1,7 @@
 // run-bin, trace, run-rom: the emulator's subcommands of nestris-ai.
 #pragma once
 
-#include "emu-test/fm2.hpp"
+#include "emu-test/debug/fm2.hpp"
 #include "emu-test/nes.hpp"
 
 #include <CLI/CLI.hpp>

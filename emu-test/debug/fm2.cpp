@@ -1,4 +1,4 @@
-#include "emu-test/fm2.hpp"
+#include "emu-test/debug/fm2.hpp"
 
 #include "emu-test/controller.hpp"
 #include "base/error_text.hpp"

@@ -1,4 +1,4 @@
-#include "emu-test/symbols.hpp"
+#include "emu-test/debug/symbols.hpp"
 
 #include "patcher/cart_image.hpp"
 #include "base/file_io.hpp"

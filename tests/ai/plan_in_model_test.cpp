@@ -1,8 +1,8 @@
 // The AI's plans, pressed frame by frame into the frame-accurate game model, must lock the piece
 // exactly where the AI predicted: the reachability rules are a subset of the game's own.
-#include "ai-reference/ai_player.hpp"
-#include "ai-reference/game_model.hpp"
-#include "ai-reference/power_on.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+#include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/power_on.hpp"
 
 #include <catch2/catch.hpp>
 

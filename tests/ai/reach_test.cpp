@@ -1,7 +1,7 @@
-#include "ai-reference/ai_player.hpp"
-#include "ai-reference/ai_search.hpp"
-#include "ai-reference/pieces.hpp"
-#include "ai-reference/power_on.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+#include "ai-reference/ai/ai_search.hpp"
+#include "ai-reference/model/pieces.hpp"
+#include "ai-reference/model/power_on.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // The frame that scores a lock, as the simulator and the protocols find it (frame_time.hpp:
 // a lock whose frame may crash the real game ends their games).
-#include "ai-reference/ai_player.hpp"
-#include "ai-reference/power_on.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+#include "ai-reference/model/power_on.hpp"
 
 #include <catch2/catch.hpp>
 

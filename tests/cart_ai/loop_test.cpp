@@ -3,10 +3,10 @@
 // frame varies (25 000 to 65 000 cycles: every search done in time, as identical games need) so
 // the NMI interrupts the task at every kind of point; whether the cartridge keeps up with the
 // real game's idle time is a benchmark figure (bench-cart, simulate --player cart).
-#include "ai-reference/ai_player.hpp"
-#include "tools/cart_loop.hpp"
-#include "ai-reference/power_on.hpp"
-#include "ai-reference/simulator.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+#include "tools/harness/cart_loop.hpp"
+#include "ai-reference/model/power_on.hpp"
+#include "ai-reference/model/simulator.hpp"
 
 #include <catch2/catch.hpp>
 #include <set>

@@ -1,7 +1,7 @@
 // The shipped 6502 AI decides exactly as the reference: same candidates (placement, costs, lines)
 // and the same choice and total for every preview type, on random positions.
-#include "tools/cart_ai.hpp"
-#include "ai-reference/frame_time.hpp"
+#include "tools/harness/cart_ai.hpp"
+#include "ai-reference/model/frame_time.hpp"
 #include "tests/cart_ai/positions.hpp"
 
 #include <catch2/catch.hpp>

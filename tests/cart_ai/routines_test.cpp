@@ -1,5 +1,5 @@
 // Each routine of the cartridge AI against its reference counterpart, on random boards.
-#include "tools/cart_ai.hpp"
+#include "tools/harness/cart_ai.hpp"
 #include "tests/cart_ai/positions.hpp"
 
 #include <catch2/catch.hpp>

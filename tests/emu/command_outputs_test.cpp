@@ -3,7 +3,7 @@
 // interrupted command (SIGINT, SIGTERM) leaves no temporary file and exits 128 + the signal.
 #include "base/command_runner.hpp"
 #include "tests/emu/emu_test_support.hpp"
-#include "emu-test/emu_commands.hpp"
+#include "emu-test/debug/emu_commands.hpp"
 #include "base/file_io.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/support/scratch_dir.hpp"

@@ -4,7 +4,7 @@
 
 #include "emu-test/nes.hpp"
 #include "base/process.hpp"
-#include "emu-test/symbols.hpp"
+#include "emu-test/debug/symbols.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // FCEUX .fm2 movies: the parser (hand-written movie text), MD5, and the FCEUX power-on on a tiny
 // test cartridge (no ROM needed).
 #include "tests/emu/emu_test_support.hpp"
-#include "emu-test/fm2.hpp"
+#include "emu-test/debug/fm2.hpp"
 #include "base/checksums.hpp"
 #include "base/hex.hpp"
 

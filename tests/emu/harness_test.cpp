@@ -2,10 +2,10 @@
 // trace lines in the nestest format.
 #include "patcher/cart_image.hpp"
 #include "emu-test/controller.hpp"
-#include "emu-test/disasm.hpp"
+#include "emu-test/debug/disasm.hpp"
 #include "emu-test/flat_machine.hpp"
 #include "emu-test/input.hpp"
-#include "emu-test/symbols.hpp"
+#include "emu-test/debug/symbols.hpp"
 
 #include <catch2/catch.hpp>
 

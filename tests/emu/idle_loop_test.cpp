@@ -2,7 +2,7 @@
 // waiting for the NMI must be, at every point a caller can stop it, the machine that runs them.
 #include "tests/emu/emu_test_support.hpp"
 #include "emu-test/input.hpp"
-#include "tests/support/rom.hpp"
+#include "tests/support/game_rom.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // Public NES test ROMs (nestest, blargg's suites), read from the directory NES_TEST_ROMS names
 // (the layout of the nes-test-roms collection); never committed. Skipped without it.
-#include "emu-test/emu_commands.hpp"
+#include "emu-test/debug/emu_commands.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/support/scratch_dir.hpp"
 

@@ -2,7 +2,7 @@
 // otherwise). Addresses are the public facts of the brief: NMI $8005, main loop $8138, game
 // mode $C0, play state $48, piece x/y $40/$41, level $44.
 #include "emu-test/nes.hpp"
-#include "tests/support/rom.hpp"
+#include "tests/support/game_rom.hpp"
 #include "tetris_map.hpp"
 
 #include <catch2/catch.hpp>

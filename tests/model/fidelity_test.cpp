@@ -2,8 +2,8 @@
 // otherwise): every frame of 120 games of up to 5 000 frames (at least 500 000 frames in all;
 // games that top out end early), start levels 0, 9, 18, 19 and 29,
 // A-Type and B-Type, random movies with line clears, pauses and level-ups.
-#include "tools/fidelity.hpp"
-#include "tests/support/rom.hpp"
+#include "tools/harness/fidelity.hpp"
+#include "tests/support/game_rom.hpp"
 #include "base/worker_pool.hpp"
 
 #include <catch2/catch.hpp>

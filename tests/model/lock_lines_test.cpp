@@ -3,7 +3,7 @@
 // the NMI copies four playfield rows per frame and the game waits for that copy before locking,
 // before checking rows (one row per frame, four rows) and before spawning.
 #include "tests/model/model_test_support.hpp"
-#include "ai-reference/state_io.hpp"
+#include "ai-reference/model/state_io.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // Helpers for the model tests: states built by hand, stepping until something happens.
 #pragma once
 
-#include "ai-reference/game_model.hpp"
-#include "ai-reference/pieces.hpp"
+#include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/pieces.hpp"
 
 #include <functional>
 #include <optional>

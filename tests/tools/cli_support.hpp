@@ -2,7 +2,7 @@
 #pragma once
 
 #include "tests/patcher/support.hpp"
-#include "tools/patcher_commands.hpp"
+#include "tools/cli/patcher_commands.hpp"
 #include "tests/support/run_cli.hpp"
 
 #include <filesystem>

@@ -4,23 +4,23 @@
 #include "patcher/bps.hpp"
 #include "base/checksums.hpp"
 #include "base/command_runner.hpp"
-#include "emu-test/emu_commands.hpp"
+#include "emu-test/debug/emu_commands.hpp"
 #include "base/file_io.hpp"
 #include "patcher/ips.hpp"
 #include "patcher/patch.hpp"
 #include "tests/patcher/support.hpp"
-#include "tools/patcher_commands.hpp"
-#include "tools/model_commands.hpp"
-#include "tools/play_command.hpp"
-#include "ai-reference/power_on.hpp"
+#include "tools/cli/patcher_commands.hpp"
+#include "tools/cli/command_line.hpp"
+#include "tools/cli/model_commands.hpp"
+#include "tools/cli/play_command.hpp"
+#include "ai-reference/model/power_on.hpp"
 #include "patcher/release_record.hpp"
 #include "release_record_text.hpp"
-#include "ai-reference/render.hpp"
+#include "ai-reference/model/render.hpp"
 #include "patcher/rom.hpp"
 #include "tests/support/file_size_limit.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/tools/cli_support.hpp"
-#include "tools/tool_commands.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -173,7 +173,9 @@ TEST_CASE("cli: one name per kind of positional argument across the commands (RO
     add_patcher_commands(app);
     add_play_command(app);
     add_emu_commands(app);
-    add_tool_commands(app);
+    add_simulate_command(app);
+    add_fidelity_command(app);
+    add_render_command(app);
     std::map<std::string, std::string> names;  // command -> its positionals
     const CLI::App& commands = app;
     for (const CLI::App* sub : commands.get_subcommands(std::function<bool(const CLI::App*)>{})) {

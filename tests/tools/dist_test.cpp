@@ -6,7 +6,7 @@
 #include "base/checksums.hpp"
 #include "base/file_io.hpp"
 #include "patcher/patch.hpp"
-#include "tools/patcher_commands.hpp"
+#include "tools/cli/patcher_commands.hpp"
 #include "patcher/release_record.hpp"
 #include "release_record_text.hpp"
 #include "tests/support/run_cli.hpp"

@@ -1,5 +1,5 @@
 // The tools' stats tally (tools/tally.hpp) and the cartridge loop's figures summed over games.
-#include "tools/cart_loop.hpp"
+#include "tools/harness/cart_loop.hpp"
 #include "base/tally.hpp"
 
 #include <catch2/catch.hpp>

@@ -5,13 +5,13 @@
 //   --loop-games N: N whole games of the cartridge in the loop (cart_loop.hpp) beside the
 //     reference's, frame by frame, and the budget table (ROM and RAM used, the task's longest
 //     step, frames from spawn to first input, the margin left in the worst frame)
-#include "ai-reference/ai_player.hpp"
+#include "ai-reference/ai/ai_player.hpp"
 #include "base/command_runner.hpp"
-#include "tools/cart_ai.hpp"
+#include "tools/harness/cart_ai.hpp"
 #include "patcher/cart_image.hpp"
-#include "tools/cart_loop.hpp"
-#include "ai-reference/game_model.hpp"
-#include "ai-reference/power_on.hpp"
+#include "tools/harness/cart_loop.hpp"
+#include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/power_on.hpp"
 #include "base/tally.hpp"
 #include "base/worker_pool.hpp"
 

@@ -8,7 +8,7 @@
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "base/tally.hpp"
-#include "tools/game_harness.hpp"
+#include "tools/harness/game_harness.hpp"
 #include "base/worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
     std::string movie_out;
     app.add_option("--movie-out", movie_out,
                    "write the first movie's pad bytes, one per line (A=1 ... Right=128), to replay in FCEUX "
-                   "(tools/fceux_check.sh --replay)");
+                   "(tools/scripts/fceux_check.sh --replay)");
     uint64_t ai_games = 0;
     int level = 19;
     bool b_type = false;

@@ -11,15 +11,15 @@
 // line-clear animation, lines/score update, entry delay (spawn waiting for the playfield
 // copy), a level-up, a score change, the first frame of a game. A frame without a wait before
 // its NMI is a lag frame of the original game. Prints figures; tests nothing.
-#include "ai-reference/ai_player.hpp"
+#include "ai-reference/ai/ai_player.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "patcher/cart_image.hpp"
-#include "tools/game_harness.hpp"
+#include "tools/harness/game_harness.hpp"
 #include "emu-test/input.hpp"
 #include "emu-test/nes.hpp"
-#include "ai-reference/player.hpp"
-#include "ai-reference/ram_map.hpp"
+#include "ai-reference/model/player.hpp"
+#include "ai-reference/model/ram_map.hpp"
 #include "base/tally.hpp"
 
 #include <CLI/CLI.hpp>

@@ -16,10 +16,10 @@
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "patcher/cart_image.hpp"
-#include "ai-reference/frame_time.hpp"
-#include "tools/game_harness.hpp"
-#include "tools/lock_timing.hpp"
-#include "tools/model_commands.hpp"
+#include "ai-reference/model/frame_time.hpp"
+#include "tools/harness/game_harness.hpp"
+#include "tools/harness/lock_timing.hpp"
+#include "tools/cli/command_line.hpp"
 #include "base/worker_pool.hpp"
 
 #include <CLI/CLI.hpp>

@@ -4,10 +4,10 @@
 #include "base/checksums.hpp"
 #include "base/command_runner.hpp"
 #include "patcher/patch.hpp"
-#include "emu-test/emu_commands.hpp"
-#include "tools/patcher_commands.hpp"
-#include "tools/play_command.hpp"
-#include "tools/tool_commands.hpp"
+#include "emu-test/debug/emu_commands.hpp"
+#include "tools/cli/model_commands.hpp"
+#include "tools/cli/patcher_commands.hpp"
+#include "tools/cli/play_command.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
     nestris::add_patcher_commands(app);
     nestris::add_play_command(app);
     nestris::add_emu_commands(app);
-    nestris::add_tool_commands(app);
+    nestris::add_simulate_command(app);
+    nestris::add_fidelity_command(app);
+    nestris::add_render_command(app);
     return nestris::run_program(app, argc, argv);
 }

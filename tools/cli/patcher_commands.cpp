@@ -1,7 +1,7 @@
 // build, patch, identify, verify, apply-ips: the player-facing subcommands of nestris-ai.
 // Each one reads its inputs whole, decides, and writes its output atomically (or not at all);
 // failures print one clear message on stderr and leave a non-zero exit code.
-#include "tools/patcher_commands.hpp"
+#include "tools/cli/patcher_commands.hpp"
 
 #include "patcher/bps.hpp"
 #include "patcher/cart_image.hpp"
@@ -12,6 +12,7 @@
 #include "patcher/patch.hpp"
 #include "patcher/release_record.hpp"
 #include "release_record_text.hpp"
+#include "patcher/patch_files.hpp"
 #include "patcher/rom.hpp"
 
 #include <algorithm>

@@ -1,19 +1,19 @@
 // play: watch the patched game headless in the embedded NES. The user's ROM is patched in memory
 // with this build's patch (or taken as it is if it is already this build's patched ROM); the
 // menus are walked like a player would, then the AI plays and the command reports what it saw.
-#include "tools/play_command.hpp"
+#include "tools/cli/play_command.hpp"
 
 #include "patcher/cart_image.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
-#include "tools/game_harness.hpp"
-#include "ai-reference/game_model.hpp"
+#include "tools/harness/game_harness.hpp"
+#include "ai-reference/model/game_model.hpp"
 #include "emu-test/image.hpp"
-#include "emu-test/emu_commands.hpp"
+#include "emu-test/debug/emu_commands.hpp"
 #include "emu-test/input.hpp"
 #include "emu-test/nes.hpp"
 #include "patcher/patch.hpp"
-#include "tools/patcher_commands.hpp"
+#include "tools/cli/patcher_commands.hpp"
 #include "patcher/rom.hpp"
 
 #include <cstdio>

@@ -1,13 +1,13 @@
 // The access trace of game_harness.hpp: what the game reads, writes and runs.
-#include "tools/game_harness.hpp"
+#include "tools/harness/game_harness.hpp"
 
-#include "ai-reference/ai_player.hpp"
-#include "tools/cart_loop.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+#include "tools/harness/cart_loop.hpp"
 #include "emu-test/opcodes.hpp"
 #include "patcher/patch.hpp"
-#include "ai-reference/player.hpp"
-#include "ai-reference/ram_map.hpp"
-#include "ai-reference/state_io.hpp"
+#include "ai-reference/model/player.hpp"
+#include "ai-reference/model/ram_map.hpp"
+#include "ai-reference/model/state_io.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,9 +1,9 @@
-#include "tools/ai_protocol.hpp"
+#include "tools/harness/ai_protocol.hpp"
 
-#include "ai-reference/ai_player.hpp"
-#include "ai-reference/frame_time.hpp"
-#include "ai-reference/game_model.hpp"
-#include "ai-reference/power_on.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+#include "ai-reference/model/frame_time.hpp"
+#include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/power_on.hpp"
 #include "base/worker_pool.hpp"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // limit or a top-out. Shared by the tuner and the strength benchmark.
 #pragma once
 
-#include "ai-reference/ai_eval.hpp"
+#include "ai-reference/ai/ai_eval.hpp"
 
 #include <cstdint>
 #include <functional>

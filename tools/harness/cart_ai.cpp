@@ -1,6 +1,6 @@
-#include "tools/cart_ai.hpp"
+#include "tools/harness/cart_ai.hpp"
 
-#include "ai-reference/pieces.hpp"
+#include "ai-reference/model/pieces.hpp"
 #include "tetris_map.hpp"
 
 #include <stdexcept>

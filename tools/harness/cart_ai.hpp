@@ -3,7 +3,7 @@
 // symbol name. The bridge between the reference AI and the code the patch ships.
 #pragma once
 
-#include "ai-reference/ai_search.hpp"
+#include "ai-reference/ai/ai_search.hpp"
 #include "patcher/cart_image.hpp"
 #include "emu-test/flat_machine.hpp"
 

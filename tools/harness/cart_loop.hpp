@@ -9,8 +9,8 @@
 #pragma once
 
 #include "emu-test/flat_machine.hpp"
-#include "ai-reference/game_model.hpp"
-#include "ai-reference/player.hpp"
+#include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/player.hpp"
 #include "base/tally.hpp"
 #include "hooks_map.hpp"
 

@@ -1,10 +1,10 @@
-#include "tools/fidelity.hpp"
+#include "tools/harness/fidelity.hpp"
 
 #include "patcher/cart_image.hpp"
 #include "emu-test/nes.hpp"
-#include "ai-reference/ram_map.hpp"
-#include "ai-reference/random_movie.hpp"
-#include "ai-reference/state_io.hpp"
+#include "ai-reference/model/ram_map.hpp"
+#include "ai-reference/model/random_movie.hpp"
+#include "ai-reference/model/state_io.hpp"
 #include "base/worker_pool.hpp"
 
 #include <algorithm>

@@ -15,9 +15,9 @@
 // buttons set there are what that NMI polls.
 #pragma once
 
-#include "ai-reference/game_model.hpp"
-#include "ai-reference/player.hpp"
-#include "ai-reference/power_on.hpp"
+#include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/player.hpp"
+#include "ai-reference/model/power_on.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -215,7 +215,7 @@ std::string menu_walk_input(const MenuWalk& walk);
 
 // ---- an AI game on the real ROM against the cartridge in the loop --------------------------
 // The patched game plays an AI game (menu walk); from its first frame of play the game model
-// runs beside it with the shipped AI bytes in the loop (tools/cart_loop.hpp), each frame given
+// runs beside it with the shipped AI bytes in the loop (tools/harness/cart_loop.hpp), each frame given
 // the idle time the real game left the AI that frame (from the main loop's entry to ai_idle to
 // the NMI). Compared at every frame boundary (ai_idle's entry): the whole model state read
 // from the real RAM (from_ram) against the loop's.

@@ -1,14 +1,14 @@
 // The identity runs of game_harness.hpp: the original and the patched game side by side.
-#include "tools/game_harness.hpp"
+#include "tools/harness/game_harness.hpp"
 #include "base/hex.hpp"
 
-#include "ai-reference/ai_player.hpp"
-#include "tools/cart_loop.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+#include "tools/harness/cart_loop.hpp"
 #include "emu-test/opcodes.hpp"
 #include "patcher/patch.hpp"
-#include "ai-reference/player.hpp"
-#include "ai-reference/ram_map.hpp"
-#include "ai-reference/state_io.hpp"
+#include "ai-reference/model/player.hpp"
+#include "ai-reference/model/ram_map.hpp"
+#include "ai-reference/model/state_io.hpp"
 
 #include <algorithm>
 #include <cstdio>

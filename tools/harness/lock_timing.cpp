@@ -1,8 +1,8 @@
-#include "tools/lock_timing.hpp"
+#include "tools/harness/lock_timing.hpp"
 
 #include "emu-test/nes.hpp"
-#include "ai-reference/pieces.hpp"
-#include "ai-reference/ram_map.hpp"
+#include "ai-reference/model/pieces.hpp"
+#include "ai-reference/model/ram_map.hpp"
 
 #include <optional>
 #include <stdexcept>

@@ -10,7 +10,7 @@
 // that lands before that wait (a lag frame) with the instruction it interrupted.
 #pragma once
 
-#include "tools/game_harness.hpp"
+#include "tools/harness/game_harness.hpp"
 
 #include <array>
 #include <cstdint>

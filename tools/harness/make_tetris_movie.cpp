@@ -3,19 +3,19 @@
 // a small greedy player for a number of pieces, then pieces dropped where they spawn until the
 // game tops out. The player reacts to the game's RAM in this emulator with PowerOn::Fceux and
 // FCEUX's frames, so the movie is what a player would have recorded in FCEUX if the two agree
-// (tools/fceux_check.sh --movie checks that they do). The movie holds only button presses.
+// (tools/scripts/fceux_check.sh --movie checks that they do). The movie holds only button presses.
 //
 //   make-tetris-movie ROM -o tests/fixtures/fceux/tetris_game.fm2 [--level 5] [--pieces 60]
 //
-// A function (make_tetris_movie_main.cpp is the program), so that the tests run it as a user does;
+// A function (tools/bench/make_tetris_movie.cpp is the program), so that the tests run it as a user does;
 // it ends as every tool does (command_runner.hpp).
-#include "tools/make_tetris_movie.hpp"
+#include "tools/harness/make_tetris_movie.hpp"
 
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
-#include "emu-test/fm2.hpp"
+#include "emu-test/debug/fm2.hpp"
 #include "emu-test/nes.hpp"
-#include "ai-reference/pieces.hpp"
+#include "ai-reference/model/pieces.hpp"
 
 #include <CLI/CLI.hpp>
 

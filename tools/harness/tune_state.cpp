@@ -1,4 +1,4 @@
-#include "tools/tune_state.hpp"
+#include "tools/harness/tune_state.hpp"
 
 #include "base/error_text.hpp"
 #include "base/file_io.hpp"

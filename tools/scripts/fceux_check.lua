@@ -1,4 +1,4 @@
--- The patched game in FCEUX (a real emulator), driven by tools/fceux_check.sh: power on, watch the
+-- The patched game in FCEUX (a real emulator), driven by tools/scripts/fceux_check.sh: power on, watch the
 -- AI demo start and end, then start an AI game from the level menu (Select held, A for +10) and
 -- let it play. Logs the game's state once a second and takes screenshots; prints a summary.
 -- Settings come from the environment (the shell script sets them).

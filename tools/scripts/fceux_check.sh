@@ -1,12 +1,12 @@
 #!/bin/sh
 # The patched game in FCEUX, headless: a check on a real emulator (local only; needs your ROM).
 #
-#   tools/fceux_check.sh path/to/tetris.nes [build-dir] [frames] [level]
-#   tools/fceux_check.sh --replay MOVIE path/to/tetris.nes [build-dir]
-#   tools/fceux_check.sh --movie FILE.fm2 [--power-on hardware|fceux] ROM [build-dir]
+#   tools/scripts/fceux_check.sh path/to/tetris.nes [build-dir] [frames] [level]
+#   tools/scripts/fceux_check.sh --replay MOVIE path/to/tetris.nes [build-dir]
+#   tools/scripts/fceux_check.sh --movie FILE.fm2 [--power-on hardware|fceux] ROM [build-dir]
 #
 # Patches the ROM with the build's nestris-ai into a temporary directory, runs FCEUX under
-# xvfb-run with tools/fceux_check.lua (watch the demo, then an AI game from `level`, default 19,
+# xvfb-run with tools/scripts/fceux_check.lua (watch the demo, then an AI game from `level`, default 19,
 # for `frames`, default 3600), and prints the summary. The log and screenshots stay in the
 # temporary directory it names (they are made from your ROM: keep them to yourself).
 # --replay: plays MOVIE (pad bytes, one per line: build/bin/check-identity ROM --movie-out MOVIE)
@@ -38,9 +38,9 @@ if [ "${1:-}" = --movie ]; then
   movie=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2
   power_on=fceux
   if [ "${1:-}" = --power-on ]; then power_on=$2; shift 2; fi
-  rom=${1:?usage: tools/fceux_check.sh --movie FILE.fm2 [--power-on hardware|fceux] ROM [build-dir]}
+  rom=${1:?usage: tools/scripts/fceux_check.sh --movie FILE.fm2 [--power-on hardware|fceux] ROM [build-dir]}
   here=$(cd "$(dirname "$0")" && pwd)
-  build=${2:-$here/../build}
+  build=${2:-$here/../../build}
   fceux=$(command -v fceux || echo /usr/games/fceux)
   [ -x "$fceux" ] || { echo "fceux not found: sudo apt-get install fceux" >&2; exit 1; }
   command -v xvfb-run >/dev/null || { echo "xvfb-run not found: sudo apt-get install xvfb" >&2; exit 1; }
@@ -83,9 +83,9 @@ PY
   exit $status
 fi
 if [ "${1:-}" = --replay ]; then replay=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2; fi
-rom=${1:?usage: tools/fceux_check.sh [--replay MOVIE] ROM [build-dir] [frames] [level]}
+rom=${1:?usage: tools/scripts/fceux_check.sh [--replay MOVIE] ROM [build-dir] [frames] [level]}
 here=$(cd "$(dirname "$0")" && pwd)
-build=${2:-$here/../build}
+build=${2:-$here/../../build}
 frames=${3:-3600}
 level=${4:-19}
 fceux=$(command -v fceux || echo /usr/games/fceux)

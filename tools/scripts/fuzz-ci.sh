@@ -4,15 +4,15 @@
 # run, and libFuzzer leaves the input that did it beside the corpus (crash-*, leak-*, ...): each
 # one found here becomes a regression test.
 #
-#   tools/fuzz-ci.sh                    configure build-fuzz, build the fuzz targets, run each 10 s
-#   FUZZ_SECONDS=60 tools/fuzz-ci.sh    longer runs
-#   FUZZ_BUILD=DIR FUZZ_JOBS=N          another build directory; parallel compile jobs (default 2)
+#   tools/scripts/fuzz-ci.sh                   configure build-fuzz, build the fuzz targets, run each 10 s
+#   FUZZ_SECONDS=60 tools/scripts/fuzz-ci.sh   longer runs
+#   FUZZ_BUILD=DIR FUZZ_JOBS=N                 another build directory; parallel compile jobs (default 2)
 #
 # The build directory is its own (every library instrumented, NESTRIS_FUZZ=ON) and only the fuzz
 # targets are built, at -O1: fast enough to fuzz, quicker to compile than -O2. The corpora start
 # from a few small seeds written here and grow in the build directory; none is committed.
 set -euo pipefail
-repo="$(cd "$(dirname "$0")/.." && pwd)"
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${FUZZ_BUILD:-$repo/build-fuzz}"
 seconds="${FUZZ_SECONDS:-10}"
 jobs="${FUZZ_JOBS:-2}"

@@ -1,24 +1,24 @@
 #!/usr/bin/env bash
 # Installs what nestris-ai builds and tests with, if any of it is missing. Safe to run again.
 #  - Debian packages: the C++ toolchain and libraries, cc65, and for the web page emscripten,
-#    chromium (its test's browser), node and npm; for CI's fuzzing (tools/fuzz-ci.sh) clang and
+#    chromium (its test's browser), node and npm; for CI's fuzzing (tools/scripts/fuzz-ci.sh) clang and
 #    its runtime libraries (libclang-rt-dev: libFuzzer and the sanitizers, not pulled in
 #    without recommends);
 #  - the tests' npm packages (web/test/package.json, pinned by its package-lock.json): puppeteer-core
 #    for the web page's test, bps (an independent BPS implementation) for the release's.
 #
-#   tools/install-deps.sh               everything (what the tests need)
-#   tools/install-deps.sh --build-only  what building nestris-ai needs (tools/quickstart.sh)
-#   tools/install-deps.sh --web         what building and serving the web page needs (tools/web.sh):
+#   tools/scripts/install-deps.sh               everything (what the tests need)
+#   tools/scripts/install-deps.sh --build-only  what building nestris-ai needs (tools/scripts/quickstart.sh)
+#   tools/scripts/install-deps.sh --web         what building and serving the web page needs (tools/scripts/web.sh):
 #                                       emscripten and node, not the tests' browser or npm packages
 set -euo pipefail
-repo="$(cd "$(dirname "$0")/.." && pwd)"
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
 build_only=false web=false
 case "${1:-}" in
   "") ;;
   --build-only) build_only=true ;;
   --web) web=true ;;
-  *) echo "usage: tools/install-deps.sh [--build-only | --web]" >&2; exit 2 ;;
+  *) echo "usage: tools/scripts/install-deps.sh [--build-only | --web]" >&2; exit 2 ;;
 esac
 packages=(g++ cmake make cc65 catch2 libcli11-dev libstb-dev libssl-dev zlib1g-dev)
 if $web; then

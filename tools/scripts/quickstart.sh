@@ -2,7 +2,7 @@
 # nestris-ai from a fresh clone, in one command: installs the Debian packages that are missing,
 # builds nestris-ai, writes the patches (nestris-ai.ips, nestris-ai.bps) and, if you have Tetris (USA), patches it.
 #
-#   tools/quickstart.sh [path/to/tetris.nes]
+#   tools/scripts/quickstart.sh [path/to/tetris.nes]
 #
 # Without an argument it looks for tetris.nes in the current directory, then in the repository.
 # Your ROM is never modified: the patched copy is written next to it (tetris-nestris-ai.nes).
@@ -12,7 +12,7 @@
 # It is for a newcomer: a few lines a step. What the installer and the build print goes to
 # build/quickstart.log, shown only when a step fails.
 set -euo pipefail
-repo="$(cd "$(dirname "$0")/.." && pwd)"
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
 build="$repo/build"
 patch_file="$repo/nestris-ai.ips"
 log="$build/quickstart.log"
@@ -42,7 +42,7 @@ logged() {
 mkdir -p "$build"
 : >"$log"
 step "installing the Debian packages that are missing (sudo may ask for your password)"
-logged "$repo/tools/install-deps.sh" --build-only
+logged "$repo/tools/scripts/install-deps.sh" --build-only
 step "building nestris-ai in $build (a few minutes the first time; the output is in $log)"
 logged cmake -S "$repo" -B "$build"
 logged cmake --build "$build" -j"$(nproc)" --target nestris-ai
@@ -82,5 +82,5 @@ if [ -n "$rom" ]; then
   echo "  patched ROM: $rom_dir/$stem-nestris-ai$ext  (your $rom is unchanged)"
 else
   echo "  no ROM patched: no tetris.nes given or found. Run again with your copy of Tetris (USA):"
-  echo "    tools/quickstart.sh path/to/tetris.nes"
+  echo "    tools/scripts/quickstart.sh path/to/tetris.nes"
 fi

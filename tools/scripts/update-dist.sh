@@ -2,14 +2,14 @@
 # Maintainers: refresh the release in dist/ after the code changed. Needs your Tetris (USA): the
 # BPS and the release record carry the patched ROM's checksums.
 #
-#   tools/update-dist.sh path/to/tetris.nes
+#   tools/scripts/update-dist.sh path/to/tetris.nes
 #
 # Writes dist/nestris-ai.ips, dist/nestris-ai.bps, dist/release.txt (nestris-ai release), then
 # rebuilds so that the build reads the new record, and copies the one-file web page
 # (build/web/nestris-ai.html) to dist/. README quotes the checksums release prints: update them.
 set -euo pipefail
-repo="$(cd "$(dirname "$0")/.." && pwd)"
-rom="${1:?usage: tools/update-dist.sh path/to/tetris.nes}"
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+rom="${1:?usage: tools/scripts/update-dist.sh path/to/tetris.nes}"
 cmake -S "$repo" -B "$repo/build" >/dev/null
 cmake --build "$repo/build" -j2 --target nestris-ai
 "$repo/build/bin/nestris-ai" release --rom "$rom" --dir "$repo/dist"

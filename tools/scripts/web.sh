@@ -2,14 +2,14 @@
 # The web page, locally: installs what is missing, builds nestris-ai and the page (emscripten),
 # serves build/web on http://127.0.0.1:8000/ and opens it in your browser when it can.
 #
-#   tools/web.sh [port]
+#   tools/scripts/web.sh [port]
 #
 # The page patches your ROM and plays it in the browser; nothing leaves your machine.
 # Serving needs node alone (web/serve.mjs): the tests' browser and npm packages are not installed.
 set -euo pipefail
-repo="$(cd "$(dirname "$0")/.." && pwd)"
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
 port="${1:-8000}"
-"$repo/tools/install-deps.sh" --web
+"$repo/tools/scripts/install-deps.sh" --web
 cmake -S "$repo" -B "$repo/build" >/dev/null
 cmake --build "$repo/build" -j2 --target nestris_web
 url="http://127.0.0.1:$port/"

@@ -1,10 +1,11 @@
 // nestris-ai fidelity: the game model against the real game in the embedded emulator.
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
-#include "tools/patcher_commands.hpp"
+#include "tools/cli/patcher_commands.hpp"
 #include "base/tally.hpp"
-#include "tools/fidelity.hpp"
-#include "tools/model_commands.hpp"
+#include "tools/harness/fidelity.hpp"
+#include "tools/cli/command_line.hpp"
+#include "tools/cli/model_commands.hpp"
 #include "patcher/rom.hpp"
 
 #include <chrono>

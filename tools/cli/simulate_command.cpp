@@ -1,13 +1,14 @@
 // nestris-ai simulate: many games of a player against the game model.
-#include "ai-reference/ai_player.hpp"
-#include "tools/cart_loop.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+#include "tools/harness/cart_loop.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
-#include "tools/model_commands.hpp"
-#include "ai-reference/player.hpp"
-#include "ai-reference/power_on.hpp"
-#include "ai-reference/render.hpp"
-#include "ai-reference/simulator.hpp"
+#include "tools/cli/command_line.hpp"
+#include "tools/cli/model_commands.hpp"
+#include "ai-reference/model/player.hpp"
+#include "ai-reference/model/power_on.hpp"
+#include "ai-reference/model/render.hpp"
+#include "ai-reference/model/simulator.hpp"
 #include "base/worker_pool.hpp"
 
 #include <algorithm>
@@ -26,16 +27,6 @@
 namespace nestris {
 
 namespace {
-
-// 1234567 -> "1 234 567", as the README and --help write numbers.
-std::string thousands(uint64_t n) {
-    std::string digits = std::to_string(n), out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ' ';
-        out += digits[i];
-    }
-    return out;
-}
 
 // A measured number to the precision it has: 31.9078 -> "31.9" (digits after the point).
 std::string fixed(double value, int digits = 1) {
@@ -62,53 +53,6 @@ std::string rough_duration(double seconds) {
 }
 
 }  // namespace
-
-std::vector<uint32_t> parse_number_list(const std::string& text) {
-    std::vector<uint32_t> out;
-    auto number = [&](const std::string& s) -> uint32_t {
-        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 10)
-            throw UsageError("'" + s + "' is not a number (in '" + text + "')");
-        const unsigned long long v = std::stoull(s);
-        if (v > 0xFFFFFFFFull) throw UsageError("'" + s + "' is too large");
-        return static_cast<uint32_t>(v);
-    };
-    // Counted before anything is added: a range of 100 million was 400 MB before a game ran.
-    auto make_room = [&](uint64_t count, const std::string& item) {
-        if (out.size() + count > kMaxListNumbers)
-            throw UsageError("'" + item + "' makes the list longer than " + thousands(kMaxListNumbers) + " numbers");
-    };
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t comma = text.find(',', start);
-        const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        const std::size_t dash = item.find('-');
-        if (dash == std::string::npos) {
-            const uint32_t v = number(item);
-            make_room(1, item);
-            out.push_back(v);
-        } else {
-            const uint32_t lo = number(item.substr(0, dash)), hi = number(item.substr(dash + 1));
-            if (hi < lo) throw UsageError("range '" + item + "' runs backwards");
-            make_room(uint64_t{hi} - lo + 1, item);
-            for (uint64_t v = lo; v <= hi; ++v) out.push_back(static_cast<uint32_t>(v));
-        }
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return out;
-}
-
-std::string progress_bar(std::size_t done, std::size_t total, double seconds, const char* unit) {
-    constexpr int kWidth = 30;
-    const int filled = total ? static_cast<int>(static_cast<double>(done) * kWidth / static_cast<double>(total)) : kWidth;
-    std::string bar = "\r[";
-    for (int i = 0; i < kWidth; ++i) bar += i < filled ? '#' : '.';
-    char tail[96];
-    std::snprintf(tail, sizeof tail, "] %zu/%zu %s  %.1f s", done, total, unit, seconds);
-    return bar + tail;
-}
-
-bool stderr_is_terminal() { return isatty(fileno(stderr)) != 0; }
 
 uint64_t simulate_bytes_per_game(bool csv) {
     // The seed list, the results, the summary's five per-game vectors of doubles and the sorted
