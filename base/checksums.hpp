@@ -1,7 +1,7 @@
 // SHA-1, CRC32 and MD5 of byte buffers: SHA-1 and CRC32 are the two checksums ROM databases
 // (No-Intro, GoodNES) list, MD5 is how FCEUX names a movie's ROM. One implementation, in plain
 // C++, for every build: the WebAssembly page has neither OpenSSL nor zlib, so the native build
-// uses the same code. tests/patcher/checksums_test.cpp checks it against OpenSSL and zlib (the
+// uses the same code. tests/base/checksums_test.cpp checks it against OpenSSL and zlib (the
 // maintained libraries, as independent references) on known vectors and on random data of
 // every length around the blocks.
 #pragma once

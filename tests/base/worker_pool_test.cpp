@@ -1,4 +1,4 @@
-// The one worker pool (patcher/worker_pool.hpp): every index once, the first exception back in
+// The one worker pool (base/worker_pool.hpp): every index once, the first exception back in
 // the caller, and the work done even when no thread can be created.
 #include "base/worker_pool.hpp"
 
