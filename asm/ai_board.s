@@ -203,13 +203,7 @@ counted:
     ldx #0
 holes:
     lda eb_h,x
-    sec
-    sbc eb_f,x
-    cpx #COLUMNS-1
-    bne hole_count
-    and s_well_holes        ; the well's: none in danger
-hole_count:
-    tay
+    holes_of_column
     lda gen_hole_lo,y
     clc
     adc hp_lo,x

@@ -22,20 +22,15 @@ drv_slot:   .res 1      ; the plan slot the piece follows: plan_at at its first 
 .segment "PACK_plan_buttons"
 .proc plan_buttons
     lda ram_ok              ; the game wiped the AI's RAM (a game started): a clean driver
-    cmp #$5A
+    cmp #RAM_OK
     beq valid
     lda #0
     sta drv_active
     sta drv_held
 valid:
-    lda renderMode
-    cmp #3
-    bne nothing             ; paused: nothing, and the piece's frames stand still
-    lda playState
-    cmp #1
-    bne gone
-    lda currentPiece
-    cmp #19
+    bne_not_playing nothing ; paused: nothing, and the piece's frames stand still
+    bne_no_active_piece gone
+    cmp_current_piece
     bcs gone
     lda drv_active
     beq new_piece

@@ -1,10 +1,10 @@
 ; The evaluation of a placement on the evaluation board eb, incrementally from eb's caches (the
-; C++ counterpart: ai-reference/ai_eval.cpp). The row and column model is at the top of
+; C++ counterpart: ai-reference/ai/ai_eval.cpp). The row and column model is at the top of
 ; ai_place.s, which makes placements part of eb and holds the routines this one calls for a clear
 ; (or_piece, piece_cells, heights_after_clear, remove_piece).
 .include "ai.inc"
 
-.segment "AI_ZEROPAGE35": zeropage
+.segment "AI_ZP_EVAL": zeropage
 tg_entry:  .res 2       ; the orientation ai_load_target unpacked (the sweep's target): the entry
 tg_dy2:    .res 1       ; of the evaluation's row blocks for its rows, its highest cell + 2, its
 .segment "AI_ZEROPAGE": zeropage ; rows + 4 (the class count when every run lands between two

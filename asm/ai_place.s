@@ -182,11 +182,7 @@ recount:
     sta dropped
     ldx #3
 slot:
-    txa
-    clc
-    adc z_y
-    sec
-    sbc #2
+    row_of_slot
     bpl on_board
     lda pm_lo,x             ; a cell above the visible rows
     ora pm_hi,x
@@ -418,11 +414,7 @@ remove:
 .proc remove_piece
     ldx #3
 slot:
-    txa
-    clc
-    adc z_y
-    sec
-    sbc #2
+    row_of_slot
     bmi next_slot
     tay
     lda pm_lo,x
@@ -454,13 +446,7 @@ column:
     lda eb_h,x              ; holes: height - (filled - lines)
     clc
     adc z_lines
-    sec
-    sbc eb_f,x
-    cpx #COLUMNS-1
-    bne hole_count
-    and s_well_holes        ; the well's: none in danger
-hole_count:
-    tay
+    holes_of_column
     add_cost gen_hole
     cpx #COLUMNS-1
     beq well

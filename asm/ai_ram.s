@@ -1,6 +1,37 @@
 ; RAM of the cartridge AI. $0500-$05FF is the second player's playfield, unused in one-player
 ; games (the game fills it with $EF when a game starts and ends); the zero-page bytes and
 ; $0600-$067F are ones the game never reads or writes (checked by the ROM tests).
+;
+; Segments, by role (asm/nestris.cfg places them): AI_ZEROPAGE ($1B-$32) scratch and the
+; search's state; AI_ZP_SWEEP ($07-$13) the reachability sweep; AI_ZP_EVAL ($35-$3F) the
+; evaluation's costs and target; AI_RAM_GUARD and AI_BSS ($0500-$05FF) the evaluation board, the
+; task, the plan and the driver; AI_BSS_SEARCH ($0600-$067F) the search's candidates and the gap
+; term's caches. The modules' link order (asm/CMakeLists.txt) lays each one out.
+;
+; Glossary: the prefixes of the AI's names (asm/ and, where they have a counterpart, ai-reference/)
+;   eb     the evaluation board: the board the search evaluates on (rows eb_lo/eb_hi, heights
+;          eb_h, filled cells eb_f, row transitions eb_tr) and its caches (eb_base, eb_max08, ...)
+;   hp     hole prefix: the hole costs of columns 0 .. c-1 (hp_lo/hp_hi)
+;   gp     gap prefix: the gap costs of columns 0 .. c-1 (gp_lo/gp_hi)
+;   gh     gap heights: the heights the gap term sees (the left wall, then columns 0-9)
+;   pm     piece masks: a piece's cells in its rows (ai_piece_masks)
+;   ud     undo: what ai_undo_placement needs (the rows a candidate cleared)
+;   tg     target: the orientation ai_load_target unpacked, the sweep's target
+;   lc     lines cost: the cost of the lines a placement clears (lc_lo, lc_hi)
+;   sw     sweep: reachability's walk of the input schedule (ai_reach.s)
+;   sh     shape: the orientation at hand in the sweep (set_shape)
+;   s_     the search's inputs and settings (s_type, s_level, s_ply, s_keep, ...)
+;   z_     zero-page scratch (z_t0-z_t7, z_s0/z_s1) and the placement at hand (z_o, z_x, z_y, ...)
+;   cand   the first ply's candidates, the K best placements (cand_x, cand_cost_lo, ...)
+;   ply2   the second ply: the replies for each piece the preview may show
+;   pre/suf prefix and suffix minima of the column heights (pre_min, suf_min)
+;   co     the coroutine (co_sp, co_len, co_buf: ai_coroutine.s)
+;   drv    the input driver (ai_driver.s)
+;   plan   the plan the driver follows, in two slots (ai_task.s: publish)
+;   fin    finishing a search cut short at a spawn (ai_task.s: late_spawn, finish_late)
+;   pred   prediction: the board the search ahead assumes (pred_sum)
+;   K      the number of first-ply candidates kept (s_keep; K_MAX of ai_constants.inc)
+;   lo/hi  the low and high bytes of 16-bit values kept in two arrays
 .include "ai.inc"
 
 .segment "AI_ZEROPAGE": zeropage
@@ -27,7 +58,7 @@ z_lines: .res 1     ; lines the placement clears
 s_ply:   .res 1     ; 1: first ply, 2: second ply (what a reachable placement is for)
 s_keep:  .res 1     ; K
 ply2_k:  .res 1     ; the candidate whose replies are searched
-lc_lo:   .res 1     ; its lines cost (COST_MAX when it tops out); the high byte in AI_ZEROPAGE35
+lc_lo:   .res 1     ; its lines cost (COST_MAX when it tops out); the high byte in AI_ZP_EVAL
 
 .segment "AI_BSS"
 eb_lo:      .res ROWS   ; the evaluation board: rows (bit c = column c), row 0 at the top
@@ -53,7 +84,7 @@ s_lines_hi: .res 1
 s_btype:    .res 1
 s_hold:     .res 1
 
-.segment "AI_ZEROPAGE35": zeropage
+.segment "AI_ZP_EVAL": zeropage
 eb_base:    .res 2      ; row sum + hole sum + stack, spawn and lines cost of no line: the start
                         ; of every cost
 eb_max08:   .res 1      ; highest of columns 0-8
@@ -62,10 +93,10 @@ best_lo:    .res 1      ; the cost to beat (second ply: the best reply so far)
 best_hi:    .res 1
 lc_hi:      .res 1      ; the lines cost's high byte (lc_lo)
 
-.segment "AI_ZEROPAGE07": zeropage
+.segment "AI_ZP_SWEEP": zeropage
 s_well_holes: .res 1    ; the well column's hole count mask: $FF, or 0 in danger (its holes free)
 
-.segment "AI_BSS6"      ; ($0600-$067F)
+.segment "AI_BSS_SEARCH"      ; ($0600-$067F)
 gh:         .res COLUMNS+1 ; heights seen by the gap term: the left wall (20), then columns 0-9
                         ; (eb_h's, but for the columns a placement covers while it is evaluated)
 gp_lo:      .res COLUMNS ; gap costs of columns 0 .. c-1, for c = 0..9

@@ -7,7 +7,7 @@
 ; the target needs R(2s-1) <= landing, the columns beyond it need R(2s) <= landing.
 .include "ai.inc"
 
-.segment "AI_ZEROPAGE07": zeropage
+.segment "AI_ZP_SWEEP": zeropage
 sw_p:     .res 1    ; its rotation presses
 sw_step:  .res 1    ; the sweep's step from column to column: -1 ($FF, leftward) or +1
 sw_s:     .res 1    ; shifts to the column at hand
@@ -21,7 +21,7 @@ sh_mindx: .res 1    ; the shape at hand (set_shape): leftmost column, width, tab
 sh_w:     .res 1
 sh_base:  .res 1
 
-.segment "AI_ZEROPAGE35": zeropage
+.segment "AI_ZP_EVAL": zeropage
 sw_all:   .res 1    ; not 0: every placement of the type is reachable (no checks but the walls)
 
 

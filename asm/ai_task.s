@@ -1,5 +1,5 @@
-; The AI's background task (AI_DESIGN.md): it runs in the game's idle time, the wait for the
-; vertical blank, as a coroutine that gives the CPU back to the game as soon as the NMI has come.
+; The AI's background task, the per-piece plan policy (AI_DESIGN.md): it runs in the game's idle
+; time as a coroutine (ai_coroutine.s: ai_idle, ai_yield, resume, next_frame).
 ;
 ;   at a spawn:  the search done while the previous piece fell is checked against what the game
 ;                shows (board, piece, level, lines; else it is redone, and counted in task_late)
@@ -11,33 +11,12 @@
 ;                the board the search assumed: the first input still comes on time.
 ; A game's first piece has no previous piece: its search runs in the hold (96 frames), and its
 ; inputs start on frame FIRST_PIECE_START_FRAME.
-;
-; The coroutine: ai_yield, called after every placement the search evaluates, copies the task's
-; stack frames (between its stack pointer and the one resume found) into co_buf and returns to
-; ai_idle; resume copies them back below the current stack pointer and returns into the task.
 .include "ai.inc"
 .include "hooks.inc"
 
-CO_BUF_SIZE = 12
-RAM_OK      = $5A       ; ram_ok holds this while the AI's RAM is valid (the game fills the page
-                        ; with $EF when a game starts and ends)
 PLAN_LOST   = $4C       ; plan_ok when the piece has no reachable placement (not a plan)
 
-.segment "AI_ZEROPAGE": zeropage
-ai_mode:    .res 1      ; AI_MODE_HUMAN, AI_MODE_DEMO or AI_MODE_GAME (set by the hooks)
-
-; ram_ok is the page's first byte: every write of the game's to the page covers it (the fill of
-; a game's start and end, the copy of a B-Type game's garbage to $0500-$05C8, the row a full top
-; row moves in at $0500-$0509), and none writes RAM_OK.
-.segment "AI_RAM_GUARD"
-ram_ok:     .res 1
-
-.segment "AI_BSS"
-last_mode:  .res 1      ; ai_mode when ai_idle last looked
-co_sp:      .res 1      ; the stack pointer resume found
-co_len:     .res 1      ; bytes of the task's stack in co_buf
-co_buf:     .res CO_BUF_SIZE
-idle_count: .res 1      ; idle times begun (resume counts them)
+.segment "AI_BSS"       ; (after the coroutine's: ai_coroutine.s)
 cur_id:     .res 1      ; spawnCount of the piece the task is working for
 plan_ok:    .res 1      ; PLAN_OK: the plan in slot plan_at is for the piece plan_id
 plan_id:    .res 1
@@ -59,186 +38,6 @@ fin_type:   .res 1      ; the preview's type it finishes for ($FF: none)
 fin_slot:   .res 1      ; the slot of the plan it then published ($FF: none)
 late_exact: .res 1      ; pieces whose search, cut short at their spawn, was finished for the
                         ; preview before their first input (counts, wraps): the full search's plan
-
-; JSR'd from the game's wait for the vertical blank: returns once the NMI has set
-; verticalBlankingInterval. While the AI plays, its task runs meanwhile.
-.segment "PACK_ai_idle"
-.proc ai_idle
-    jsr playing_mode
-    tax
-    lda ram_ok
-    cmp #RAM_OK
-    bne restart
-    lda last_mode           ; the AI just switched on: a fresh start
-    bne wait
-    txa
-    beq wait
-restart:
-    jsr reset_task
-wait:
-    stx last_mode
-    lda verticalBlankingInterval
-    bne done
-    txa
-    beq wait                ; nobody to think for: the original spin
-    ; The next frame ends a line clear's animation and scores it, which takes the game up to
-    ; 22 000 cycles at level 150 (more with each level): a step of the task carried into it would
-    ; make it lag. That frame's NMI steps the animation (rowY 4 -> 5) when the frame counter is
-    ; a multiple of 4.
-    lda playState
-    cmp #PLAY_STATE_LINE_CLEAR
-    bne think
-    lda rowY
-    cmp #4
-    bne think
-    lda frameCounter
-    and #3
-    beq spin
-think:
-    jsr resume
-    jsr playing_mode
-    tax
-    jmp wait
-spin:
-    lda verticalBlankingInterval
-    beq spin
-done:
-    rts
-.endproc
-
-; A = ai_mode while the game is in a game or the demo, else 0 (AI_MODE_HUMAN): after a reset
-; in an AI game, ai_mode stays until the title screen clears it.
-.segment "PACK_playing_mode"
-.proc playing_mode
-    lda gameMode
-    cmp #GAME_MODE_PLAY
-    lda #AI_MODE_HUMAN
-    bcc done
-    lda ai_mode
-done:
-    rts
-.endproc
-
-; The task starts over at ai_task_main; the input driver forgets its plan.
-.segment "PACK_reset_task"
-.proc reset_task
-    lda #<(ai_task_main-1)
-    sta co_buf
-    lda #>(ai_task_main-1)
-    sta co_buf+1
-    lda #2
-    sta co_len
-    lda #0
-    sta plan_ok
-    sta plan_at
-    sta task_late
-    sta in_search
-    sta finishing
-    lda #RAM_OK
-    sta ram_ok
-    rts
-.endproc
-
-; Back into the task where it yielded (once per frame: the frame's idle time begins). When the
-; piece the task searches ahead for has spawned, the task starts over at late_spawn instead (its
-; stack frames dropped: the search is abandoned).
-.segment "PACK_resume"
-.proc resume
-    inc idle_count
-    lda finishing           ; a frame has passed since late_spawn began to finish the search:
-    beq searching           ; the piece's first input is made, the finish is of no use
-    ldx #<(finish_late-1)
-    ldy #>(finish_late-1)
-    bne restart             ; (always: the address is above $00FF)
-searching:
-    lda in_search
-    beq go_on
-    lda spawnCount
-    cmp cur_id
-    beq go_on
-    ldx #<(late_spawn-1)
-    ldy #>(late_spawn-1)
-restart:
-    lda #0
-    sta in_search
-    sta finishing
-    stx co_buf
-    sty co_buf+1
-    lda #2
-    sta co_len
-go_on:
-    tsx
-    stx co_sp
-    txa
-    sec
-    sbc co_len
-    tax
-    txs                     ; the task's frames are on the stack (the NMI pushes below them)
-    ldy #0
-copy:
-    lda co_buf,y
-    sta $0101,x
-    inx
-    iny
-    cpy co_len
-    bne copy
-    rts                     ; into the task
-.endproc
-
-; Called by the task between steps: returns at once while the frame has idle time left; once the
-; NMI has come, the task's stack goes to co_buf and the CPU back to the game (ai_idle).
-.segment "PACK_ai_yield"
-.proc ai_yield
-    lda verticalBlankingInterval
-    bne switch
-    rts
-switch:
-    tsx
-    txa
-    eor #$FF
-    sec
-    adc co_sp               ; co_sp - S: the task's bytes
-    sta co_len
-    ldy #0
-save:
-    lda $0101,x
-    sta co_buf,y
-    inx
-    iny
-    cpy co_len
-    bne save
-    ldx co_sp
-    txs
-    rts                     ; into ai_idle
-.endproc
-
-; Yields until the next frame's idle time (the game's main loop has run: the frame counter
-; alone would tell of an NMI that came in the middle of this frame's step, before the game
-; moved on), then C = 1 when a piece is under control (playState 1, renderMode 3: not paused, a
-; piece).
-.segment "PACK_next_frame"
-.proc next_frame
-idle_seen  = z_t0           ; idle_count when it was called
-    lda idle_count
-    sta idle_seen
-again:
-    jsr ai_yield
-    lda idle_count
-    cmp idle_seen
-    beq again
-    lda playState
-    cmp #1
-    bne no
-    lda renderMode
-    cmp #3
-    bne no
-    lda currentPiece
-    cmp #19
-    rts                     ; C = 0 when a piece
-no:
-    sec
-    rts
-.endproc
 
 ; The task. Never returns.
 .segment "PACK_ai_task_main"

@@ -4,27 +4,31 @@
 
 ; updateAudioWaitForNmiAndResetOamStaging, the main loop's wait for the NMI:
 ; was   nop / @loop: lda verticalBlankingInterval / beq @loop   (5 bytes)
-.segment "HOOK_AA36"
+hook_begin IDLE
     jsr ai_idle             ; returns once the NMI has set verticalBlankingInterval
     nop
     nop
+hook_end IDLE
 
 ; pollControllerButtons, called by the NMI: was the demo's playback of recorded buttons for
 ; gameMode 5, jsr pollController otherwise. ai_poll does both jobs now; the rest of the
 ; routine is free space (FREED_9D54).
-.segment "HOOK_9D51"
+hook_begin POLL
     jmp ai_poll
+hook_end POLL
 
 ; The title screen's first lines: lda #0 / sta renderMode / sta $D0 / sta displayNextPiece.
 ; $D0 was the demo's recording switch, read only by the old poll routine, and stays 0 from
 ; power-on either way.
-.segment "HOOK_8254"
+hook_begin TITLE_ENTER
     jsr title_enter         ; A = 0
     nop
+hook_end TITLE_ENTER
 
 ; gameModeState_handleGameOver, one player: was jsr handleHighScoreIfNecessary.
-.segment "HOOK_9CEE"
+hook_begin GAME_OVER
     jsr game_over
+hook_end GAME_OVER
 
 .segment "HOOKS"
 ; The title screen starts (after the legal screen, the demo, a reset): the AI is off, and the

@@ -8,8 +8,9 @@
 ; steps every frame in the NMI, so the pieces are as random as the game's), and the pieces the
 ; pick counts in spawnCount (the AI tells pieces apart by it) are counted in demoIndex too, which
 ; the title screen takes off spawnCount again (title_enter).
-.segment "HOOK_98F1"
+hook_begin DEMO_PICK
     jmp demo_pick
+hook_end DEMO_PICK
 
 .segment "HOOKS"
 .proc demo_pick
@@ -29,9 +30,10 @@
 
 ; The main loop in demo mode: was lda demoButtonsAddr+1 / cmp #>demoTetriminoTypeTable (Z=1
 ; ends the demo: the game's code that follows goes back to the title screen).
-.segment "HOOK_8148"
+hook_begin DEMO_END
     jsr demo_tick
     nop
+hook_end DEMO_END
 
 .segment "HOOKS"
 ; After every step of the play loop in the demo (main loop, gameMode 5). Keeps the AI on and the

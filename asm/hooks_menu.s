@@ -4,13 +4,15 @@
 
 ; gameMode_levelMenu, Start pressed alone: was lda heldButtons_player1 / cmp #A+Start (Z=1 adds
 ; 10 to the start level). Select held: the AI plays this game; Select does not spoil the +10.
-.segment "HOOK_845F"
+hook_begin LEVEL_START
     jsr level_start
     nop
+hook_end LEVEL_START
 
 ; gameMode_levelMenu while it draws the menu (rendering and NMI off): was jsr showHighScores.
-.segment "HOOK_8409"
+hook_begin LEVEL_MENU_HINT
     jsr level_menu_hint
+hook_end LEVEL_MENU_HINT
 
 .segment "HOOKS"
 .proc level_start

@@ -1,6 +1,6 @@
-#include "apu.hpp"
+#include "emu-test/apu.hpp"
 
-#include "apu_sound.hpp"
+#include "emu-test/apu_sound.hpp"
 
 #include <algorithm>
 

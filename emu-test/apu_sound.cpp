@@ -1,6 +1,6 @@
-#include "apu_sound.hpp"
+#include "emu-test/apu_sound.hpp"
 
-#include "apu.hpp"
+#include "emu-test/apu.hpp"
 
 #include <algorithm>
 #include <cmath>

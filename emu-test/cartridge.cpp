@@ -1,4 +1,4 @@
-#include "cartridge.hpp"
+#include "emu-test/cartridge.hpp"
 
 namespace nestris::emu {
 

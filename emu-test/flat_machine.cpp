@@ -1,6 +1,7 @@
-#include "flat_machine.hpp"
+#include "emu-test/flat_machine.hpp"
+#include "base/hex.hpp"
 
-#include "cart_image.hpp"
+#include "patcher/cart_image.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -34,9 +35,7 @@ void FlatMachine::write16(uint16_t addr, uint16_t value) {
 
 void FlatMachine::load(uint16_t addr, std::span<const uint8_t> bytes) {
     if (addr + bytes.size() > mem_.size()) {
-        char at[8];
-        std::snprintf(at, sizeof at, "$%04X", addr);
-        throw std::out_of_range("load of " + std::to_string(bytes.size()) + " bytes at " + at + " runs past $FFFF");
+        throw std::out_of_range("load of " + std::to_string(bytes.size()) + " bytes at " + hex(addr, 4) + " runs past $FFFF");
     }
     std::copy(bytes.begin(), bytes.end(), mem_.begin() + addr);
 }

@@ -6,7 +6,7 @@
 // run as many as you like in parallel threads.
 #pragma once
 
-#include "cpu.hpp"
+#include "emu-test/cpu.hpp"
 
 #include <array>
 #include <cstdint>

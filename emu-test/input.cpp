@@ -1,6 +1,6 @@
-#include "input.hpp"
+#include "emu-test/input.hpp"
 
-#include "controller.hpp"
+#include "emu-test/controller.hpp"
 
 namespace nestris::emu {
 

@@ -1,6 +1,6 @@
-#include "nes.hpp"
+#include "emu-test/nes.hpp"
 
-#include "input.hpp"
+#include "emu-test/input.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -30,14 +30,14 @@
 // restore() puts it back, == compares two machines. The cartridge is shared and immutable.
 #pragma once
 
-#include "apu.hpp"
-#include "apu_sound.hpp"
-#include "cartridge.hpp"
-#include "controller.hpp"
-#include "cpu.hpp"
-#include "flat_machine.hpp"  // RunStatus
-#include "mmc1.hpp"
-#include "ppu.hpp"
+#include "emu-test/apu.hpp"
+#include "emu-test/apu_sound.hpp"
+#include "emu-test/cartridge.hpp"
+#include "emu-test/controller.hpp"
+#include "emu-test/cpu.hpp"
+#include "emu-test/flat_machine.hpp"  // RunStatus
+#include "emu-test/mmc1.hpp"
+#include "emu-test/ppu.hpp"
 
 #include <array>
 #include <cstdint>

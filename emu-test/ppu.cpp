@@ -1,4 +1,4 @@
-#include "ppu.hpp"
+#include "emu-test/ppu.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -20,9 +20,9 @@
 //   overflow, colour emphasis, the power-up write-ignore period.
 #pragma once
 
-#include "cpu.hpp"
-#include "image.hpp"
-#include "mmc1.hpp"
+#include "emu-test/cpu.hpp"
+#include "emu-test/image.hpp"
+#include "emu-test/mmc1.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,6 +1,6 @@
-#include "wav.hpp"
+#include "emu-test/wav.hpp"
 
-#include "file_io.hpp"
+#include "base/file_io.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,10 @@
-#include "asm_driver.hpp"
+#include "patcher/asm_driver.hpp"
 
-#include "ld65_files.hpp"
-#include "process.hpp"
-
-#include <zlib.h>
+#include "base/checksums.hpp"
+#include "base/hex.hpp"
+#include "patcher/hook_table.hpp"
+#include "patcher/ld65_files.hpp"
+#include "base/process.hpp"
 
 #include <algorithm>
 #include <map>
@@ -24,12 +25,6 @@ std::string read_text(const fs::path& path) {
     return s.str();
 }
 
-std::string hex4(uint32_t v) {
-    char b[8];
-    std::snprintf(b, sizeof b, "$%04X", v & 0xFFFF);
-    return b;
-}
-
 // ld65 says: "Segment 'X' overflows memory area 'Y' by N bytes". Say it in terms of our map.
 std::string explain_link_failure(const std::string& output, const std::vector<MemoryArea>& areas) {
     static const std::regex overflow(R"(Segment '([^']+)' overflows memory area '([^']+)' by (\d+) bytes?)");
@@ -39,7 +34,7 @@ std::string explain_link_failure(const std::string& output, const std::vector<Me
         std::string range;
         for (const MemoryArea& a : areas)
             if (a.name == region)
-                range = " (" + hex4(a.start) + "-" + hex4(a.start + a.size - 1) + ", " +
+                range = " (" + hex(a.start, 4) + "-" + hex((a.start + a.size - 1) & 0xFFFF, 4) + ", " +
                         std::to_string(a.size) + " bytes)";
         message += "region " + region + range + " overflows by " + by + " bytes (segment " +
                    segment + ")\n";
@@ -85,6 +80,29 @@ std::string config_with(const std::string& config_text,
     std::string lines = "\n    # Packed by nestris-asm (PACK_* segments: each region, smallest first, filled as full as it goes; the biggest takes the rest):";
     for (const auto& [segment, region] : placed) lines += "\n    " + segment + ": load = " + region + ", type = ro;";
     return config_text.substr(0, close) + lines + config_text.substr(close);
+}
+
+// The config with the hook sites of options.hook_table (if any) added.
+std::string with_hook_sites(const std::string& config_text, const AssembleOptions& options) {
+    if (options.hook_table.empty()) return config_text;
+    const std::string table = read_text(options.hook_table);
+    std::map<std::string, uint32_t> constants = parse_asm_constants(table);
+    static const std::regex include_re(R"re(^\.include[ \t]+"([^"]+)")re");
+    std::istringstream lines(table);
+    for (std::string line; std::getline(lines, line);) {
+        std::smatch m;
+        if (!std::regex_search(line, m, include_re)) continue;
+        for (const fs::path& dir : options.include_dirs)
+            if (fs::exists(dir / m[1].str())) {
+                constants.merge(parse_asm_constants(read_text(dir / m[1].str())));
+                break;
+            }
+    }
+    try {
+        return config_with_hook_sites(config_text, parse_hook_table(table), constants);
+    } catch (const HookTableError& e) {
+        throw AssembleError(options.hook_table.string() + ": " + e.what());
+    }
 }
 
 }  // namespace
@@ -162,7 +180,7 @@ CartImage assemble_cart(const AssembleOptions& options) {
     std::error_code ec;
     fs::create_directories(options.work_dir, ec);
     if (ec) throw AssembleError("cannot create " + options.work_dir.string() + ": " + ec.message());
-    const std::string config_text = read_text(options.config);
+    const std::string config_text = with_hook_sites(read_text(options.config), options);
     const std::vector<MemoryArea> areas = parse_ld65_memory(config_text);
 
     std::vector<std::string> objects;
@@ -238,7 +256,7 @@ CartImage assemble_cart(const AssembleOptions& options) {
             }
         }
         if (seg.region.empty())
-            throw AssembleError("segment " + s.name + " at " + hex4(s.start) +
+            throw AssembleError("segment " + s.name + " at " + hex(s.start, 4) +
                                 " lies in no memory area of " + options.config.string());
         if (!s.output_file.empty()) {
             std::ifstream in(work / s.output_file, std::ios::binary);
@@ -265,17 +283,17 @@ CartImage assemble_cart(const AssembleOptions& options) {
 
 uint32_t compute_build_id(const CartImage& cart) {
     const auto id_address = cart.symbol("nestris_build_id");
-    uLong crc = crc32(0L, Z_NULL, 0);
+    std::vector<uint8_t> hashed;  // each segment's address (little endian), then its bytes but the id's
     for (const CartSegment* seg : cart.rom_segments()) {
-        const uint8_t address_bytes[2] = {static_cast<uint8_t>(seg->address), static_cast<uint8_t>(seg->address >> 8)};
-        crc = crc32(crc, address_bytes, 2);
+        hashed.push_back(static_cast<uint8_t>(seg->address));
+        hashed.push_back(static_cast<uint8_t>(seg->address >> 8));
         for (size_t i = 0; i < seg->bytes.size(); ++i) {
             const uint32_t address = seg->address + static_cast<uint32_t>(i);
             if (id_address && address >= *id_address && address < *id_address + 4u) continue;
-            crc = crc32(crc, &seg->bytes[i], 1);
+            hashed.push_back(seg->bytes[i]);
         }
     }
-    return static_cast<uint32_t>(crc);
+    return crc32_of(hashed);
 }
 
 void write_cart_cpp(const CartImage& cart, std::ostream& out) {
@@ -289,7 +307,7 @@ void write_cart_cpp(const CartImage& cart, std::ostream& out) {
     };
     out << "// Generated by nestris-asm from asm/: the cartridge code shipped with this build.\n"
            "// Do not edit; change asm/ and rebuild.\n"
-           "#include \"cart_image.hpp\"\n\n"
+           "#include \"patcher/cart_image.hpp\"\n\n"
            "namespace nestris {\n\n"
            "const CartImage& shipped_cart() {\n"
            "    static const CartImage cart = [] {\n"

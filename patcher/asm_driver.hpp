@@ -2,7 +2,7 @@
 // "assemble, place code in free space". Used by the build (nestris-asm) and by tests.
 #pragma once
 
-#include "cart_image.hpp"
+#include "patcher/cart_image.hpp"
 
 #include <filesystem>
 #include <iosfwd>
@@ -24,6 +24,10 @@ struct AssembleOptions {
     std::vector<std::filesystem::path> sources;       // .s files, one object each
     std::vector<std::filesystem::path> include_dirs;  // for .include
     std::filesystem::path work_dir;                   // objects, image, labels, map, dbg
+    // The asm include that declares the hook sites (asm/hooks.inc, hook_table.hpp): their memory
+    // areas and segments are added to the config. A site named by the game's map is looked up in
+    // the constants of the table and of the files it .includes (found in include_dirs).
+    std::filesystem::path hook_table;
 };
 
 // Assembles and links; throws AssembleError with a message a person can act on (which tool,

@@ -1,6 +1,6 @@
-#include "bps.hpp"
+#include "patcher/bps.hpp"
 
-#include "checksums.hpp"
+#include "base/checksums.hpp"
 
 #include <algorithm>
 

@@ -13,7 +13,7 @@
 // An applier checks all three CRC32s: the patch, the source before applying, the target after.
 #pragma once
 
-#include "ips.hpp"
+#include "patcher/ips.hpp"
 
 #include <cstdint>
 #include <span>

@@ -1,4 +1,4 @@
-#include "cart_image.hpp"
+#include "patcher/cart_image.hpp"
 
 #include <algorithm>
 #include <cstdio>

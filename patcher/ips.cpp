@@ -1,4 +1,5 @@
-#include "ips.hpp"
+#include "patcher/ips.hpp"
+#include "base/hex.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,12 +11,6 @@ namespace {
 
 constexpr char kHeader[] = "PATCH";
 constexpr char kEof[] = "EOF";
-
-std::string hex6(uint64_t v) {
-    char text[16];
-    std::snprintf(text, sizeof text, "$%06llX", static_cast<unsigned long long>(v));
-    return text;
-}
 
 std::string at_byte(size_t position) { return "at byte " + std::to_string(position) + " of the patch"; }
 
@@ -36,7 +31,7 @@ void put16(std::vector<uint8_t>& out, uint32_t v) {
 
 // A record of our own making must be well formed before it is written or applied.
 void check_record(const IpsRecord& r, size_t index) {
-    const std::string which = "record " + std::to_string(index + 1) + " (file offset " + hex6(r.offset) + ")";
+    const std::string which = "record " + std::to_string(index + 1) + " (file offset " + hex(r.offset, 6) + ")";
     if (r.offset > kIpsMaxOffset)
         throw IpsError(which + ": IPS offsets are 24-bit, at most $FFFFFF");
     if (r.offset == kIpsEofOffset)
@@ -55,7 +50,7 @@ void emit(std::vector<IpsRecord>& out, const ByteBlock& block, size_t from, size
         const size_t n = std::min<size_t>(count, kIpsMaxRecordLength);
         const uint64_t offset = uint64_t{block.offset} + from;
         if (offset > kIpsMaxOffset)
-            throw IpsError("cannot write file offset " + hex6(offset) + ": IPS offsets are 24-bit, at most $FFFFFF");
+            throw IpsError("cannot write file offset " + hex(offset, 6) + ": IPS offsets are 24-bit, at most $FFFFFF");
         IpsRecord r;
         r.offset = static_cast<uint32_t>(offset);
         r.length = static_cast<uint32_t>(n);
@@ -168,25 +163,25 @@ IpsPatch parse_ips(std::span<const uint8_t> b) {
                            "$454F46 also reads as 'EOF')");
         }
         if (pos + 5 > n)
-            throw IpsError("truncated record " + at_byte(pos) + " (file offset " + hex6(offset) +
+            throw IpsError("truncated record " + at_byte(pos) + " (file offset " + hex(offset, 6) +
                            "): its 2-byte size is cut off");
         IpsRecord r;
         r.offset = offset;
         const uint32_t size = read16(b, pos + 3);
         if (size != 0) {
             if (pos + 5 + size > n)
-                throw IpsError("truncated record " + at_byte(pos) + " (file offset " + hex6(offset) + "): it declares " +
+                throw IpsError("truncated record " + at_byte(pos) + " (file offset " + hex(offset, 6) + "): it declares " +
                                std::to_string(size) + " bytes, the patch has " + std::to_string(n - pos - 5) + " left");
             r.length = size;
             r.data.assign(b.begin() + static_cast<ptrdiff_t>(pos + 5), b.begin() + static_cast<ptrdiff_t>(pos + 5 + size));
             pos += 5 + size;
         } else {
             if (pos + 8 > n)
-                throw IpsError("truncated RLE record " + at_byte(pos) + " (file offset " + hex6(offset) +
+                throw IpsError("truncated RLE record " + at_byte(pos) + " (file offset " + hex(offset, 6) +
                                "): its count and value need 3 bytes, the patch has " + std::to_string(n - pos - 5) + " left");
             const uint32_t count = read16(b, pos + 5);
             if (count == 0)
-                throw IpsError("RLE record " + at_byte(pos) + " (file offset " + hex6(offset) + ") has a count of 0");
+                throw IpsError("RLE record " + at_byte(pos) + " (file offset " + hex(offset, 6) + ") has a count of 0");
             r.rle = true;
             r.length = count;
             r.data = {b[pos + 7]};
@@ -230,7 +225,7 @@ IpsPatch encode_ips(std::vector<ByteBlock> blocks, std::span<const uint8_t> sour
             ByteBlock& last = merged.back();
             const uint64_t last_end = uint64_t{last.offset} + last.bytes.size();
             if (block.offset < last_end)
-                throw IpsError("blocks to encode overlap at file offset " + hex6(block.offset));
+                throw IpsError("blocks to encode overlap at file offset " + hex(block.offset, 6));
             if (block.offset == last_end) {
                 last.bytes.insert(last.bytes.end(), block.bytes.begin(), block.bytes.end());
                 continue;
@@ -260,7 +255,7 @@ IpsPatch diff_ips(std::span<const uint8_t> source, std::span<const uint8_t> targ
         for (size_t j = end; j < target.size() && j <= end + kMaxGap; ++j)
             if (differs(j)) end = j + 1;
         if (start > kIpsMaxOffset)
-            throw IpsError("the files differ at file offset " + hex6(start) + ": IPS offsets are 24-bit, at most $FFFFFF");
+            throw IpsError("the files differ at file offset " + hex(start, 6) + ": IPS offsets are 24-bit, at most $FFFFFF");
         blocks.push_back({static_cast<uint32_t>(start),
                           std::vector<uint8_t>(target.begin() + static_cast<ptrdiff_t>(start),
                                                target.begin() + static_cast<ptrdiff_t>(end))});
@@ -310,7 +305,7 @@ std::vector<uint8_t> apply_ips(std::span<const uint8_t> source, const IpsPatch& 
         if (r.end() > size) {
             if (!options.allow_growth)
                 throw IpsError("record " + std::to_string(i + 1) + " " + at_byte(position) + " writes file offsets " +
-                               hex6(r.offset) + "-" + hex6(r.end() - 1) + ", past the end of the " +
+                               hex(r.offset, 6) + "-" + hex(r.end() - 1, 6) + ", past the end of the " +
                                std::to_string(size) + "-byte file (wrong file for this patch?)");
             size = r.end();
         }

@@ -1,4 +1,4 @@
-#include "ld65_files.hpp"
+#include "patcher/ld65_files.hpp"
 
 #include <cctype>
 #include <charconv>

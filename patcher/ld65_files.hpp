@@ -2,7 +2,7 @@
 // free-space map) and the debug file (segments, scopes, symbols).
 #pragma once
 
-#include "cart_image.hpp"
+#include "patcher/cart_image.hpp"
 
 #include <stdexcept>
 #include <string>

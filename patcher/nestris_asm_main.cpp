@@ -1,9 +1,9 @@
 // nestris-asm: the build step that assembles asm/ into the cartridge image compiled into
 // nestris-ai. Prints the region usage report; any failure (missing tool, syntax error, a region
 // overflow) stops the build with a message, and leaves no half-written output.
-#include "asm_driver.hpp"
-#include "command_runner.hpp"
-#include "file_io.hpp"
+#include "patcher/asm_driver.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
     app.add_option("--config", options.config, "ld65 config (the free-space map)")->required()->check(CLI::ExistingFile);
     app.add_option("--work-dir", options.work_dir, "where objects, labels, map and dbg go")->required();
     app.add_option("-I,--include-dir", options.include_dirs, "include directories for ca65");
+    app.add_option("--hook-table", options.hook_table, "the asm include declaring the hook sites (hook NAME, SITE, SIZE)")
+        ->check(CLI::ExistingFile);
     app.add_option("--cpp-out", cpp_out, "generated C++ source defining shipped_cart()")->required();
     app.add_option("--report-out", report_out, "region usage report (text)");
     app.add_option("sources", options.sources, "assembly sources")->required()->check(CLI::ExistingFile);

@@ -1,24 +1,13 @@
-#include "patch.hpp"
+#include "patcher/patch.hpp"
+#include "base/hex.hpp"
 
-#include "checksums.hpp"
+#include "base/checksums.hpp"
 
 #include <cstdio>
 #include <optional>
 
 namespace nestris {
 namespace {
-
-std::string hex2(unsigned v) {
-    char text[8];
-    std::snprintf(text, sizeof text, "$%02X", v & 0xFF);
-    return text;
-}
-
-std::string hex4(unsigned v) {
-    char text[8];
-    std::snprintf(text, sizeof text, "$%04X", v & 0xFFFF);
-    return text;
-}
 
 // "file offset $000010 (CPU $8000)" for bytes of PRG, just the offset elsewhere.
 std::string where(size_t offset) {
@@ -35,7 +24,7 @@ const uint8_t* cart_bytes_at(const CartImage& cart, uint16_t address, size_t cou
     for (const CartSegment* seg : cart.rom_segments())
         if (address >= seg->address && address + count <= seg->address + seg->bytes.size())
             return seg->bytes.data() + (address - seg->address);
-    throw PatchError("the cartridge holds no bytes at " + hex4(address) +
+    throw PatchError("the cartridge holds no bytes at " + hex(address, 4) +
                      " for its signature (asm/signature.s)");
 }
 
@@ -57,7 +46,7 @@ std::string refusal(const RomIdentity& id) {
 
 uint32_t prg_file_offset(uint16_t cpu_address) {
     if (cpu_address < kPrgCpuBase)
-        throw PatchError("address " + hex4(cpu_address) + " is not in PRG ROM ($8000-$FFFF)");
+        throw PatchError("address " + hex(cpu_address, 4) + " is not in PRG ROM ($8000-$FFFF)");
     return cpu_address - kPrgCpuBase + static_cast<uint32_t>(kInesHeaderSize);
 }
 
@@ -106,11 +95,11 @@ void check_patched(std::span<const uint8_t> original, const IpsPatch& patch, std
         }
     for (size_t i = 0; i < original.size(); ++i) {
         if (intended[i] && result[i] != *intended[i])
-            throw PatchError("patched byte at " + where(i) + " is " + hex2(result[i]) + ", the patch meant " +
-                             hex2(*intended[i]));
+            throw PatchError("patched byte at " + where(i) + " is " + hex(result[i], 2) + ", the patch meant " +
+                             hex(*intended[i], 2));
         if (!intended[i] && result[i] != original[i])
             throw PatchError("byte at " + where(i) + ", which the patch does not touch, changed from " +
-                             hex2(original[i]) + " to " + hex2(result[i]));
+                             hex(original[i], 2) + " to " + hex(result[i], 2));
     }
 }
 
@@ -121,7 +110,7 @@ void check_patch_in_place(const IpsPatch& patch, std::span<const uint8_t> file) 
             if (at >= file.size())
                 throw PatchError("the file ends before " + where(at) + ", which the patch writes");
             if (file[at] != r.byte_at(k))
-                throw PatchError("byte at " + where(at) + " is " + hex2(file[at]) + ", the patch has " + hex2(r.byte_at(k)));
+                throw PatchError("byte at " + where(at) + " is " + hex(file[at], 2) + ", the patch has " + hex(r.byte_at(k), 2));
         }
 }
 

@@ -2,9 +2,9 @@
 // with a byte-for-byte check of the result.
 #pragma once
 
-#include "cart_image.hpp"
-#include "ips.hpp"
-#include "rom.hpp"
+#include "patcher/cart_image.hpp"
+#include "patcher/ips.hpp"
+#include "patcher/rom.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,9 @@
-// identify_patch_file: what an IPS or BPS file is (rom.hpp).
-#include "bps.hpp"
-#include "checksums.hpp"
-#include "rom.hpp"
+#include "patcher/patch_files.hpp"
+
+#include "patcher/bps.hpp"
+#include "base/hex.hpp"
+#include "base/checksums.hpp"
+#include "patcher/rom.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,12 +11,6 @@
 
 namespace nestris {
 namespace {
-
-std::string hex_offset(uint64_t v) {
-    char b[16];
-    std::snprintf(b, sizeof b, "$%05llX", static_cast<unsigned long long>(v));
-    return b;
-}
 
 // Which known ROM a checksum and size are: the standard file or a headerless dump of it.
 std::string name_of(std::span<const KnownRom> catalogue, uint64_t size, uint32_t crc) {
@@ -44,7 +40,7 @@ void describe_ips(std::span<const uint8_t> file, const PatchIdentifyContext& con
     }
     std::string what = std::to_string(patch.records.size()) + " record(s) (" + std::to_string(rle) + " RLE) writing " +
                        std::to_string(written) + " bytes";
-    if (!patch.records.empty()) what += " between file offsets " + hex_offset(first) + " and " + hex_offset(end - 1);
+    if (!patch.records.empty()) what += " between file offsets " + hex(first, 5) + " and " + hex(end - 1, 5);
     id.lines.push_back(what);
     if (patch.truncate_to) id.lines.push_back("truncates the file to " + std::to_string(*patch.truncate_to) + " bytes");
     id.lines.push_back("an IPS patch holds no checksum: it cannot tell which file it is for");

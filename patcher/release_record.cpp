@@ -1,6 +1,6 @@
-#include "release_record.hpp"
+#include "patcher/release_record.hpp"
 
-#include "checksums.hpp"
+#include "base/checksums.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,6 @@
-#include "rom.hpp"
+#include "patcher/rom.hpp"
 
-#include "checksums.hpp"
+#include "base/checksums.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -52,8 +52,6 @@ const char* tv_name(TvSystem tv) {
     }
     return "?";
 }
-
-std::string hex8(uint32_t v) { return crc32_hex(v); }
 
 }  // namespace
 
@@ -198,11 +196,11 @@ std::string RomIdentity::summary() const {
                        "the header first and then apply nestris-ai.ips, or use nestris-ai.bps (it checks the dump)";
             if (!signature->intact())
                 return "a damaged nestris-ai patch: the signature of nestris-ai " + signature->version() + ", build " +
-                       hex8(signature->build_id) + " (this build), but " + std::to_string(signature->differing_bytes) +
+                       crc32_hex(signature->build_id) + " (this build), but " + std::to_string(signature->differing_bytes) +
                        " of the " + std::to_string(signature->patched_bytes) +
                        " bytes its patch writes differ (patched with a generic IPS tool while the dump had no "
                        "header? Patch your Tetris (USA) with nestris-ai patch, or any tool after adding the header)";
-            return "already patched by nestris-ai " + signature->version() + ", build " + hex8(signature->build_id) +
+            return "already patched by nestris-ai " + signature->version() + ", build " + crc32_hex(signature->build_id) +
                    (signature->this_build ? " (this build)" : " (not this build)");
         case RomKind::Unknown: return header ? "unknown NES ROM (not Tetris (USA))" : "unknown file (not Tetris (USA))";
     }

@@ -3,7 +3,7 @@
 // unknown. Identification is by checksum only: no byte of the game is stored in this project.
 #pragma once
 
-#include "ips.hpp"
+#include "patcher/ips.hpp"
 
 #include <array>
 #include <cstdint>
@@ -125,23 +125,6 @@ struct IdentifyContext {
 };
 
 RomIdentity identify_rom(std::span<const uint8_t> file, const IdentifyContext& context);
-
-// What a patch file is (IPS or BPS): its format, what it writes, what it patches; nullopt when
-// the file is neither. A damaged patch is recognised and says why (`damage`).
-struct PatchFileIdentity {
-    std::string format;                // "IPS" or "BPS"
-    bool readable = false;             // parsed without error
-    std::string damage;                // why not (readable false): the parser's words
-    bool this_build = false;           // byte for byte this build's patch of that format
-    std::vector<std::string> lines;    // for people, one fact each
-};
-struct PatchIdentifyContext {
-    std::span<const KnownRom> catalogue = known_roms();
-    const IpsPatch* this_ips = nullptr;               // this build's IPS patch
-    std::span<const uint8_t> this_bps;                // this build's BPS file (empty: unknown)
-    std::string this_build_name;                      // "nestris-ai 0.1.0, build 1234ABCD"
-};
-std::optional<PatchFileIdentity> identify_patch_file(std::span<const uint8_t> file, const PatchIdentifyContext& context);
 
 // Finds the nestris-ai signature in the PRG of a file (header or not); nullopt if absent.
 std::optional<NestrisSignature> find_signature(std::span<const uint8_t> file, uint32_t this_build_id);

@@ -2,12 +2,13 @@
 // patching as `nestris-ai identify` / `patch`, and the same embedded NES as the command line,
 // bound to JavaScript with embind. Nothing here is a rewrite: it calls the patcher and emu-test
 // layers. Results cross to JavaScript as JSON text and byte arrays.
-#include "bps.hpp"
-#include "checksums.hpp"
-#include "ips.hpp"
-#include "nes.hpp"
-#include "patch.hpp"
-#include "rom.hpp"
+#include "patcher/bps.hpp"
+#include "base/checksums.hpp"
+#include "patcher/ips.hpp"
+#include "emu-test/nes.hpp"
+#include "patcher/patch.hpp"
+#include "patcher/patch_files.hpp"
+#include "patcher/rom.hpp"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>

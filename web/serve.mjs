@@ -1,5 +1,5 @@
 // A static file server for the built page, on 127.0.0.1 only (the page uploads nothing; this
-// just hands the browser its files). Used by tools/web.sh and by the page's test.
+// just hands the browser its files). Used by tools/scripts/web.sh and by the page's test.
 //   node web/serve.mjs build/web [port]
 import { createServer } from 'node:http';
 import { existsSync, readFileSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
-#include "ai_eval.hpp"
-#include "ai_search.hpp"
+#include "ai-reference/ai/ai_eval.hpp"
+#include "ai-reference/ai/ai_search.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "ai_search.hpp"
+#include "ai-reference/ai/ai_search.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // The AI's plans, pressed frame by frame into the frame-accurate game model, must lock the piece
 // exactly where the AI predicted: the reachability rules are a subset of the game's own.
-#include "ai_player.hpp"
-#include "game_model.hpp"
-#include "power_on.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+#include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/power_on.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -33,7 +33,7 @@ void play_and_check(GameState& s, AiPlayer& ai, int frames, Tally& tally) {
         }
         const uint8_t before = s.playState;
         step(s, buttons);
-        if (before == play_state::Active && s.playState == play_state::Lock && predicted) {
+        if (before == tetris::PLAY_STATE_ACTIVE && s.playState == tetris::PLAY_STATE_LOCK && predicted) {
             ++tally.pieces;
             const bool same = s.tetriminoX == target.x && s.tetriminoY == target.landing_y &&
                               s.currentPiece == target.orientation;
@@ -69,8 +69,8 @@ void random_stack(GameState& s, std::mt19937& rng, int max_height) {
 // Runs a game until a piece is under control after a normal spawn (past the first piece's hold).
 GameState at_second_spawn(uint32_t seed, uint8_t level) {
     GameState s = seeded_game(seed, level);
-    for (int f = 0; f < 2000 && !(s.playState == play_state::Spawn); ++f) step(s, button::Down);
-    for (int f = 0; f < 10 && s.playState != play_state::Active; ++f) step(s, 0);
+    for (int f = 0; f < 2000 && !(s.playState == tetris::PLAY_STATE_SPAWN); ++f) step(s, tetris::BUTTON_DOWN);
+    for (int f = 0; f < 10 && s.playState != tetris::PLAY_STATE_ACTIVE; ++f) step(s, 0);
     return s;
 }
 
@@ -94,7 +94,7 @@ TEST_CASE("AI plans lock where predicted on random stacks with holes") {
     for (int trial = 0; trial < 120; ++trial) {
         const uint8_t level = std::array<uint8_t, 6>{0, 12, 18, 19, 29, 39}[trial % 6];
         GameState s = at_second_spawn(static_cast<uint32_t>(trial), level);
-        REQUIRE(s.playState == play_state::Active);
+        REQUIRE(s.playState == tetris::PLAY_STATE_ACTIVE);
         random_stack(s, rng, 4 + trial % 14);
         if (!is_position_valid(s, s.tetriminoX, s.tetriminoY, s.currentPiece)) continue;
         AiPlayer ai;

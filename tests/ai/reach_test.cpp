@@ -1,7 +1,7 @@
-#include "ai_player.hpp"
-#include "ai_search.hpp"
-#include "pieces.hpp"
-#include "power_on.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+#include "ai-reference/ai/ai_search.hpp"
+#include "ai-reference/model/pieces.hpp"
+#include "ai-reference/model/power_on.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -131,11 +131,11 @@ TEST_CASE("plan buttons: one shift and one rotation per odd frame, then Down") {
     t.shifts = 3;
     t.left = true;
     t.rotation_presses = 2;
-    const uint8_t expected[8] = {button::Left | button::A, 0, button::Left | button::A, 0, button::Left,
-                                 button::Down, button::Down, button::Down};
+    const uint8_t expected[8] = {tetris::BUTTON_LEFT | tetris::BUTTON_A, 0, tetris::BUTTON_LEFT | tetris::BUTTON_A, 0, tetris::BUTTON_LEFT,
+                                 tetris::BUTTON_DOWN, tetris::BUTTON_DOWN, tetris::BUTTON_DOWN};
     for (int k = 1; k <= 8; ++k) CHECK(plan_buttons(t, k) == expected[k - 1]);
     Target none;
-    CHECK(plan_buttons(none, 1) == button::Down);
+    CHECK(plan_buttons(none, 1) == tetris::BUTTON_DOWN);
     CHECK(plan_buttons(none, 0) == 0);
 }
 

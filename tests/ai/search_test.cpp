@@ -1,7 +1,7 @@
 // The search's width (AI_DESIGN.md, "Search with the preview piece"): K candidates, the margin
 // that trims them on a low stack, K = keep_fast at one row a frame and for a game's first piece.
-#include "ai_search.hpp"
-#include "frame_time.hpp"
+#include "ai-reference/ai/ai_search.hpp"
+#include "ai-reference/model/frame_time.hpp"
 
 #include <vector>
 

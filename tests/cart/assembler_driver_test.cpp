@@ -1,6 +1,6 @@
-#include "asm_driver.hpp"
-#include "ld65_files.hpp"
-#include "support/scratch_dir.hpp"
+#include "patcher/asm_driver.hpp"
+#include "patcher/ld65_files.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "cart_image.hpp"
+#include "patcher/cart_image.hpp"
 #include "tetris_map.hpp"
 
 #include <catch2/catch.hpp>

@@ -3,10 +3,10 @@
 // frame varies (25 000 to 65 000 cycles: every search done in time, as identical games need) so
 // the NMI interrupts the task at every kind of point; whether the cartridge keeps up with the
 // real game's idle time is a benchmark figure (bench-cart, simulate --player cart).
-#include "ai_player.hpp"
-#include "cart_loop.hpp"
-#include "power_on.hpp"
-#include "simulator.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+#include "tools/harness/cart_loop.hpp"
+#include "ai-reference/model/power_on.hpp"
+#include "ai-reference/model/simulator.hpp"
 
 #include <catch2/catch.hpp>
 #include <set>
@@ -31,7 +31,7 @@ void same_game(uint32_t seed, uint8_t level, int frames) {
         INFO("seed " << seed << " level " << int(level) << " frame " << f << " piece " << pieces);
         REQUIRE(int(got) == int(want));
         REQUIRE(cart.state() == reference);
-        if (before != play_state::Lock && reference.playState == play_state::Lock) ++pieces;
+        if (before != tetris::PLAY_STATE_LOCK && reference.playState == tetris::PLAY_STATE_LOCK) ++pieces;
     }
     CHECK(pieces > 10);
     CHECK(cart.stats().late_pieces == 0);
@@ -113,7 +113,7 @@ TEST_CASE("a search not done at its piece's spawn gives way to its best placemen
     options.idle_jitter = 3'000;
     tools::CartridgeInTheLoop cart(start, options);
     int f = 0;
-    for (; f < 4000 && cart.state().status == GameStatus::Playing && cart.state().playState != play_state::Curtain; ++f)
+    for (; f < 4000 && cart.state().status == GameStatus::Playing && cart.state().playState != tetris::PLAY_STATE_CURTAIN; ++f)
         cart.frame();
     INFO("frames " << f << ", lines " << lines_count(cart.state()) << ", fallback plans " << cart.stats().fallback_plans);
     CHECK(f >= 2000);
@@ -139,7 +139,7 @@ TEST_CASE("a search cut short at its piece's spawn and finished there for the pr
     std::set<uint8_t> differing, given_best_so_far;
     uint32_t fallbacks = 0;
     int f = 0;
-    for (; f < 15000 && cart.state().status == GameStatus::Playing && cart.state().playState != play_state::Curtain; ++f) {
+    for (; f < 15000 && cart.state().status == GameStatus::Playing && cart.state().playState != tetris::PLAY_STATE_CURTAIN; ++f) {
         const uint8_t piece = cart.state().spawnCount;
         const uint8_t want = shadow.buttons(view_of(cart.state()));
         if (cart.frame() != want) differing.insert(piece);

@@ -3,7 +3,7 @@
 // hold, A- and B-Type.
 #pragma once
 
-#include "ai_search.hpp"
+#include "ai-reference/ai/ai_search.hpp"
 
 #include <random>
 

@@ -2,10 +2,10 @@
 // human already moved, the board changed under it; and the game's RAM it leaves alone. In each
 // case the shipped bytes run in the loop (cart_loop.hpp) against the game model; "no wrong move"
 // means a piece gets the reference's plan for the game as it is, or no input at all.
-#include "ai_player.hpp"
-#include "cart_image.hpp"
-#include "cart_loop.hpp"
-#include "power_on.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+#include "patcher/cart_image.hpp"
+#include "tools/harness/cart_loop.hpp"
+#include "ai-reference/model/power_on.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,7 +17,7 @@ namespace {
 
 constexpr uint8_t kBlock = 0x7B;
 
-bool game_on(const GameState& s) { return s.status == GameStatus::Playing && s.playState != play_state::Curtain; }
+bool game_on(const GameState& s) { return s.status == GameStatus::Playing && s.playState != tetris::PLAY_STATE_CURTAIN; }
 
 tools::CartLoopOptions roomy() {
     tools::CartLoopOptions options;
@@ -74,7 +74,7 @@ TEST_CASE("a board with no room: no crash, the game ends as it would") {
             REQUIRE(cart.state() == reference);
         }
         INFO("board from row " << first_row);
-        CHECK(reference.playState == play_state::Curtain);  // the game ended: topped out
+        CHECK(reference.playState == tetris::PLAY_STATE_CURTAIN);  // the game ended: topped out
         CHECK(f < 2000);
         if (first_row == 1) {  // the piece cannot move at all: the AI says so (no plan), and waits
             const CartImage& image = shipped_cart();
@@ -86,7 +86,7 @@ TEST_CASE("a board with no room: no crash, the game ends as it would") {
 TEST_CASE("a board changed under the AI: the plan is made again, never a wrong move") {
     tools::CartridgeInTheLoop cart(reference_until(42, 6), roomy());
     // Play on until the piece is halfway down, then put a garbage row in the bottom row.
-    while (!(cart.state().playState == play_state::Active && cart.state().tetriminoY >= 8)) cart.frame();
+    while (!(cart.state().playState == tetris::PLAY_STATE_ACTIVE && cart.state().tetriminoY >= 8)) cart.frame();
     GameState changed = cart.state();
     const auto old_row = std::vector<uint8_t>(changed.playfield.begin() + 190, changed.playfield.begin() + 200);
     for (int c = 0; c < 10; ++c) changed.playfield[190 + c] = c == 4 ? kTileEmpty : kBlock;
@@ -105,10 +105,10 @@ TEST_CASE("a board changed under the AI: the plan is made again, never a wrong m
 
 TEST_CASE("a piece a human already moved: no input for it, then the AI plays on") {
     // A human takes the 6th piece: Left held for 20 frames (DAS) and A pressed; then the AI.
-    std::vector<uint8_t> human(20, button::Left);
-    human.push_back(button::A);
+    std::vector<uint8_t> human(20, tetris::BUTTON_LEFT);
+    human.push_back(tetris::BUTTON_A);
     GameState start = reference_until(43, 6, human);
-    REQUIRE(start.playState == play_state::Active);
+    REQUIRE(start.playState == tetris::PLAY_STATE_ACTIVE);
     REQUIRE(start.tetriminoX < kSpawnX);
     tools::CartridgeInTheLoop cart(start, roomy());
     const uint8_t moved_piece = start.spawnCount;

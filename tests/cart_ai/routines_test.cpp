@@ -1,6 +1,6 @@
 // Each routine of the cartridge AI against its reference counterpart, on random boards.
-#include "cart_ai.hpp"
-#include "positions.hpp"
+#include "tools/harness/cart_ai.hpp"
+#include "tests/cart_ai/positions.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -8,8 +8,8 @@
 //          noise's volume and the DMC) by Goertzel over the section, in dB below the beep's.
 // Each ROM is also run with nesdev's linear approximation of the mixer: the measure must be
 // clearly worse there, or it could not tell a right mixer from a wrong one.
-#include "apu_sound.hpp"
-#include "nes.hpp"
+#include "emu-test/apu_sound.hpp"
+#include "emu-test/nes.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,12 +2,12 @@
 // formulas of nesdev's APU pages, the envelope, sweep, length and linear counters, the noise's
 // sequence lengths, the DMC's delta output, the mixer against nesdev's lookup tables, the sample
 // rate, and the machine: sound on changes nothing in the emulation.
-#include "emu_test_support.hpp"
+#include "tests/emu/emu_test_support.hpp"
 
-#include "apu.hpp"
-#include "apu_sound.hpp"
-#include "nes.hpp"
-#include "wav.hpp"
+#include "emu-test/apu.hpp"
+#include "emu-test/apu_sound.hpp"
+#include "emu-test/nes.hpp"
+#include "emu-test/wav.hpp"
 
 #include <catch2/catch.hpp>
 

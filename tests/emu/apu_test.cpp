@@ -1,11 +1,11 @@
 // The APU as a timer (frame counter, frame IRQ, length counters) and the CPU's interrupt timing
 // details that blargg's cpu_interrupts_v2 measures: checked without any test ROM, on the Apu
 // value alone, on the flat machine's CPU, and on small hand-assembled NES programs.
-#include "emu_test_support.hpp"
+#include "tests/emu/emu_test_support.hpp"
 
-#include "apu.hpp"
-#include "flat_machine.hpp"
-#include "nes.hpp"
+#include "emu-test/apu.hpp"
+#include "emu-test/flat_machine.hpp"
+#include "emu-test/nes.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,12 +1,12 @@
 // The emulator's commands and their outputs (issue 35, round two): no output onto any input (the
 // movie, the label file, not only the ROM), long outputs streamed with bounded counts, and an
 // interrupted command (SIGINT, SIGTERM) leaves no temporary file and exits 128 + the signal.
-#include "command_runner.hpp"
-#include "emu/emu_test_support.hpp"
-#include "emu_commands.hpp"
-#include "file_io.hpp"
-#include "support/run_cli.hpp"
-#include "support/scratch_dir.hpp"
+#include "base/command_runner.hpp"
+#include "tests/emu/emu_test_support.hpp"
+#include "emu-test/debug/emu_commands.hpp"
+#include "base/file_io.hpp"
+#include "tests/support/run_cli.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 

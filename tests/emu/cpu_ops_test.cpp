@@ -2,7 +2,7 @@
 // written independently of the CPU (signed/unsigned arithmetic, not the CPU's bit tricks),
 // unofficial opcodes against the official instructions they combine, and hand-worked cases
 // for addressing, the stack, jumps and interrupts.
-#include "flat_machine.hpp"
+#include "emu-test/flat_machine.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // The opcode table against an independent listing (written per mnemonic, datasheet style),
 // and the cycles the CPU really spends against that listing, with and without page crossing.
-#include "flat_machine.hpp"
-#include "opcodes.hpp"
+#include "emu-test/flat_machine.hpp"
+#include "emu-test/opcodes.hpp"
 
 #include <catch2/catch.hpp>
 

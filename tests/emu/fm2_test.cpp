@@ -1,11 +1,13 @@
 // FCEUX .fm2 movies: the parser (hand-written movie text), MD5, and the FCEUX power-on on a tiny
 // test cartridge (no ROM needed).
-#include "emu_test_support.hpp"
-#include "fm2.hpp"
-#include "portable_checksums.hpp"
+#include "tests/emu/emu_test_support.hpp"
+#include "emu-test/debug/fm2.hpp"
+#include "base/checksums.hpp"
+#include "base/hex.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <string>
 
 using namespace nestris::emu;
@@ -133,17 +135,13 @@ TEST_CASE("fm2: an error quotes at most 60 characters of the file, its control b
 }
 
 TEST_CASE("fm2: MD5 (RFC 1321 test suite), checksum text, header and lines round-trip") {
-    auto hex = [](const std::array<uint8_t, 16>& d) {
-        std::string s;
-        char b[3];
-        for (const uint8_t x : d) {
-            std::snprintf(b, sizeof b, "%02x", x);
-            s += b;
-        }
+    auto lower_hex = [](const std::array<uint8_t, 16>& d) {  // RFC 1321 prints lower case
+        std::string s = nestris::hex_bytes(d);
+        for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         return s;
     };
     auto md5s = [&](const std::string& s) {
-        return hex(nestris::portable::md5(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size())));
+        return lower_hex(nestris::md5(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size())));
     };
     CHECK(md5s("") == "d41d8cd98f00b204e9800998ecf8427e");
     CHECK(md5s("abc") == "900150983cd24fb0d6963f7d28e17f72");

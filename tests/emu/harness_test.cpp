@@ -1,11 +1,11 @@
 // The harness around the machines: input strings, symbols, the flat machine's call() API,
 // trace lines in the nestest format.
-#include "cart_image.hpp"
-#include "controller.hpp"
-#include "disasm.hpp"
-#include "flat_machine.hpp"
-#include "input.hpp"
-#include "symbols.hpp"
+#include "patcher/cart_image.hpp"
+#include "emu-test/controller.hpp"
+#include "emu-test/debug/disasm.hpp"
+#include "emu-test/flat_machine.hpp"
+#include "emu-test/input.hpp"
+#include "emu-test/debug/symbols.hpp"
 
 #include <catch2/catch.hpp>
 

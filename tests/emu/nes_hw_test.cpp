@@ -1,9 +1,9 @@
 // The NES around the CPU: iNES loading, MMC1, PPU timing and registers, OAM DMA, controller,
 // the I/O map. Small programs are assembled by hand into TestRom images (bytes commented).
-#include "emu_test_support.hpp"
+#include "tests/emu/emu_test_support.hpp"
 
-#include "cartridge.hpp"
-#include "nes.hpp"
+#include "emu-test/cartridge.hpp"
+#include "emu-test/nes.hpp"
 
 #include <catch2/catch.hpp>
 

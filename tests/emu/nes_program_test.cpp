@@ -1,10 +1,10 @@
 // End to end with our own iNES program (tests/fixtures/emu/nes_test.s, assembled by ca65 for
 // this test): MMC1 banking seen by real code, NMI every frame, controller reads in the NMI,
 // lag frames, the picture, the PPU write log, names from the ld65 label file.
-#include "emu_test_support.hpp"
+#include "tests/emu/emu_test_support.hpp"
 
-#include "input.hpp"
-#include "nes.hpp"
+#include "emu-test/input.hpp"
+#include "emu-test/nes.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,10 +2,10 @@
 // random PPU register traffic), the machines stay inside their arrays and stay deterministic.
 // Meant to run under -DNESTRIS_SANITIZE=ON. The size is modest by default; set
 // NESTRIS_EMU_RANDOM_CYCLES to run more (e.g. 100000000 locally).
-#include "disasm.hpp"
-#include "emu_test_support.hpp"
-#include "flat_machine.hpp"
-#include "nes.hpp"
+#include "emu-test/debug/disasm.hpp"
+#include "tests/emu/emu_test_support.hpp"
+#include "emu-test/flat_machine.hpp"
+#include "emu-test/nes.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "flat_machine.hpp"
+#include "emu-test/flat_machine.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,11 +1,11 @@
 // run-rom --wav / --sample-rate / --sound-trace on a small program that plays pulse 1 at 440 Hz:
 // the WAV is 16-bit PCM mono at the rate asked, as long as the run, and holds that tone; bad
 // paths and options are refused with the reason, and nothing is written.
-#include "emu_commands.hpp"
-#include "emu_test_support.hpp"
-#include "support/run_cli.hpp"
-#include "support/scratch_dir.hpp"
-#include "wav.hpp"
+#include "emu-test/debug/emu_commands.hpp"
+#include "tests/emu/emu_test_support.hpp"
+#include "tests/support/run_cli.hpp"
+#include "tests/support/scratch_dir.hpp"
+#include "emu-test/wav.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // Public NES test ROMs (nestest, blargg's suites), read from the directory NES_TEST_ROMS names
 // (the layout of the nes-test-roms collection); never committed. Skipped without it.
-#include "emu_commands.hpp"
-#include "support/run_cli.hpp"
-#include "support/scratch_dir.hpp"
+#include "emu-test/debug/emu_commands.hpp"
+#include "tests/support/run_cli.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // The real game in the emulator (only where TETRIS_ROM points to a Tetris (USA) image; skipped
 // otherwise). Addresses are the public facts of the brief: NMI $8005, main loop $8138, game
 // mode $C0, play state $48, piece x/y $40/$41, level $44.
-#include "nes.hpp"
-#include "support/rom.hpp"
+#include "emu-test/nes.hpp"
+#include "tests/support/game_rom.hpp"
 #include "tetris_map.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/fceux_check.sh gives FCEUX a home of its own: FCEUX rewrites $HOME/.fceux/fceux.cfg when
+# tools/scripts/fceux_check.sh gives FCEUX a home of its own: FCEUX rewrites $HOME/.fceux/fceux.cfg when
 # it exits (--playmov leaves SDL.Movie set there), and the user's must be neither read nor
 # changed. Plays a two-frame movie on the synthetic ROM (not the game) with HOME set to an empty
 # directory, which must stay empty, while FCEUX's own home in the script's temporary directory
@@ -16,7 +16,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/home" "$work/tmp"
 printf 'version 3\nport0 1\nport1 0\nport2 0\n|0|........|||\n|0|........|||\n' >"$work/m.fm2"
 # The comparison itself is not what is tested here (any ROM will do): only where FCEUX wrote.
-HOME=$work/home TMPDIR=$work/tmp sh "$src/tools/fceux_check.sh" --movie "$work/m.fm2" "$rom" "$build" || true
+HOME=$work/home TMPDIR=$work/tmp sh "$src/tools/scripts/fceux_check.sh" --movie "$work/m.fm2" "$rom" "$build" || true
 if [ -n "$(ls -A "$work/home")" ]; then
   echo "FCEUX wrote into the user's home:"; find "$work/home"; exit 1
 fi

@@ -1,7 +1,7 @@
 #!/bin/sh
 # An FCEUX movie of tests/fixtures/fceux (tetris_game.fm2: a whole game of Tetris from power-on to
 # top-out; tetris_reset_power.fm2: a soft reset and a power cycle; button presses only) in FCEUX and here with --power-on fceux: the 2 KiB of RAM after
-# every frame must be identical (tools/fceux_check.sh --movie). Local only: needs TETRIS_ROM and
+# every frame must be identical (tools/scripts/fceux_check.sh --movie). Local only: needs TETRIS_ROM and
 # the Debian packages fceux and xvfb; prints SKIPPED otherwise.
 #   fceux_movie_test.sh SOURCE_DIR BUILD_DIR MOVIE (a file in tests/fixtures/fceux)
 set -eu
@@ -11,4 +11,4 @@ build=$2
 [ -f "$TETRIS_ROM" ] || { echo "SKIPPED: TETRIS_ROM=$TETRIS_ROM is not a file"; exit 0; }
 { command -v fceux >/dev/null || [ -x /usr/games/fceux ]; } || { echo "SKIPPED: fceux is not installed"; exit 0; }
 command -v xvfb-run >/dev/null || { echo "SKIPPED: xvfb-run is not installed (Debian package xvfb)"; exit 0; }
-"$src/tools/fceux_check.sh" --movie "$src/tests/fixtures/fceux/$3" "$TETRIS_ROM" "$build"
+"$src/tools/scripts/fceux_check.sh" --movie "$src/tests/fixtures/fceux/$3" "$TETRIS_ROM" "$build"

@@ -26,7 +26,7 @@ frames=$(grep -c '^|' "$movie")
 out=$(mktemp -d "${TMPDIR:-/tmp}/nestris-fceux-sound.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 "$build/bin/nestris-ai" run-rom "$TETRIS_ROM" --movie "$movie" --power-on fceux --sound-trace "$out/ours.txt" >"$out/ours.out"
-# FCEUX with a home of its own (as tools/fceux_check.sh), its sound on a dummy SDL driver.
+# FCEUX with a home of its own (as tools/scripts/fceux_check.sh), its sound on a dummy SDL driver.
 home=$out/fceux-home
 mkdir -p "$home/.config" "$home/.local/share" "$home/.cache"
 HOME=$home FCEUX_HOME=$home XDG_CONFIG_HOME=$home/.config XDG_DATA_HOME=$home/.local/share XDG_CACHE_HOME=$home/.cache \

@@ -1,6 +1,6 @@
 // FCEUX movies (.fm2): any bytes are refused with Fm2Error or read; a movie read writes back,
 // frame by frame, to lines that read as the same frames, and plays on a tiny NROM cartridge.
-#include "fm2.hpp"
+#include "emu-test/debug/fm2.hpp"
 
 #include <cstdint>
 #include <cstdlib>

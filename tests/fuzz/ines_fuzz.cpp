@@ -1,6 +1,6 @@
 // The emulator's iNES loader: any bytes are refused with InesError or make a machine that runs.
-#include "cartridge.hpp"
-#include "nes.hpp"
+#include "emu-test/cartridge.hpp"
+#include "emu-test/nes.hpp"
 
 #include <cstdint>
 #include <span>

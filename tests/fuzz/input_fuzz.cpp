@@ -1,6 +1,6 @@
 // The input-string grammar ("A*3 .*60 R+B"): refused with InputError or read; what is read
 // never exceeds the frame limit, and each frame's buttons format back to a frame that reads the same.
-#include "input.hpp"
+#include "emu-test/input.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // Label files (ld65 -Ln, VICE format) and command-line addresses: refused with SymbolError or
 // read; no label read has an empty name.
-#include "ld65_files.hpp"
-#include "symbols.hpp"
+#include "patcher/ld65_files.hpp"
+#include "emu-test/debug/symbols.hpp"
 
 #include <cstdint>
 #include <cstdlib>

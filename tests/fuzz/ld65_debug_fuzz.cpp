@@ -1,6 +1,6 @@
 // The ld65 debug-info and config readers the assembler driver uses: refused with Ld65Error or
 // read; segments read lie inside 24 bits.
-#include "ld65_files.hpp"
+#include "patcher/ld65_files.hpp"
 
 #include <cstdint>
 #include <cstdlib>

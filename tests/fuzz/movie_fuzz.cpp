@@ -1,6 +1,6 @@
 // Movie files: refused with std::runtime_error or read; a movie read writes back to text that
 // reads as the same frames.
-#include "player.hpp"
+#include "ai-reference/model/player.hpp"
 
 #include <cstdint>
 #include <cstdlib>

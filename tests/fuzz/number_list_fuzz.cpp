@@ -1,7 +1,7 @@
 // Seed and level lists ("0-99", "3,7,12"): refused with UsageError or read; a list read is
 // never longer than its ranges allow and holds only the numbers written.
-#include "command_runner.hpp"
-#include "model_commands.hpp"
+#include "base/command_runner.hpp"
+#include "tools/cli/command_line.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // State files: refused with std::runtime_error or read; a state read writes back to text that
 // reads as the same state.
-#include "state_io.hpp"
+#include "ai-reference/model/state_io.hpp"
 
 #include <cstdint>
 #include <cstdlib>

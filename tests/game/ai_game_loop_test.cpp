@@ -4,7 +4,7 @@
 // frame boundary, pieces, board, score and all (game_harness.hpp, compare_ai_game_with_loop).
 // The search's timing is part of the game (a piece that spawns before its search is done gets
 // the best placement found so far), so the loop gets the real idle time, not a constant.
-#include "game/game_support.hpp"
+#include "tests/game/game_support.hpp"
 
 #include <catch2/catch.hpp>
 

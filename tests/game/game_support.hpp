@@ -1,8 +1,8 @@
 // Helpers of the real-game tests: the user's ROM (or a skip), and the regions of the map.
 #pragma once
 
-#include "game_harness.hpp"
-#include "support/rom.hpp"
+#include "tools/harness/game_harness.hpp"
+#include "tests/support/game_rom.hpp"
 
 #include <optional>
 #include <string>

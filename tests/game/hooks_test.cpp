@@ -1,12 +1,17 @@
 // The game hooks without the game: where they are, what bytes they write, and what the hook
 // code does, run on the flat 6502 machine with stand-ins for the few game routines it calls.
 // (The real game: the other files of this suite, with TETRIS_ROM.)
-#include "cart_image.hpp"
-#include "flat_machine.hpp"
+#include "patcher/cart_image.hpp"
+#include "patcher/hook_table.hpp"
+#include "emu-test/flat_machine.hpp"
+#include "hooks_map.hpp"
+#include "tetris_map.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -45,35 +50,48 @@ struct Machine {
 
 }  // namespace
 
+// The hook sites as asm/hooks.inc declares them, once.
+static std::vector<HookSite> hook_sites() {
+    std::ifstream in(std::string(NESTRIS_SOURCE_DIR) + "/asm/hooks.inc");
+    REQUIRE(in);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_hook_table(text.str());
+}
+
 TEST_CASE("every hook site is rewritten exactly at its place in the game") {
     const CartImage& cart = shipped_cart();
-    struct Site {
-        const char* region;
-        const char* game_symbol;  // asm/tetris.inc: what is there in the game
-    };
-    const Site sites[] = {
-        {"HOOK_8148", "game_mainLoop_demoCheck"},
-        {"HOOK_8254", "game_titleScreen_store"},
-        {"HOOK_8409", "game_levelMenu_showHighScores"},
-        {"HOOK_845F", "game_levelMenu_startHeld"},
-        {"HOOK_98F1", "game_chooseNextTetrimino_demo"},
-        {"HOOK_9CEE", "game_gameOver_highScore"},
-        {"HOOK_9D51", "game_pollControllerButtons"},
-        {"HOOK_AA36", "game_waitForVblank_loop"},
-    };
+    const std::vector<HookSite> sites = hook_sites();
+    REQUIRE_FALSE(sites.empty());
     int hook_regions = 0;
     for (const CartRegion& r : cart.regions) hook_regions += r.is_hook_site();
-    CHECK(hook_regions == static_cast<int>(std::size(sites)));
-    for (const Site& s : sites) {
-        INFO(s.region);
-        const CartRegion& r = cart.region(s.region);
+    CHECK(hook_regions == static_cast<int>(sites.size()));
+    for (const HookSite& s : sites) {
+        INFO(s.area());
+        const CartRegion& r = cart.region(s.area());
         CHECK(r.is_hook_site());
-        CHECK(r.start == cart.require(s.game_symbol));
+        CHECK(r.start == cart.require(s.site));  // asm/tetris.inc: what is there in the game
+        CHECK(r.size == s.size);
         const CartSegment* seg = segment_at(cart, r.start);
         REQUIRE(seg != nullptr);
+        CHECK(seg->name == s.area());
         CHECK(seg->bytes.size() == r.size);  // the patch writes all of the site and nothing more
         CHECK(r.used == r.size);
     }
+}
+
+TEST_CASE("the hook table: malformed lines, twice the same name and unknown sites are refused") {
+    CHECK(parse_hook_table("hook A, game_x, 3 ; a\n  hook_begin A\nhookB = 1\n").size() == 1);
+    CHECK_THROWS_AS(parse_hook_table("hook A, game_x\n"), HookTableError);
+    CHECK_THROWS_AS(parse_hook_table("hook A, game_x, 0\n"), HookTableError);
+    CHECK_THROWS_AS(parse_hook_table("hook A, game_x, 3\nhook A, game_y, 3\n"), HookTableError);
+    const std::string config = "MEMORY {\n    R: start = $8000, size = $10;\n}\nSEGMENTS {\n    S: load = R;\n}\n";
+    const auto hooks = parse_hook_table("hook A, game_x, 3 ; what\nhook B, $9000, 2\n");
+    const std::string out = config_with_hook_sites(config, hooks, parse_asm_constants("game_x = $8148 ; here\n"));
+    CHECK(out.find("HOOK_A: start = $8148, size = $0003, type = ro, file = %O;  # what") < out.find("}\nSEGMENTS"));
+    CHECK(out.find("HOOK_B: start = $9000, size = $0002") != std::string::npos);
+    CHECK(out.find("HOOK_A: load = HOOK_A, type = ro;") > out.find("SEGMENTS"));
+    CHECK_THROWS_AS(config_with_hook_sites(config, hooks, {}), HookTableError);
 }
 
 TEST_CASE("the hook sites hold the calls into the AI and the hook code") {
@@ -83,15 +101,15 @@ TEST_CASE("the hook sites hold the calls into the AI and the hook code") {
         v.insert(v.end(), static_cast<size_t>(n), kNop);
         return v;
     };
-    CHECK(bytes("HOOK_AA36") == with_nops(call_bytes(kJsr, cart.require("ai_idle")), 2));
-    CHECK(bytes("HOOK_9D51") == call_bytes(kJmp, cart.require("ai_poll")));
-    CHECK(bytes("HOOK_8254") == with_nops(call_bytes(kJsr, cart.require("title_enter")), 1));
+    CHECK(bytes("HOOK_IDLE") == with_nops(call_bytes(kJsr, cart.require("ai_idle")), 2));
+    CHECK(bytes("HOOK_POLL") == call_bytes(kJmp, cart.require("ai_poll")));
+    CHECK(bytes("HOOK_TITLE_ENTER") == with_nops(call_bytes(kJsr, cart.require("title_enter")), 1));
     CHECK(cart.require("ai_mode") < 0x100);
-    CHECK(bytes("HOOK_9CEE") == call_bytes(kJsr, cart.require("game_over")));
-    CHECK(bytes("HOOK_8148") == with_nops(call_bytes(kJsr, cart.require("demo_tick")), 1));
-    CHECK(bytes("HOOK_845F") == with_nops(call_bytes(kJsr, cart.require("level_start")), 1));
-    CHECK(bytes("HOOK_8409") == call_bytes(kJsr, cart.require("level_menu_hint")));
-    CHECK(bytes("HOOK_98F1") == call_bytes(kJmp, cart.require("demo_pick")));
+    CHECK(bytes("HOOK_GAME_OVER") == call_bytes(kJsr, cart.require("game_over")));
+    CHECK(bytes("HOOK_DEMO_END") == with_nops(call_bytes(kJsr, cart.require("demo_tick")), 1));
+    CHECK(bytes("HOOK_LEVEL_START") == with_nops(call_bytes(kJsr, cart.require("level_start")), 1));
+    CHECK(bytes("HOOK_LEVEL_MENU_HINT") == call_bytes(kJsr, cart.require("level_menu_hint")));
+    CHECK(bytes("HOOK_DEMO_PICK") == call_bytes(kJmp, cart.require("demo_pick")));
 }
 
 TEST_CASE("free regions and hook sites do not overlap and the AI's RAM is where the map says") {
@@ -116,7 +134,8 @@ TEST_CASE("level_start: Select held at Start switches the AI on and A still adds
         bool plus_ten;
     };
     const Case cases[] = {
-        {0x10, 0, false}, {0x90, 0, true}, {0x30, 2, false}, {0xB0, 2, true}, {0x50, 0, false}, {0x70, 2, false},
+        {0x10, hooks::AI_MODE_HUMAN, false}, {0x90, hooks::AI_MODE_HUMAN, true}, {0x30, hooks::AI_MODE_GAME, false},
+        {0xB0, hooks::AI_MODE_GAME, true},   {0x50, hooks::AI_MODE_HUMAN, false}, {0x70, hooks::AI_MODE_GAME, false},
     };
     for (const Case& c : cases) {
         INFO("held " << int(c.held));
@@ -136,42 +155,42 @@ TEST_CASE("game_over: a human game goes on to the high scores and an AI game swi
     const uint8_t marker[] = {0xE6, 0xF0, kRts};  // inc $F0 / rts
     t.m.load(hs, marker);
     t.m.write(0xF0, 0);
-    t.set("ai_mode", 0);
+    t.set("ai_mode", hooks::AI_MODE_HUMAN);
     t.call("game_over");
     CHECK(t.m.read(0xF0) == 1);
-    t.set("ai_mode", 2);
+    t.set("ai_mode", hooks::AI_MODE_GAME);
     t.call("game_over");
     CHECK(t.m.read(0xF0) == 1);
-    CHECK(t.ram("ai_mode") == 0);
+    CHECK(t.ram("ai_mode") == hooks::AI_MODE_HUMAN);
 }
 
 TEST_CASE("demo_tick: keeps the AI on and the level up and ends at the original demo's end frame or the curtain") {
     Machine t;
     auto tick = [&] { return (t.call("demo_tick") & kZ) != 0; };
     t.set("player1_levelNumber", 0);
-    t.set("player1_playState", 1);
+    t.set("player1_playState", tetris::PLAY_STATE_ACTIVE);
     t.m.write16(t.sym("frameCounter"), 0x0501);
     CHECK_FALSE(tick());
-    CHECK(t.ram("ai_mode") == 1);
-    const uint8_t demo_level = static_cast<uint8_t>(t.sym("DEMO_LEVEL"));
+    CHECK(t.ram("ai_mode") == hooks::AI_MODE_DEMO);
+    const uint8_t demo_level = hooks::DEMO_LEVEL;
     CHECK(demo_level >= 18);
     CHECK(t.ram("player1_levelNumber") == demo_level);
     t.set("player1_levelNumber", 21);  // level-ups stay
     CHECK_FALSE(tick());
     CHECK(t.ram("player1_levelNumber") == 21);
-    t.m.write16(t.sym("frameCounter"), 0x1796);
+    t.m.write16(t.sym("frameCounter"), hooks::DEMO_END_FRAME - 1);
     CHECK_FALSE(tick());
-    t.m.write16(t.sym("frameCounter"), 0x1797);  // the original demo's last frame
+    t.m.write16(t.sym("frameCounter"), hooks::DEMO_END_FRAME);  // the original demo's last frame
     CHECK(tick());
-    CHECK(t.ram("ai_mode") == 0);
+    CHECK(t.ram("ai_mode") == hooks::AI_MODE_HUMAN);
     t.m.write16(t.sym("frameCounter"), 0x0900);
-    t.set("player1_playState", 0x0A);  // topped out: the curtain falls
-    t.set("player1_curtainRow", 0x13);
+    t.set("player1_playState", tetris::PLAY_STATE_CURTAIN);  // topped out: the curtain falls
+    t.set("player1_curtainRow", tetris::CURTAIN_DOWN - 1);
     CHECK_FALSE(tick());
-    t.set("player1_curtainRow", 0x14);  // down
+    t.set("player1_curtainRow", tetris::CURTAIN_DOWN);  // down
     CHECK(tick());
-    CHECK(t.ram("ai_mode") == 0);
-    t.set("player1_playState", 1);  // a stale curtain row outside the curtain means nothing
+    CHECK(t.ram("ai_mode") == hooks::AI_MODE_HUMAN);
+    t.set("player1_playState", tetris::PLAY_STATE_ACTIVE);  // a stale curtain row outside the curtain means nothing
     CHECK_FALSE(tick());
 }
 

@@ -3,8 +3,8 @@
 // games wait for the NMI: all RAM but the AI's bytes and the dead stack identical, and the PPU
 // writes identical (register, value, VRAM address, in order) once the level-menu hint's writes
 // are taken out. The driver never holds Select in the level menu (that starts an AI game) and
-// always leaves the title before the demo. A bigger run: tools/check_identity.cpp.
-#include "game/game_support.hpp"
+// always leaves the title before the demo. A bigger run: tools/bench/check_identity.cpp.
+#include "tests/game/game_support.hpp"
 
 #include <catch2/catch.hpp>
 

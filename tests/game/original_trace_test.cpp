@@ -2,7 +2,7 @@
 // every read, write and execute of the original over long runs of every screen (legal, title,
 // menus, the demo, A-Type and B-Type games at many levels with line clears, level-ups, pauses,
 // resets, top-outs and curtains, high-score entry, endings), by the driver of tools/game_harness.
-#include "game/game_support.hpp"
+#include "tests/game/game_support.hpp"
 #include "tetris_map.hpp"
 
 #include <catch2/catch.hpp>

@@ -5,11 +5,12 @@
 // checks are about the game around the AI: when the demo starts and ends, its level and pieces,
 // the RNG, how AI games start, pause and end. (That the AI's play is the cartridge-in-the-loop's:
 // ai_game_loop_test.cpp.)
-#include "game/game_support.hpp"
+#include "tests/game/game_support.hpp"
 #include "tetris_map.hpp"
 
-#include "image.hpp"
-#include "input.hpp"
+#include "emu-test/image.hpp"
+#include "emu-test/input.hpp"
+#include "hooks_map.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -74,8 +75,8 @@ TEST_CASE("real game: the AI demo starts and ends with the original's and leaves
               << demo_lines << " lines, " << p_pieces.size() << " pieces" << (topped_out ? ", topped out" : "") << "\n";
     CHECK(o_start > 0);
     CHECK(p_start == o_start);
-    CHECK(max_ai_mode == 1);
-    CHECK(p.read_ram(game::ai_mode_address()) == 0);  // back on the title screen
+    CHECK(max_ai_mode == hooks::AI_MODE_DEMO);
+    CHECK(p.read_ram(game::ai_mode_address()) == hooks::AI_MODE_HUMAN);  // back on the title screen
     CHECK(rng_same);                      // the seed and the piece counter follow the original's
     CHECK(p_pieces != o_pieces);          // live random pieces, not the recorded ones
     CHECK(p_pieces.size() > 20);
@@ -103,7 +104,7 @@ TEST_CASE("real game: Start in the AI demo goes back to the title as in the orig
         p.run_frame();
     }
     CHECK(p.read_ram(tetris::gameMode) == tetris::GAME_MODE_TITLE);
-    CHECK(p.read_ram(game::ai_mode_address()) == 0);
+    CHECK(p.read_ram(game::ai_mode_address()) == hooks::AI_MODE_HUMAN);
 }
 
 TEST_CASE("real game: Select held at Start in the level menu starts an AI game at any level") {
@@ -116,12 +117,12 @@ TEST_CASE("real game: Select held at Start in the level menu starts an AI game a
         uint8_t ai_mode, level;
     };
     const Case cases[] = {
-        {false, "R .*3 R .*3 ", "E*3 E+S", 2, 2},
-        {false, "D .*3 R .*3 ", "A+E*3 A+E+S", 2, 16},  // the +10 trick
-        {false, "R .*3 ", "S", 0, 1},                   // a human game
-        {false, "R .*3 ", "A*3 A+S", 0, 11},
-        {true, "L .*3 ", "E*3 E+S", 2, 0},              // B-Type
-        {true, "D .*3 ", "A+E*3 A+E+S", 2, 15},
+        {false, "R .*3 R .*3 ", "E*3 E+S", hooks::AI_MODE_GAME, 2},
+        {false, "D .*3 R .*3 ", "A+E*3 A+E+S", hooks::AI_MODE_GAME, 16},  // the +10 trick
+        {false, "R .*3 ", "S", hooks::AI_MODE_HUMAN, 1}, // a human game
+        {false, "R .*3 ", "A*3 A+S", hooks::AI_MODE_HUMAN, 11},
+        {true, "L .*3 ", "E*3 E+S", hooks::AI_MODE_GAME, 0}, // B-Type
+        {true, "D .*3 ", "A+E*3 A+E+S", hooks::AI_MODE_GAME, 15},
     };
     for (const Case& c : cases) {
         INFO((c.b_type ? "B-Type " : "A-Type ") << c.moves << c.start);
@@ -139,7 +140,7 @@ TEST_CASE("real game: an AI game pauses and ends with the AI off and no high-sco
     if (!roms) return;
     emu::Nes p(roms->patched);
     p.run_input(to_level_menu(false) + "D .*3 R .*3 A+E*3 A+E+S .*100");  // level 16
-    REQUIRE(p.read_ram(game::ai_mode_address()) == 2);
+    REQUIRE(p.read_ram(game::ai_mode_address()) == hooks::AI_MODE_GAME);
     // Start pauses and resumes, as in a human game.
     p.run_input("S .*20");
     CHECK(p.read_ram(tetris::renderMode) == 0);
@@ -165,7 +166,7 @@ TEST_CASE("real game: an AI game pauses and ends with the AI off and no high-sco
     }
     CHECK(curtain);
     CHECK(p.read_ram(tetris::gameMode) == tetris::GAME_MODE_LEVEL_MENU);
-    CHECK(p.read_ram(game::ai_mode_address()) == 0);
+    CHECK(p.read_ram(game::ai_mode_address()) == hooks::AI_MODE_HUMAN);
     for (uint16_t i = 0; i < table_before.size(); ++i) CHECK(p.read_ram(static_cast<uint16_t>(table + i)) == table_before[i]);
 }
 

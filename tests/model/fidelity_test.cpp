@@ -2,9 +2,9 @@
 // otherwise): every frame of 120 games of up to 5 000 frames (at least 500 000 frames in all;
 // games that top out end early), start levels 0, 9, 18, 19 and 29,
 // A-Type and B-Type, random movies with line clears, pauses and level-ups.
-#include "fidelity.hpp"
-#include "support/rom.hpp"
-#include "worker_pool.hpp"
+#include "tools/harness/fidelity.hpp"
+#include "tests/support/game_rom.hpp"
+#include "base/worker_pool.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -50,9 +50,9 @@ TEST_CASE("fidelity: a divergence is reported with both states") {
     r.frames_compared = 12;
     r.diverged = true;
     r.divergence_frame = 12;
-    r.divergence_buttons = button::Left;
+    r.divergence_buttons = tetris::BUTTON_LEFT;
     r.before = seeded_game(4, 9);
-    r.model = stepped(r.before, button::Left);
+    r.model = stepped(r.before, tetris::BUTTON_LEFT);
     GameState game = r.model;
     game.levelNumber = 10;
     game.playfield[199] = kTileBlockB;

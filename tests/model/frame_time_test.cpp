@@ -1,8 +1,8 @@
 // The score loop's cycles (frame_time.hpp). The figures pinned here were traced on the game by
 // `measure-lock` (score 999 999, no NMI inside the loop); tests/game/lock_timing_test.cpp
 // compares the function with the game on random levels and scores whenever the ROM is present.
-#include "frame_time.hpp"
-#include "model_test_support.hpp"
+#include "ai-reference/model/frame_time.hpp"
+#include "tests/model/model_test_support.hpp"
 
 #include <catch2/catch.hpp>
 

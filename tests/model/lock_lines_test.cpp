@@ -2,9 +2,9 @@
 // Right+Left+Down quirk; expected frame counts and values are worked out from the game's code:
 // the NMI copies four playfield rows per frame and the game waits for that copy before locking,
 // before checking rows (one row per frame, four rows) and before spawning.
-#include "model_test_support.hpp"
-#include "rng.hpp"
-#include "state_io.hpp"
+#include "tests/model/model_test_support.hpp"
+#include "ai-reference/model/rng.hpp"
+#include "ai-reference/model/state_io.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -15,7 +15,7 @@ using nestris::test::fresh_piece;
 
 namespace {
 
-bool spawned(const GameState& s) { return s.playState == play_state::Active; }
+bool spawned(const GameState& s) { return s.playState == tetris::PLAY_STATE_ACTIVE; }
 
 // A flat I resting on blocks under columns 3-6 at pivot row y, level 29 (gravity every frame).
 GameState resting_i(int y) {
@@ -28,7 +28,7 @@ GameState resting_i(int y) {
 
 // Runs play state 5 (lines, level, score) once for `lines` cleared lines.
 void score_lines(GameState& s, uint8_t lines) {
-    s.playState = play_state::UpdateLines;
+    s.playState = tetris::PLAY_STATE_UPDATE_LINES;
     s.completedLines = lines;
     step(s, 0);
 }
@@ -43,7 +43,7 @@ TEST_CASE("entry delay: spawn 2n + 8 frames after the failed drop, n = copy fram
         INFO("pivot row " << y);
         GameState s = resting_i(y);
         step(s, 0);
-        REQUIRE(s.playState == play_state::Lock);
+        REQUIRE(s.playState == tetris::PLAY_STATE_LOCK);
         const auto frames = frames_until(s, 0, spawned);
         REQUIRE(frames);
         // Frame 1 was the failed drop; the spawn comes 2n + 8 frames later (10 to 18).
@@ -227,7 +227,7 @@ TEST_CASE("B-Type: lines count down to 0 and the goal ends the game") {
     s.lines = {0x02, 0x00};
     score_lines(s, 4);
     CHECK(s.lines[0] == 0x00);
-    CHECK(s.playState == play_state::BTypeGoalCheck);
+    CHECK(s.playState == tetris::PLAY_STATE_B_TYPE_GOAL_CHECK);
     step(s, 0);
     CHECK(s.status == GameStatus::BTypeGoal);
 }
@@ -237,9 +237,9 @@ TEST_CASE("top-out: a piece spawned into the stack locks into the curtain") {
     s.playfield[5] = kTileBlockA;       // (5, 0) taken: the piece overlaps it
     s.playfield[2 * 10 + 5] = kTileBlockA;  // (5, 2) taken: it cannot fall either
     step(s, 0);                         // the drop fails at once (gravity every frame)
-    CHECK(s.playState == play_state::Lock);
+    CHECK(s.playState == tetris::PLAY_STATE_LOCK);
     step(s, 0);                    // the lock finds the piece overlapping
-    CHECK(s.playState == play_state::Curtain);
+    CHECK(s.playState == tetris::PLAY_STATE_CURTAIN);
     CHECK(s.curtainRow == 0xF0);
     CHECK(is_topped_out(s));
     // The curtain moves on every frame whose (counted) frameCounter % 4 == 0: 16 waits, then
@@ -253,13 +253,13 @@ TEST_CASE("top-out: a piece spawned into the stack locks into the curtain") {
     // Then the game waits for Start (score below 30 000) and leaves.
     for (int i = 0; i < 10; ++i) step(s, 0);
     CHECK(s.status == GameStatus::Playing);
-    step(s, button::Start);
-    CHECK(s.playState == play_state::Unassign);
+    step(s, tetris::BUTTON_START);
+    CHECK(s.playState == tetris::PLAY_STATE_UNASSIGN);
     step(s, 0);
     CHECK(s.status == GameStatus::GameOver);
     GameState rich = fresh_piece(orient::tDown, 0);
     rich.score = {0x00, 0x00, 0x03};
-    rich.playState = play_state::Curtain;
+    rich.playState = tetris::PLAY_STATE_CURTAIN;
     rich.curtainRow = 20;
     step(rich, 0);
     CHECK(rich.status == GameStatus::Ending);
@@ -267,21 +267,21 @@ TEST_CASE("top-out: a piece spawned into the stack locks into the curtain") {
 
 TEST_CASE("pause: Start stops the game until a new press of Start alone") {
     GameState s = fresh_piece(orient::tDown, 19);
-    step(s, button::Start);
+    step(s, tetris::BUTTON_START);
     CHECK(is_paused(s));
     CHECK(s.gameModeState == 7);
     const GameState paused = s;
-    for (int i = 0; i < 20; ++i) step(s, i % 2 ? button::A : button::Right);
+    for (int i = 0; i < 20; ++i) step(s, i % 2 ? tetris::BUTTON_A : tetris::BUTTON_RIGHT);
     CHECK(s.tetriminoY == paused.tetriminoY);
     CHECK(s.tetriminoX == paused.tetriminoX);
     CHECK(s.currentPiece == paused.currentPiece);
     CHECK(s.frameCounter == paused.frameCounter + 20);
     CHECK(s.rngSeed != paused.rngSeed);
     step(s, 0);
-    step(s, button::Start | button::A);  // not Start alone: still paused
+    step(s, tetris::BUTTON_START | tetris::BUTTON_A);  // not Start alone: still paused
     CHECK(is_paused(s));
     step(s, 0);
-    step(s, button::Start);
+    step(s, tetris::BUTTON_START);
     CHECK(!is_paused(s));
     CHECK(s.gameModeState == 2);
     CHECK(s.vramRow == 0);  // the playfield is redrawn
@@ -289,13 +289,13 @@ TEST_CASE("pause: Start stops the game until a new press of Start alone") {
 
 TEST_CASE("quirk: holding exactly Right+Left+Down skips the game's logic every other frame") {
     GameState s = fresh_piece(orient::tDown, 0);
-    for (int i = 0; i < 10; ++i) step(s, button::Right | button::Left | button::Down);
+    for (int i = 0; i < 10; ++i) step(s, tetris::BUTTON_RIGHT | tetris::BUTTON_LEFT | tetris::BUTTON_DOWN);
     CHECK(s.fallTimer == 5);
     CHECK(s.gameModeState == 2);
-    step(s, button::Right | button::Left | button::Down);
+    step(s, tetris::BUTTON_RIGHT | tetris::BUTTON_LEFT | tetris::BUTTON_DOWN);
     CHECK(s.gameModeState == 7);
     GameState other = fresh_piece(orient::tDown, 0);
-    for (int i = 0; i < 10; ++i) step(other, button::Right | button::Down);
+    for (int i = 0; i < 10; ++i) step(other, tetris::BUTTON_RIGHT | tetris::BUTTON_DOWN);
     CHECK(other.fallTimer == 10);
 }
 
@@ -314,28 +314,28 @@ TEST_CASE("lag frame: the NMI in the work renders, counts, steps the RNG and pol
     // clear's animation, its main loop runs play state 5 (the score loop), and the NMI that
     // lands in that work copies the first four playfield rows.
     GameState s = fresh_piece(orient::iHoriz, 160);
-    s.playState = play_state::LineClearAnimation;
+    s.playState = tetris::PLAY_STATE_LINE_CLEAR;
     s.rowY = 4;
     s.frameCounter = 4;  // the animation's last step: the NMI moves play state 4 on to 5
     s.completedLines = 1;
     const GameState start = s;
 
     GameState plain = start;
-    step(plain, button::Left);
-    REQUIRE(plain.playState == play_state::BTypeGoalCheck);
+    step(plain, tetris::BUTTON_LEFT);
+    REQUIRE(plain.playState == tetris::PLAY_STATE_B_TYPE_GOAL_CHECK);
 
     int polls = 0;
     GameState lagged = start;
-    step_with_lag(lagged, button::Left, LagNmis{1, 0, 0}, [&](const GameState& now) {
+    step_with_lag(lagged, tetris::BUTTON_LEFT, LagNmis{1, 0, 0}, [&](const GameState& now) {
         ++polls;
-        CHECK(now.playState == play_state::BTypeGoalCheck);  // after the player's work
-        return uint8_t(button::Left | button::A);
+        CHECK(now.playState == tetris::PLAY_STATE_B_TYPE_GOAL_CHECK);  // after the player's work
+        return uint8_t(tetris::BUTTON_LEFT | tetris::BUTTON_A);
     });
     CHECK(polls == 1);
     CHECK(lagged.frameCounter == plain.frameCounter + 1);
     CHECK(lagged.rngSeed == rng_step(plain.rngSeed));
-    CHECK(lagged.heldButtons == (button::Left | button::A));
-    CHECK(lagged.newlyPressedButtons == button::A);
+    CHECK(lagged.heldButtons == (tetris::BUTTON_LEFT | tetris::BUTTON_A));
+    CHECK(lagged.newlyPressedButtons == tetris::BUTTON_A);
     CHECK(plain.vramRow == 0);   // the frame's NMI ended the animation (and set the copy back to row 0)
     CHECK(lagged.vramRow == 4);  // the lag NMI copied rows 0-3
     CHECK(lagged.gameModeState == 2);
@@ -343,17 +343,17 @@ TEST_CASE("lag frame: the NMI in the work renders, counts, steps the RNG and pol
     // The rest of the work reads the lag NMI's poll: Right+Left+Down held there makes the main
     // loop wait after gameModeState 6; Start pressed there pauses; after the work, neither.
     GameState quirk = start;
-    step_with_lag(quirk, button::Left, LagNmis{1, 0, 0}, [](const GameState&) { return uint8_t(7); });
+    step_with_lag(quirk, tetris::BUTTON_LEFT, LagNmis{1, 0, 0}, [](const GameState&) { return uint8_t(tetris::BUTTON_RIGHT | tetris::BUTTON_LEFT | tetris::BUTTON_DOWN); });
     CHECK(quirk.gameModeState == 7);
     GameState pause = start;
-    step_with_lag(pause, button::Left, LagNmis{1, 0, 0}, [](const GameState&) { return uint8_t(button::Start); });
+    step_with_lag(pause, tetris::BUTTON_LEFT, LagNmis{1, 0, 0}, [](const GameState&) { return uint8_t(tetris::BUTTON_START); });
     CHECK(pause.renderMode == 0);
     GameState late = start;
-    step_with_lag(late, button::Left, LagNmis{0, 0, 1}, [](const GameState&) { return uint8_t(button::Start); });
+    step_with_lag(late, tetris::BUTTON_LEFT, LagNmis{0, 0, 1}, [](const GameState&) { return uint8_t(tetris::BUTTON_START); });
     CHECK(late.renderMode == 3);
-    CHECK(late.heldButtons == button::Start);
+    CHECK(late.heldButtons == tetris::BUTTON_START);
     GameState between = start;  // 6 read the frame's buttons, 7 the lag NMI's
-    step_with_lag(between, button::Left, LagNmis{0, 1, 0}, [](const GameState&) { return uint8_t(7 | button::Start); });
-    CHECK(between.gameModeState == 0x07);
+    step_with_lag(between, tetris::BUTTON_LEFT, LagNmis{0, 1, 0}, [](const GameState&) { return uint8_t(tetris::BUTTON_RIGHT | tetris::BUTTON_LEFT | tetris::BUTTON_DOWN | tetris::BUTTON_START); });
+    CHECK(between.gameModeState == 7);
     CHECK(between.renderMode == 0);
 }

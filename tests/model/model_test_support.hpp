@@ -1,8 +1,8 @@
 // Helpers for the model tests: states built by hand, stepping until something happens.
 #pragma once
 
-#include "game_model.hpp"
-#include "pieces.hpp"
+#include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/pieces.hpp"
 
 #include <functional>
 #include <optional>
@@ -19,7 +19,7 @@ inline GameState fresh_piece(uint8_t orientation = orient::tDown, uint8_t level 
     s.spawnID = orient::iHoriz;
     s.levelNumber = level;
     s.startLevel = level;
-    s.playState = play_state::Active;
+    s.playState = tetris::PLAY_STATE_ACTIVE;
     s.vramRow = kVramRowDone;
     s.autorepeatY = 0;
     s.fallTimer = 0;

@@ -1,6 +1,6 @@
 // Shifting (DAS), rotation, gravity and soft drop, frame by frame, with expectations worked out
 // from the game's shift_tetrimino / rotate_tetrimino / drop_tetrimino.
-#include "model_test_support.hpp"
+#include "tests/model/model_test_support.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,7 +14,7 @@ TEST_CASE("movement: a held direction moves at once, after 16 frames, then every
     std::vector<int> move_frames;
     uint8_t x = s.tetriminoX;
     for (int f = 1; f <= 40; ++f) {
-        step(s, button::Right);
+        step(s, tetris::BUTTON_RIGHT);
         if (s.tetriminoX != x) move_frames.push_back(f);
         x = s.tetriminoX;
     }
@@ -28,58 +28,58 @@ TEST_CASE("movement: a held direction moves at once, after 16 frames, then every
 TEST_CASE("movement: tapping moves on every new press, the fastest being every other frame") {
     GameState s = fresh_piece(orient::tDown, 0);
     for (int i = 0; i < 3; ++i) {
-        step(s, button::Left);
+        step(s, tetris::BUTTON_LEFT);
         step(s, 0);
     }
     CHECK(s.tetriminoX == 2);
     // Holding without a break moves only once in those frames.
     GameState h = fresh_piece(orient::tDown, 0);
-    for (int i = 0; i < 6; ++i) step(h, button::Left);
+    for (int i = 0; i < 6; ++i) step(h, tetris::BUTTON_LEFT);
     CHECK(h.tetriminoX == 4);
 }
 
 TEST_CASE("movement: Down blocks shifting, and a new press while charged resets the charge") {
     GameState s = fresh_piece(orient::tDown, 0);
-    step(s, button::Right | button::Down);
+    step(s, tetris::BUTTON_RIGHT | tetris::BUTTON_DOWN);
     CHECK(s.tetriminoX == 5);
     GameState t = fresh_piece(orient::tDown, 0);
-    for (int i = 0; i < 10; ++i) step(t, button::Right);  // moved once, counter at 9
+    for (int i = 0; i < 10; ++i) step(t, tetris::BUTTON_RIGHT);  // moved once, counter at 9
     CHECK(t.autorepeatX == 9);
-    step(t, button::Right | button::Left);  // Left newly pressed: counter 0, Right wins
+    step(t, tetris::BUTTON_RIGHT | tetris::BUTTON_LEFT);  // Left newly pressed: counter 0, Right wins
     CHECK(t.autorepeatX == 0);
     CHECK(t.tetriminoX == 7);
 }
 
 TEST_CASE("rotation: on new presses of A (clockwise) and B (counter-clockwise) only") {
     GameState s = fresh_piece(orient::tDown, 0);
-    step(s, button::A);
+    step(s, tetris::BUTTON_A);
     CHECK(s.currentPiece == orient::tLeft);
-    step(s, button::A);  // still held: nothing
+    step(s, tetris::BUTTON_A);  // still held: nothing
     CHECK(s.currentPiece == orient::tLeft);
     step(s, 0);
-    step(s, button::B);
+    step(s, tetris::BUTTON_B);
     CHECK(s.currentPiece == orient::tDown);
     step(s, 0);
-    step(s, button::A | button::B);  // both new: A wins
+    step(s, tetris::BUTTON_A | tetris::BUTTON_B);  // both new: A wins
     CHECK(s.currentPiece == orient::tLeft);
 }
 
 TEST_CASE("rotation: turns into the hidden rows are allowed, into walls and blocks are not") {
     // At row 0, T left reaches row -1: allowed (the hidden rows are empty).
     GameState s = fresh_piece(orient::tDown, 0);
-    step(s, button::A);
+    step(s, tetris::BUTTON_A);
     CHECK(s.currentPiece == orient::tLeft);
     // A vertical I at column 0 cannot turn flat (its cells would be at columns -2 and -1).
     GameState i = fresh_piece(orient::iVert, 0);
     i.tetriminoX = 0;
     i.tetriminoY = 5;
-    step(i, button::A);
+    step(i, tetris::BUTTON_A);
     CHECK(i.currentPiece == orient::iVert);
     // A block where the turned piece would go: no turn.
     GameState b = fresh_piece(orient::iHoriz, 0);
     b.tetriminoY = 5;
     b.playfield[4 * 10 + 5] = kTileBlockB;  // (5, 4): where I vertical's second cell goes
-    step(b, button::B);
+    step(b, tetris::BUTTON_B);
     CHECK(b.currentPiece == orient::iHoriz);
 }
 
@@ -108,7 +108,7 @@ TEST_CASE("soft drop: first row on the third frame of Down, then every other fra
     std::vector<int> drops;
     for (int f = 1; f <= 9; ++f) {
         const uint8_t y = s.tetriminoY;
-        step(s, button::Down);
+        step(s, tetris::BUTTON_DOWN);
         if (s.tetriminoY != y) drops.push_back(f);
     }
     CHECK(drops == std::vector<int>{3, 5, 7, 9});
@@ -121,18 +121,18 @@ TEST_CASE("soft drop: first row on the third frame of Down, then every other fra
 
 TEST_CASE("soft drop: needs a new press of Down alone, without Left/Right held") {
     GameState held_through = fresh_piece(orient::iHoriz, 0);
-    held_through.heldButtons = button::Down;  // Down held through the spawn
-    for (int f = 0; f < 6; ++f) step(held_through, button::Down);
+    held_through.heldButtons = tetris::BUTTON_DOWN;  // Down held through the spawn
+    for (int f = 0; f < 6; ++f) step(held_through, tetris::BUTTON_DOWN);
     CHECK(held_through.tetriminoY == 0);
     GameState with_left = fresh_piece(orient::iHoriz, 0);
-    with_left.heldButtons = button::Left;
-    for (int f = 0; f < 6; ++f) step(with_left, button::Left | button::Down);
+    with_left.heldButtons = tetris::BUTTON_LEFT;
+    for (int f = 0; f < 6; ++f) step(with_left, tetris::BUTTON_LEFT | tetris::BUTTON_DOWN);
     CHECK(with_left.tetriminoY == 0);
     // Down+Left while dropping stops the drop.
     GameState s = fresh_piece(orient::iHoriz, 0);
-    for (int f = 0; f < 3; ++f) step(s, button::Down);
+    for (int f = 0; f < 3; ++f) step(s, tetris::BUTTON_DOWN);
     CHECK(s.tetriminoY == 1);
-    for (int f = 0; f < 4; ++f) step(s, button::Down | button::Left);
+    for (int f = 0; f < 4; ++f) step(s, tetris::BUTTON_DOWN | tetris::BUTTON_LEFT);
     CHECK(s.tetriminoY == 1);
 }
 
@@ -147,7 +147,7 @@ TEST_CASE("first piece: hangs 96 frames at the spawn point unless Down is presse
     GameState d = fresh_piece(orient::tDown, 19);
     d.autorepeatY = 0xA1;
     d.fallTimer = 1;
-    step(d, button::Down);  // a new press of Down ends the hold (and starts a soft drop)
+    step(d, tetris::BUTTON_DOWN);  // a new press of Down ends the hold (and starts a soft drop)
     CHECK(d.autorepeatY == 1);
     CHECK(d.tetriminoY == 1);  // and gravity applies at once: fall timer 2 >= 2 at level 19
 }

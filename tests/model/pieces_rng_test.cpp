@@ -1,7 +1,7 @@
 // Piece tables, the RNG and the piece picker, against values worked out by hand from the game's
 // code (seed 000 and the game's routines).
-#include "pieces.hpp"
-#include "rng.hpp"
+#include "ai-reference/model/pieces.hpp"
+#include "ai-reference/model/rng.hpp"
 
 #include <catch2/catch.hpp>
 

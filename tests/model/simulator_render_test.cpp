@@ -1,9 +1,9 @@
 // The simulator (determinism, counting, summaries) and the renderers.
-#include "model_test_support.hpp"
-#include "player.hpp"
-#include "power_on.hpp"
-#include "render.hpp"
-#include "simulator.hpp"
+#include "tests/model/model_test_support.hpp"
+#include "ai-reference/model/player.hpp"
+#include "ai-reference/model/power_on.hpp"
+#include "ai-reference/model/render.hpp"
+#include "ai-reference/model/simulator.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -43,7 +43,7 @@ TEST_CASE("simulator: results depend on the seed list only, not on the threads")
     GameState s = seeded_game(7, 19);
     DropAtSpawnPlayer p;
     uint64_t frames = 0;
-    while (s.playState != play_state::Curtain) {
+    while (s.playState != tetris::PLAY_STATE_CURTAIN) {
         step(s, p.buttons(view_of(s)));
         ++frames;
     }

@@ -1,11 +1,11 @@
 // The state as a value, files, RAM, the power-on start and the players.
-#include "model_test_support.hpp"
-#include "player.hpp"
-#include "power_on.hpp"
-#include "ram_map.hpp"
-#include "render.hpp"
-#include "rng.hpp"
-#include "state_io.hpp"
+#include "tests/model/model_test_support.hpp"
+#include "ai-reference/model/player.hpp"
+#include "ai-reference/model/power_on.hpp"
+#include "ai-reference/model/ram_map.hpp"
+#include "ai-reference/model/render.hpp"
+#include "ai-reference/model/rng.hpp"
+#include "ai-reference/model/state_io.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -20,19 +20,19 @@ TEST_CASE("state: a plain value - copies compare equal, hash equal, and differ w
     GameState b = a;
     CHECK(a == b);
     CHECK(std::hash<GameState>{}(a) == std::hash<GameState>{}(b));
-    step(b, button::Left);
+    step(b, tetris::BUTTON_LEFT);
     CHECK(!(a == b));
     std::unordered_set<GameState> seen;
     GameState s = a;
     for (int i = 0; i < 500; ++i) {
         seen.insert(s);
-        step(s, static_cast<uint8_t>(i % 3 == 0 ? button::Right : 0));
+        step(s, static_cast<uint8_t>(i % 3 == 0 ? tetris::BUTTON_RIGHT : 0));
     }
     CHECK(seen.size() == 500);  // the frame counter alone makes every frame different
 }
 
 TEST_CASE("state: text round trip, and clear errors for impossible or malformed states") {
-    const GameState s = stepped(seeded_game(11, 9, 1, 3), button::Down);
+    const GameState s = stepped(seeded_game(11, 9, 1, 3), tetris::BUTTON_DOWN);
     const std::string text = state_to_text(s);
     CHECK(state_from_text(text) == s);
 
@@ -75,7 +75,7 @@ TEST_CASE("state: text round trip, and clear errors for impossible or malformed 
 TEST_CASE("RAM: to_ram then from_ram gives the state back; the addresses come from tetris.inc") {
     std::array<uint8_t, kCpuRamSize> ram{};
     GameState s = seeded_game(7, 19);
-    for (int i = 0; i < 300; ++i) step(s, i % 4 == 0 ? button::Down : 0);
+    for (int i = 0; i < 300; ++i) step(s, i % 4 == 0 ? tetris::BUTTON_DOWN : 0);
     to_ram(s, ram);
     CHECK(from_ram(ram) == s);
     // The game's own layout: the playfield row-major, 10 per row; the piece in the player block
@@ -114,7 +114,7 @@ TEST_CASE("power-on: the first game's start, from the NMI counts of the menu pat
     CHECK(s.autorepeatY == 0xA1);
     CHECK(s.fallTimer == 1);
     CHECK(s.vramRow == 4);
-    CHECK(s.playState == play_state::Active);
+    CHECK(s.playState == tetris::PLAY_STATE_ACTIVE);
     CHECK(validate(s).empty());
     // Extra frames anywhere on the path shift everything by that many NMIs.
     PowerOnSequence later;
@@ -166,7 +166,7 @@ TEST_CASE("players: the drop player soft-drops every piece, re-pressing Down aft
     uint8_t last_state = s.playState;
     for (int f = 0; f < 3000 && !is_topped_out(s); ++f) {
         step(s, player.buttons(view_of(s)));
-        if (last_state == play_state::Spawn && s.playState == play_state::Active) ++pieces;
+        if (last_state == tetris::PLAY_STATE_SPAWN && s.playState == tetris::PLAY_STATE_ACTIVE) ++pieces;
         last_state = s.playState;
     }
     CHECK(is_topped_out(s));

@@ -1,6 +1,6 @@
-#include "bps.hpp"
-#include "checksums.hpp"
-#include "patcher/support.hpp"
+#include "patcher/bps.hpp"
+#include "base/checksums.hpp"
+#include "tests/patcher/support.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-#include "ips.hpp"
-#include "patcher/support.hpp"
+#include "patcher/ips.hpp"
+#include "tests/patcher/support.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
-#include "asm_driver.hpp"
-#include "checksums.hpp"
-#include "patch.hpp"
-#include "patcher/support.hpp"
+#include "patcher/asm_driver.hpp"
+#include "base/checksums.hpp"
+#include "patcher/patch.hpp"
+#include "tests/patcher/support.hpp"
 
 #include <catch2/catch.hpp>
 

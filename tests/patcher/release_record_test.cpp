@@ -1,4 +1,4 @@
-#include "release_record.hpp"
+#include "patcher/release_record.hpp"
 
 #include <catch2/catch.hpp>
 

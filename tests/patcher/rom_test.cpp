@@ -1,6 +1,6 @@
-#include "checksums.hpp"
-#include "patcher/support.hpp"
-#include "rom.hpp"
+#include "base/checksums.hpp"
+#include "tests/patcher/support.hpp"
+#include "patcher/rom.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 // independently of patcher/ips.cpp, and synthetic ROM images (never the game's bytes).
 #pragma once
 
-#include "support/scratch_dir.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 

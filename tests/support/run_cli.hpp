@@ -2,7 +2,7 @@
 // stdout, stderr and the exit code.
 #pragma once
 
-#include "command_runner.hpp"
+#include "base/command_runner.hpp"
 
 #include <CLI/CLI.hpp>
 

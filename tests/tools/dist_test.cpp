@@ -1,16 +1,16 @@
 // The release files in dist/: this build makes them byte for byte (a reproducible build), the
 // release record is of this build, and README quotes its checksums. Runs without the game; the
 // real-game tests check the record's patched-ROM checksums against the game.
-#include "bps.hpp"
-#include "cart_image.hpp"
-#include "checksums.hpp"
-#include "file_io.hpp"
-#include "patch.hpp"
-#include "patcher_commands.hpp"
-#include "release_record.hpp"
+#include "patcher/bps.hpp"
+#include "patcher/cart_image.hpp"
+#include "base/checksums.hpp"
+#include "base/file_io.hpp"
+#include "patcher/patch.hpp"
+#include "tools/cli/patcher_commands.hpp"
+#include "patcher/release_record.hpp"
 #include "release_record_text.hpp"
-#include "support/run_cli.hpp"
-#include "support/scratch_dir.hpp"
+#include "tests/support/run_cli.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 

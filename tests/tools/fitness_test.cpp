@@ -1,5 +1,5 @@
-// The tuner's fitness functions (tools/ai_protocol.hpp): what each one rewards.
-#include "ai_protocol.hpp"
+// The tuner's fitness functions (tools/harness/ai_protocol.hpp): what each one rewards.
+#include "tools/harness/ai_protocol.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,9 +1,9 @@
 // make-tetris-movie ends as every tool does (command_runner.hpp): refusals are one line
 // "make-tetris-movie: error: ..." and exit 1, never an abort; usage errors exit 2. Run in-process.
-#include "file_io.hpp"
-#include "make_tetris_movie.hpp"
-#include "support/run_cli.hpp"
-#include "support/scratch_dir.hpp"
+#include "base/file_io.hpp"
+#include "tools/harness/make_tetris_movie.hpp"
+#include "tests/support/run_cli.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/quickstart.sh without a ROM, as a newcomer sees it: short, no build chatter or maintainers'
+# tools/scripts/quickstart.sh without a ROM, as a newcomer sees it: short, no build chatter or maintainers'
 # tables, whole boards, and what it did. The install and the build are stubbed (every package
 # present, cmake a no-op): nestris-ai is this build's. A copy of the scripts runs in a scratch
 # "repository", so the patches it writes stay out of the source tree.
@@ -9,12 +9,12 @@ src="$1"
 nestris_ai="$2"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/repo/tools" "$tmp/repo/build/bin" "$tmp/stubs" "$tmp/cwd"
-cp "$src/tools/quickstart.sh" "$src/tools/install-deps.sh" "$tmp/repo/tools/"
+mkdir -p "$tmp/repo/tools/scripts" "$tmp/repo/build/bin" "$tmp/stubs" "$tmp/cwd"
+cp "$src/tools/scripts/quickstart.sh" "$src/tools/scripts/install-deps.sh" "$tmp/repo/tools/scripts/"
 ln -s "$nestris_ai" "$tmp/repo/build/bin/nestris-ai"
 for stub in dpkg cmake; do printf '#!/bin/sh\nexit 0\n' >"$tmp/stubs/$stub"; chmod +x "$tmp/stubs/$stub"; done
 cd "$tmp/cwd"
-PATH="$tmp/stubs:$PATH" bash "$tmp/repo/tools/quickstart.sh" >"$tmp/out.txt" 2>&1 || { cat "$tmp/out.txt"; echo "FAIL: quickstart exited non-zero"; exit 1; }
+PATH="$tmp/stubs:$PATH" bash "$tmp/repo/tools/scripts/quickstart.sh" >"$tmp/out.txt" 2>&1 || { cat "$tmp/out.txt"; echo "FAIL: quickstart exited non-zero"; exit 1; }
 cat "$tmp/out.txt"
 fail=0
 check() { if ! grep -q -- "$1" "$tmp/out.txt"; then echo "FAIL: no '$1' in the output"; fail=1; fi; }

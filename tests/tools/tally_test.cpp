@@ -1,6 +1,6 @@
 // The tools' stats tally (tools/tally.hpp) and the cartridge loop's figures summed over games.
-#include "cart_loop.hpp"
-#include "tally.hpp"
+#include "tools/harness/cart_loop.hpp"
+#include "base/tally.hpp"
 
 #include <catch2/catch.hpp>
 

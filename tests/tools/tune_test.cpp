@@ -1,11 +1,11 @@
 // nestris-tune: its state file read by the shared reader, every count checked against the bytes
 // there before anything is allocated; its outputs written by the shared atomic writer, never onto
 // an input, each other, a FIFO or a read-only file. Run in-process as a user runs it.
-#include "file_io.hpp"
-#include "support/run_cli.hpp"
-#include "support/scratch_dir.hpp"
-#include "tune_command.hpp"
-#include "tune_state.hpp"
+#include "base/file_io.hpp"
+#include "tests/support/run_cli.hpp"
+#include "tests/support/scratch_dir.hpp"
+#include "tools/cli/tune_command.hpp"
+#include "tools/harness/tune_state.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -17,7 +17,7 @@ let bps;
 try {
   bps = await import('bps');
 } catch (e) {
-  skip('the npm package bps is not installed (npm ci --prefix web/test; tools/install-deps.sh does it)');
+  skip('the npm package bps is not installed (npm ci --prefix web/test; tools/scripts/install-deps.sh does it)');
 }
 let failures = 0;
 function check(ok, what) {

@@ -3,6 +3,6 @@
 execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${BUILT} ${DIST} RESULT_VARIABLE differ)
 if(differ)
   message(FATAL_ERROR "${DIST} is not the page this build makes (${BUILT}): refresh dist/ with "
-                      "tools/update-dist.sh path/to/tetris.nes")
+                      "tools/scripts/update-dist.sh path/to/tetris.nes")
 endif()
 message(STATUS "dist/nestris-ai.html is this build's page")

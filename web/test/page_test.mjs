@@ -44,12 +44,12 @@ if (opt['rom-from-env']) {
   if (!existsSync(romPath)) skip(`TETRIS_ROM=${romPath} cannot be read`);
 }
 const chromium = opt.chromium || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
-if (!chromium) skip('no Chromium (Debian package chromium; tools/install-deps.sh installs it)');
+if (!chromium) skip('no Chromium (Debian package chromium; tools/scripts/install-deps.sh installs it)');
 let puppeteer;
 try {
   puppeteer = (await import('puppeteer-core')).default;
 } catch (e) {
-  skip('puppeteer-core is not installed (npm ci --prefix web/test; tools/install-deps.sh does it)');
+  skip('puppeteer-core is not installed (npm ci --prefix web/test; tools/scripts/install-deps.sh does it)');
 }
 
 const rom = readFileSync(romPath);

@@ -1,0 +1,62 @@
+#include "ai-reference/ai/ai_player.hpp"
+
+#include <algorithm>
+
+namespace nestris::ai {
+
+uint8_t plan_buttons(const Target& t, int k) {
+    const int n = t.input_frames();
+    if (k >= 1 && (k & 1) && (k + 1) / 2 <= n) {
+        const int i = (k + 1) / 2;
+        uint8_t b = 0;
+        if (i <= t.shifts) b |= t.left ? tetris::BUTTON_LEFT : tetris::BUTTON_RIGHT;
+        if (i <= t.rotation_presses) b |= t.ccw ? tetris::BUTTON_B : tetris::BUTTON_A;
+        return b;
+    }
+    // Down once the inputs are done: a new press with Left/Right released, held until the lock.
+    return k >= std::max(2 * n, 1) ? tetris::BUTTON_DOWN : 0;
+}
+
+Board board_of(const PlayerView& view) {
+    Board b;
+    for (int row = 0; row < kRows; ++row) b.rows[row] = view.rows[row];
+    b.recompute_columns();
+    return b;
+}
+
+Decision decide(const PlayerView& view, bool first_piece, bool b_type, const EvalTables& tables) {
+    SearchInput in;
+    in.board = board_of(view);
+    in.piece_type = type_of_orientation(view.currentPiece);
+    in.level = LevelState{view.levelNumber, view.lines_bcd[0], view.lines_bcd[1], b_type};
+    in.first_piece = first_piece;
+    Decision d;
+    d.search = precompute(in, tables);
+    const bool preview_shown = view.nextPiece < kOrientations;
+    d.chosen = finalize(d.search, preview_shown ? type_of_orientation(view.nextPiece) : kNoPreview);
+    return d;
+}
+
+uint8_t AiPlayer::buttons(const PlayerView& view) {
+    if (view.paused) return 0;  // the piece's frames stand still while the game is paused
+    if (!view.active || view.currentPiece >= kOrientations) {
+        was_active_ = false;
+        return 0;
+    }
+    if (!was_active_) {  // a new piece (or the first frame we see of this game)
+        was_active_ = true;
+        frame_ = 0;
+        // The hold of a game's first piece shows as a negative soft-drop counter.
+        const bool hold = (view.autorepeatY & 0x80) != 0;
+        start_frame_ = hold ? kFirstPieceStartFrame : 1;
+        decision_ = decide(view, hold, b_type_, tables_);
+        stats_ += decision_->search.stats;
+        ++decisions_;
+        max_evaluations_ = std::max(max_evaluations_, decision_->search.stats.evaluations);
+    }
+    ++frame_;
+    if (!decision_->chosen) return 0;
+    return plan_buttons(decision_->target(), frame_ - start_frame_ + 1);
+}
+
+}  // namespace nestris::ai

@@ -1,0 +1,119 @@
+#include "ai-reference/model/frame_time.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace nestris {
+namespace {
+
+using u8 = uint8_t;
+
+// The points table's bytes (BCD, low byte first): 0, 40, 100, 300, 1 200.
+constexpr std::array<uint16_t, 5> kPoints{0x0000, 0x0040, 0x0100, 0x0300, 0x1200};
+
+// 6502 cycle costs of the loop's instructions (zero-page operands, the table read as abs,X
+// without a page crossing, every branch inside the loop's page).
+constexpr uint64_t kSetup = 2 + 3 + 3 + 3 + 5;  // lda #0 / sta holdDownPoints / lda level / sta, inc counter
+constexpr uint64_t kBranchTaken = 3, kBranchNotTaken = 2;
+
+}  // namespace
+
+ScoreLoopWork score_loop_work(uint8_t level, uint8_t lines, std::array<uint8_t, 3> score) {
+    const uint16_t points = kPoints[lines < 5 ? lines : 0];
+    const u8 low = static_cast<u8>(points & 0xFF), high = static_cast<u8>(points >> 8);
+    uint64_t c = kSetup;
+    // and #$0F / cmp #$0A / bcc, and when the low digit is over 9: lda b / clc / adc #6 / sta b
+    auto adjust_low_digit = [&c](u8& b) {
+        c += 2 + 2;
+        if ((b & 0x0F) < 0x0A) {
+            c += kBranchTaken;
+        } else {
+            c += kBranchNotTaken + 3 + 2 + 2 + 3;
+            b = static_cast<u8>(b + 6);
+        }
+    };
+    u8 counter = static_cast<u8>(level + 1);
+    do {
+        // lda completedLines / asl / tax / lda pointsTable,x / clc / adc score / sta score / cmp #$A0
+        c += 3 + 2 + 2 + 4 + 2 + 3 + 3 + 2;
+        u8 v = static_cast<u8>(score[0] + low);
+        score[0] = v;
+        if (v < 0xA0) {
+            c += kBranchTaken;
+        } else {  // clc / adc #$60 / sta score / inc score+1
+            c += kBranchNotTaken + 2 + 2 + 3 + 5;
+            score[0] = static_cast<u8>(v + 0x60);
+            ++score[1];
+        }
+        // inx / lda pointsTable,x / clc / adc score+1 / sta score+1, then the adjust on A (= score+1)
+        c += 2 + 4 + 2 + 3 + 3;
+        score[1] = static_cast<u8>(score[1] + high);
+        adjust_low_digit(score[1]);
+        c += 3 + 2 + 2;  // lda score+1 / and #$F0 / cmp #$A0
+        if ((score[1] & 0xF0) < 0xA0) {
+            c += kBranchTaken;
+        } else {  // lda score+1 / clc / adc #$60 / sta score+1 / inc score+2
+            c += kBranchNotTaken + 3 + 2 + 2 + 3 + 5;
+            score[1] = static_cast<u8>(score[1] + 0x60);
+            ++score[2];
+        }
+        c += 3;  // lda score+2
+        adjust_low_digit(score[2]);
+        c += 3 + 2 + 2;  // lda score+2 / and #$F0 / cmp #$A0
+        if ((score[2] & 0xF0) < 0xA0) {
+            c += kBranchTaken;
+        } else {  // lda #$99 / sta score / sta score+1 / sta score+2: the cap
+            c += kBranchNotTaken + 2 + 3 + 3 + 3;
+            score = {0x99, 0x99, 0x99};
+        }
+        --counter;
+        c += 5 + (counter != 0 ? kBranchTaken : kBranchNotTaken);  // dec generalCounter / bne
+    } while (counter != 0);
+    return {c, score};
+}
+
+}  // namespace nestris
+
+namespace nestris {
+
+bool score_frame_may_crash(uint8_t level, uint8_t lines) {
+    if (lines > 4) return false;
+    const int64_t loop = static_cast<int64_t>(score_loop_work(level, lines, {0x99, 0x99, 0x99}).cycles);
+    const int64_t pre_first = static_cast<int64_t>(kAiPreLoop[lines].first) - kPreLoopMargin;
+    const int64_t pre_last = static_cast<int64_t>(kAiPreLoop[lines].last) + kPreLoopMargin;
+    // The NMI's landing after the loop's end, at its earliest and latest.
+    const int64_t earliest = static_cast<int64_t>(kNextNmiAfterNmi.first) - pre_last - loop;
+    const int64_t latest = static_cast<int64_t>(kNextNmiAfterNmi.last) - pre_first - loop;
+    return earliest <= static_cast<int64_t>(kDispatchWindowsAfterLoop.last) &&
+           latest >= static_cast<int64_t>(kDispatchWindowsAfterLoop.first);
+}
+
+LevelBand crash_band(uint8_t lines) {
+    static const std::array<LevelBand, 5> bands = [] {
+        std::array<LevelBand, 5> out{};
+        for (uint8_t k = 1; k <= 4; ++k) {
+            std::array<bool, 256> risky{};
+            for (int s = 0; s < 256; ++s)
+                for (int up = 0; up <= 2; ++up)
+                    risky[static_cast<std::size_t>(s)] =
+                        risky[static_cast<std::size_t>(s)] || score_frame_may_crash(static_cast<uint8_t>(s + up), k);
+            int first = -1, last = -1;
+            for (int s = 0; s < 256; ++s)
+                if (risky[static_cast<std::size_t>(s)]) {
+                    if (first < 0) first = s;
+                    else if (last != s - 1) throw std::logic_error("a crash band with a gap");
+                    last = s;
+                }
+            if (first >= 0) out[k] = {static_cast<uint8_t>(first), static_cast<uint8_t>(last - first + 1)};
+        }
+        // One width for every count (the widest): the cartridge then needs one table, of firsts.
+        uint8_t widest = 0;
+        for (const LevelBand& b : out) widest = std::max(widest, b.count);
+        for (uint8_t k = 1; k <= 4; ++k)
+            if (out[k].count) out[k].count = widest;
+        return out;
+    }();
+    return lines < bands.size() ? bands[lines] : LevelBand{};
+}
+
+}  // namespace nestris

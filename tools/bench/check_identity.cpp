@@ -1,0 +1,150 @@
+// check-identity: the big run of the human-play identity proof (tests/game runs 20 movies of
+// 10 000 frames): many random-input movies through the menus and games, on the original and the
+// patched ROM side by side, compared after every frame (see game_harness.hpp, run_identity).
+// Prints one line per movie and the totals; exit status 1 on a mismatch or a bad ROM.
+// --ai-games: the AI's games on the patched ROM against the cartridge in the loop instead (the
+// big run of tests/game/ai_game_loop_test.cpp).
+#include "patcher/cart_image.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "base/tally.hpp"
+#include "tools/harness/game_harness.hpp"
+#include "base/worker_pool.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+#include <vector>
+
+using namespace nestris;
+
+namespace {
+
+double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
+
+// AI games on the real ROM against the cartridge in the loop (game_harness.hpp).
+int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, int level, bool b_type,
+                   uint64_t frames, unsigned threads) {
+    using Game = game::AiGameComparison;
+    std::vector<Game> games(count);
+    std::mutex out;
+    parallel_for(count, std::max(1u, threads), [&](uint64_t i) {
+        game::MenuWalk walk;
+        walk.level = level;
+        walk.b_type = b_type;
+        walk.title_wait = first_wait + static_cast<int>(i);
+        const Game c = game::compare_ai_game_with_loop(roms.patched, shipped_cart(), walk, frames);
+        games[i] = c;
+        std::lock_guard<std::mutex> lock(out);
+        std::printf("AI game %llu (title wait %d): %llu frames, %u pieces, %u lines, %u fallback pieces (loop %u; at level 29+: %u of "
+                    "%u pieces), %s, idle %u-%u (mean %.0f), %llu lag frames in %llu frames (most %u): %s\n",
+                    static_cast<unsigned long long>(i), walk.title_wait, static_cast<unsigned long long>(c.frames), c.pieces,
+                    c.lines, c.real_fallbacks, c.loop_fallbacks, c.fallbacks_29, c.pieces_29,
+                    game::describe_end(c).c_str(),
+                    c.idle_min, c.idle_max, c.idle_mean, static_cast<unsigned long long>(c.lag_frames),
+                    static_cast<unsigned long long>(c.lagging_frames), c.max_lag,
+                    c.mismatch ? c.mismatch->c_str() : "identical");
+        std::fflush(stdout);
+    });
+    const uint64_t pieces = sum_of(games, &Game::pieces), fallbacks = sum_of(games, &Game::real_fallbacks);
+    const uint64_t pieces_29 = sum_of(games, &Game::pieces_29), fallbacks_29 = sum_of(games, &Game::fallbacks_29);
+    const uint64_t mismatches =
+        sum_of(games, [](const Game& c) { return c.mismatch || c.real_fallbacks != c.loop_fallbacks; });
+    const uint64_t crashes = sum_of(games, [](const Game& c) { return c.end == Game::End::Crash; });
+    const uint64_t unreadable = sum_of(games, [](const Game& c) { return c.end == Game::End::Unreadable; });
+    std::printf("%llu AI games from level %d (%s), %llu frames, %llu pieces, %llu lines, %llu game overs (the curtain), "
+                "%llu crashes, %llu states the model could not read, %llu reached 230 lines, "
+                "%llu lag frames (every one stepped by the model too)\n"
+                "pieces given the best placement of a search not done at their spawn: %llu (%.1f %%); below level 29: "
+                "%llu of %llu (%.1f %%), at level 29 and above: %llu of %llu (%.1f %%)\n"
+                "mismatches with the cartridge in the loop: %llu\n",
+                static_cast<unsigned long long>(count), level, b_type ? "B-Type" : "A-Type",
+                static_cast<unsigned long long>(sum_of(games, &Game::frames)), static_cast<unsigned long long>(pieces),
+                static_cast<unsigned long long>(sum_of(games, &Game::lines)),
+                static_cast<unsigned long long>(sum_of(games, &Game::game_over)),
+                static_cast<unsigned long long>(crashes), static_cast<unsigned long long>(unreadable),
+                static_cast<unsigned long long>(sum_of(games, [](const Game& c) { return c.lines >= 230; })),
+                static_cast<unsigned long long>(sum_of(games, &Game::lag_frames)),
+                static_cast<unsigned long long>(fallbacks), percent(fallbacks, pieces),
+                static_cast<unsigned long long>(fallbacks - fallbacks_29), static_cast<unsigned long long>(pieces - pieces_29),
+                percent(fallbacks - fallbacks_29, pieces - pieces_29), static_cast<unsigned long long>(fallbacks_29),
+                static_cast<unsigned long long>(pieces_29), percent(fallbacks_29, pieces_29),
+                static_cast<unsigned long long>(mismatches));
+    return mismatches || unreadable ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"check-identity: human play on the patched ROM is frame-identical to the original (RAM outside\n"
+                 "the AI's bytes, PPU writes), over many random-input movies. Needs your Tetris (USA) ROM.", "check-identity"};
+    std::string rom_path;
+    uint64_t movies = 100, frames = 20'000, first_seed = 1;
+    unsigned threads = worker_threads();
+    app.add_option("ROM", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
+    app.add_option("--movies", movies, "number of movies");
+    app.add_option("--frames", frames, "frames per movie (per AI game: at most)");
+    app.add_option("--first-seed", first_seed, "seed of the first movie (movie i has seed first + i)");
+    app.add_option("--threads", threads, "threads");
+    std::string movie_out;
+    app.add_option("--movie-out", movie_out,
+                   "write the first movie's pad bytes, one per line (A=1 ... Right=128), to replay in FCEUX "
+                   "(tools/scripts/fceux_check.sh --replay)");
+    uint64_t ai_games = 0;
+    int level = 19, first_wait = 0;
+    bool b_type = false;
+    app.add_option("--ai-games", ai_games,
+                   "instead: AI games on the patched ROM, each against the cartridge in the loop given the\n"
+                   "real game's idle time and lag frames (game i waits --title-wait + i more frames on the legal\n"
+                   "screen: other pieces)");
+    app.add_option("--title-wait", first_wait, "with --ai-games: the first game's extra frames on the legal screen (0-10000)")
+        ->check(CLI::Range(0, 10000));
+    app.add_option("--level", level, "start level of the AI games (0-19)")->check(CLI::Range(0, 19));
+    app.add_flag("--b-type", b_type, "B-Type AI games (height 0)");
+    app.footer("Exit status 0: every run identical; 1: a mismatch, or the ROM is not Tetris (USA) or unreadable; 2: usage.");
+    return nestris::run_program(app, argc, argv, [&]() -> int {
+        const game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
+        if (!movie_out.empty()) {
+            std::vector<uint8_t> pads;
+            game::DriverOptions options;
+            options.seed = first_seed;
+            const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames, &pads);
+            std::string text;
+            for (uint8_t b : pads) text += std::to_string(b) + "\n";
+            write_text_atomically(movie_out, text, std::vector<std::filesystem::path>{rom_path});
+            std::printf("movie %llu: %zu frames written to %s (%s here)\n", static_cast<unsigned long long>(first_seed),
+                        pads.size(), movie_out.c_str(), r.mismatch ? r.mismatch->c_str() : "identical");
+            return r.mismatch ? 1 : 0;
+        }
+        if (ai_games) return check_ai_games(roms, ai_games, first_wait, level, b_type, frames, threads);
+        std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0};
+        std::mutex out;
+        parallel_for(movies, std::max(1u, threads), [&](uint64_t i) {
+            game::DriverOptions options;
+            options.seed = first_seed + i;
+            const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames);
+            total_frames += r.frames;
+            compared += r.compared_frames;
+            writes += r.ppu_writes;
+            games += r.stats.games;
+            if (r.mismatch) ++mismatches;
+            std::lock_guard<std::mutex> lock(out);
+            std::printf("movie %llu: %llu frames (%llu compared), %llu games, level up to %llu: %s\n",
+                        static_cast<unsigned long long>(options.seed), static_cast<unsigned long long>(r.frames),
+                        static_cast<unsigned long long>(r.compared_frames),
+                        static_cast<unsigned long long>(r.stats.games),
+                        static_cast<unsigned long long>(r.stats.max_level),
+                        r.mismatch ? r.mismatch->c_str() : "identical");
+            std::fflush(stdout);
+        });
+        std::printf("%llu movies, %llu frames (%llu compared after the frame, the rest with the next), %llu PPU writes, "
+                    "%llu games: %llu mismatches\n",
+                    static_cast<unsigned long long>(movies), static_cast<unsigned long long>(total_frames.load()),
+                    static_cast<unsigned long long>(compared.load()), static_cast<unsigned long long>(writes.load()),
+                    static_cast<unsigned long long>(games.load()), static_cast<unsigned long long>(mismatches.load()));
+        return mismatches ? 1 : 0;
+    });
+}

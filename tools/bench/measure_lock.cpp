@@ -1,0 +1,203 @@
+// measure-lock: the cycles of a lock's score work on the ORIGINAL game, and where the NMI lands
+// when that work outlasts the frame (the lag and the crash of the high levels).
+//
+// For each level and each count of cleared lines (0-4), it starts a game from the level menu,
+// writes a model-made state into the game's RAM at the first frame boundary (score 999 999,
+// `k` rows full but for column 9, a vertical I above that column, lines ending in 1 so that no
+// level-up test runs), lets the piece fall and lock, and traces with a per-instruction hook:
+//   pre    NMI entry of the frame that scores -> entry of the score loop (addLineClearPoints)
+//   loop   the score loop ((level + 1) BCD additions, the 999 999 cap checked after each)
+//   post   the loop's end -> the wait for vertical blank (the rest of the frame's work)
+//   lands  where each NMI that came before the wait interrupted the work (its return address)
+// and the outcome: the game back in its loop and the next piece spawned, or a crash (the CPU
+// executing outside the game's code, or no wait for vertical blank before the next piece).
+// `--phases N` repeats each case with N different frame phases (extra frames in the menu), since
+// the work before the loop varies with the frame. Prints figures; tests nothing.
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "patcher/cart_image.hpp"
+#include "ai-reference/model/frame_time.hpp"
+#include "tools/harness/game_harness.hpp"
+#include "tools/harness/lock_timing.hpp"
+#include "tools/cli/command_line.hpp"
+#include "base/worker_pool.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <mutex>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace nestris;
+
+namespace {
+
+const char* end_name(const game::AiGameTimes& g) {
+    switch (g.end) {
+    case game::AiGameTimes::End::Curtain: return "topped out (the curtain)";
+    case game::AiGameTimes::End::Crash: return g.crash_pc ? "CRASHED (the CPU ran RAM)" : "CRASHED (thrown out of play)";
+    case game::AiGameTimes::End::FramesRanOut: return "frames ran out";
+    }
+    return "?";
+}
+
+int print_ai_game(const game::GameRoms& roms, int title_wait, uint64_t frames) {
+    game::MenuWalk walk;
+    walk.title_wait = title_wait;
+    const game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), walk, frames);
+    std::printf("scoring frames of an AI game from level 19 (title wait %d): level k hold levelup row5 allegro vramRow "
+                "score pre loop model lag(PC@cycle)\n", title_wait);
+    uint64_t loop_equal = 0, unlagged = 0;
+    for (const game::ScoringFrame& f : g.frames) {
+        const uint64_t model = score_loop_work(f.level, f.lines_cleared, f.score).cycles;
+        std::string where;
+        for (const game::LandedNmi& l : f.landed) {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, " $%04X@%llu", l.pc, static_cast<unsigned long long>(l.at));
+            where += buf;
+        }
+        if (f.landed.empty()) {
+            ++unlagged;
+            loop_equal += model == f.loop;
+        }
+        std::printf("%3u %u %3u %u %2u %3u %3u %02X%02X%02X %5llu %6llu %6llu%s%s\n", f.level, f.lines_cleared,
+                    f.hold_down_points, f.level_up, f.row5_first_block, f.allegro, f.vram_row, f.score[2], f.score[1],
+                    f.score[0], static_cast<unsigned long long>(f.pre), static_cast<unsigned long long>(f.loop),
+                    static_cast<unsigned long long>(model), where.c_str(), f.crashed ? " CRASH" : "");
+    }
+    std::printf("%zu scoring frames in %llu frames, the game at level %u, %u lines, %s; the model's loop equals the "
+                "game's in %llu of the %llu frames the NMI did not interrupt\n",
+                g.frames.size(), static_cast<unsigned long long>(g.frames_run), g.level, g.lines, end_name(g),
+                static_cast<unsigned long long>(loop_equal), static_cast<unsigned long long>(unlagged));
+    return 0;
+}
+
+// Many AI games to their end (title waits first .. first + count - 1), a line each and the totals.
+int print_ai_games(const game::GameRoms& roms, int first, int count, uint64_t frames, unsigned threads) {
+    std::vector<game::AiGameTimes> games(static_cast<std::size_t>(count));
+    std::mutex out;
+    parallel_for(static_cast<uint64_t>(count), std::max(1u, threads), [&](uint64_t i) {
+        game::MenuWalk walk;
+        walk.title_wait = first + static_cast<int>(i);
+        game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), walk, frames);
+        uint64_t lagged = 0;
+        for (const game::ScoringFrame& f : g.frames) lagged += !f.landed.empty();
+        std::lock_guard<std::mutex> lock(out);
+        std::printf("AI game (title wait %d): %llu frames, level %u, %u lines, %llu lagging scoring frames, %zu NMIs "
+                    "in the game's work: %s\n",
+                    walk.title_wait, static_cast<unsigned long long>(g.frames_run), g.level, g.lines,
+                    static_cast<unsigned long long>(lagged), g.lags.size(), end_name(g));
+        for (const auto& l : g.lags)
+            std::printf("  lag: frame %llu, level %u, play state %u, the NMI at $%04X\n",
+                        static_cast<unsigned long long>(l.frame), l.level, l.play_state, l.pc);
+        std::fflush(stdout);
+        g.frames.clear();
+        games[i] = std::move(g);
+    });
+    uint64_t curtains = 0, crashes = 0, ran_out = 0, lines = 0, past_1500 = 0;
+    for (const game::AiGameTimes& g : games) {
+        curtains += g.end == game::AiGameTimes::End::Curtain;
+        crashes += g.end == game::AiGameTimes::End::Crash;
+        ran_out += g.end == game::AiGameTimes::End::FramesRanOut;
+        lines += g.lines;
+        past_1500 += g.lines > 1500;
+    }
+    std::printf("%d AI games from level 19 on the patched game: %llu top-outs (the curtain), %llu crashes, %llu ran "
+                "out of frames; mean %.1f lines, %llu past 1 500 lines\n",
+                count, static_cast<unsigned long long>(curtains), static_cast<unsigned long long>(crashes),
+                static_cast<unsigned long long>(ran_out), count ? static_cast<double>(lines) / count : 0.0,
+                static_cast<unsigned long long>(past_1500));
+    return crashes ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"measure-lock: on the ORIGINAL Tetris (USA), the cycles of a lock's score work by level and lines\n"
+                 "cleared (score 999 999), whether the frame lags, where the NMI lands and whether the game crashes.",
+                 "measure-lock"};
+    std::string rom_path, levels_text = "29,100,130,140,150,155,160,200,255";
+    std::string clears_text = "0-4";
+    int phases = 1;
+    bool windows_too = false;
+    unsigned lines = 2101;
+    app.add_option("--lines", lines, "the lines before the lock (0-9999; default 2101: no tenth line is reached)")
+        ->check(CLI::Range(0, 9999));
+    app.add_flag("--windows", windows_too,
+                 "print where, after the loop, an NMI would land in a jump-table dispatch (the crash windows)");
+    uint64_t ai_frames = 0;
+    int title_wait = 0;
+    app.add_option("--ai-game", ai_frames,
+                   "instead: trace every scoring frame of an AI game from level 19 on the patched game, for at most "
+                   "this many frames (1-2000000), and print them one a line")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{2'000'000}));
+    app.add_option("--title-wait", title_wait,
+                   "with --ai-game(s): extra frames on the legal screen (another game; the first of them; 0-10000)")
+        ->check(CLI::Range(0, 10'000));
+    int ai_games = 0;
+    unsigned threads = worker_threads();
+    app.add_option("--ai-games", ai_games,
+                   "with --ai-game: this many games (title waits from --title-wait on), a line each and the "
+                   "totals; exit status 1 when one crashed (1-1000)")
+        ->check(CLI::Range(1, 1000));
+    app.add_option("--threads", threads, "threads for --ai-games")->check(CLI::Range(1u, 256u));
+    app.add_option("rom", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
+    app.add_option("--levels", levels_text, "levels, comma separated, ranges with '-' (0-255)");
+    app.add_option("--clears", clears_text, "lines cleared by the lock, comma separated, ranges with '-' (0-4)");
+    app.add_option("--phases", phases, "runs per case, each with one more frame on the legal screen (another frame phase; 1-64)")
+        ->check(CLI::Range(1, 64));
+    return nestris::run_program(app, argc, argv, [&]() -> int {
+        const std::vector<uint32_t> levels = parse_number_list(levels_text), clears = parse_number_list(clears_text);
+        for (uint32_t v : levels)
+            if (v > 255) throw UsageError("--levels are 0-255");
+        for (uint32_t k : clears)
+            if (k > 4) throw UsageError("--clears are 0-4");
+        const game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
+        if (ai_games && !ai_frames) throw UsageError("--ai-games needs --ai-game FRAMES (the frames each game may run)");
+        if (ai_games) return print_ai_games(roms, title_wait, ai_games, ai_frames, threads);
+        if (ai_frames) return print_ai_game(roms, title_wait, ai_frames);
+        std::printf("cycles from the scoring frame's NMI entry: pre (to the score loop), loop, post (to the wait);\n"
+                    "model = the loop's cycles as the model computes them (frame_time.hpp); an NMI frame is 29 780.5\n"
+                    "cycles; lag = NMIs that landed in the work, each with the instruction it interrupted and when.\n");
+        std::printf("%5s %2s %6s %6s %6s %6s %6s %4s  %s\n", "level", "k", "pre", "loop", "model", "post", "total", "lag",
+                    "outcome");
+        for (uint32_t level : levels)
+            for (uint32_t k : clears)
+                for (int p = 0; p < phases; ++p) {
+                    game::LockSetup setup;
+                    setup.level = static_cast<uint8_t>(level);
+                    setup.lines_cleared = static_cast<uint8_t>(k);
+                    setup.title_wait = p;
+                    setup.lines = {static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10),
+                                   static_cast<uint8_t>(lines / 100)};  // the hundreds byte counts on past 9
+                    const game::LockTiming o = game::trace_lock(roms.original, setup);
+                    const uint64_t model = score_loop_work(setup.level, setup.lines_cleared, setup.score).cycles;
+                    std::string where, windows;
+                    for (std::size_t i = 0; i < o.crash_window_starts.size(); ++i) {
+                        const uint64_t w = o.crash_window_starts[i];
+                        const bool first = i == 0 || o.crash_window_starts[i - 1] + 8 < w;
+                        const bool last = i + 1 == o.crash_window_starts.size() || o.crash_window_starts[i + 1] > w + 8;
+                        if (first) windows.append(" +").append(std::to_string(w));
+                        if (last && !first) windows.append("-").append(std::to_string(w));
+                    }
+                    for (const game::LandedNmi& l : o.landed) {
+                        char buf[48];
+                        std::snprintf(buf, sizeof buf, " $%04X@%llu", l.pc, static_cast<unsigned long long>(l.at));
+                        where += buf;
+                    }
+                    char outcome[40] = "ok";
+                    if (!o.scored) std::snprintf(outcome, sizeof outcome, "the score loop never ran");
+                    if (o.crashed) std::snprintf(outcome, sizeof outcome, "CRASH (PC $%04X)", o.crash_pc);
+                    std::printf("%5u %2u %6llu %6llu %6llu %6llu %6llu %4zu  %s%s\n", level, k,
+                                static_cast<unsigned long long>(o.pre), static_cast<unsigned long long>(o.loop),
+                                static_cast<unsigned long long>(model), static_cast<unsigned long long>(o.post),
+                                static_cast<unsigned long long>(o.pre + o.loop + o.post), o.landed.size(), outcome,
+                                where.c_str());
+                    if (windows_too && !windows.empty())
+                        std::printf("%33s dispatch windows after the loop (cycles):%s\n", "", windows.c_str());
+                }
+        return 0;
+    });
+}

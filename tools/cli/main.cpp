@@ -1,0 +1,33 @@
+// nestris-ai: one command line for players and developers. Each area of the project registers
+// its own subcommands; this file only puts them together.
+#include "patcher/cart_image.hpp"
+#include "base/checksums.hpp"
+#include "base/command_runner.hpp"
+#include "patcher/patch.hpp"
+#include "emu-test/debug/emu_commands.hpp"
+#include "tools/cli/model_commands.hpp"
+#include "tools/cli/patcher_commands.hpp"
+#include "tools/cli/play_command.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+    CLI::App app{"nestris-ai: an AI that plays NES Tetris on the cartridge itself.\n"
+                 "Builds the IPS and BPS patches for Tetris (USA), applies and checks them, and runs the\n"
+                 "game, the AI and the embedded NES emulator headless.",
+                 "nestris-ai"};
+    app.require_subcommand(1);
+    // The version alone does not say which cartridge code is inside: the build id does (it is
+    // what the patched ROM's signature and `identify` show).
+    app.set_version_flag("--version", std::string(NESTRIS_VERSION) + ", build " +
+                                          nestris::crc32_hex(nestris::cart_build_id(nestris::shipped_cart())));
+    nestris::add_patcher_commands(app);
+    nestris::add_play_command(app);
+    nestris::add_emu_commands(app);
+    nestris::add_simulate_command(app);
+    nestris::add_fidelity_command(app);
+    nestris::add_render_command(app);
+    return nestris::run_program(app, argc, argv);
+}

@@ -1,0 +1,327 @@
+// play: watch the patched game headless in the embedded NES. The user's ROM is patched in memory
+// with this build's patch (or taken as it is if it is already this build's patched ROM); the
+// menus are walked like a player would, then the AI plays and the command reports what it saw.
+#include "tools/cli/play_command.hpp"
+
+#include "patcher/cart_image.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "tools/harness/game_harness.hpp"
+#include "ai-reference/model/game_model.hpp"
+#include "emu-test/image.hpp"
+#include "emu-test/debug/emu_commands.hpp"
+#include "emu-test/input.hpp"
+#include "emu-test/nes.hpp"
+#include "emu-test/wav.hpp"
+#include "patcher/patch.hpp"
+#include "tools/cli/patcher_commands.hpp"
+#include "patcher/rom.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+
+namespace nestris {
+namespace {
+
+struct PlayOptions {
+    std::string rom;
+    int level = 19;
+    bool level_given = false, height_given = false;  // a default that goes unused is fine, a value typed is not
+    bool b_type = false;
+    int height = 0;
+    bool demo = false;
+    bool human = false;
+    uint64_t frames = 3600;
+    std::string input;
+    std::string movie;
+    std::string power_on = "hardware";
+    std::string png;
+    uint64_t png_every = 0;
+    bool soak = false;
+    std::string wav;
+    std::optional<int> sample_rate;  // --wav's (48 000 Hz when not given)
+};
+
+
+std::string png_name(const std::string& base, uint64_t frame) {
+    const size_t dot = base.rfind('.');
+    char suffix[32];
+    std::snprintf(suffix, sizeof suffix, "-%06llu", static_cast<unsigned long long>(frame));
+    return dot == std::string::npos ? base + suffix : base.substr(0, dot) + suffix + base.substr(dot);
+}
+
+// printf-style formatting onto std::cout (so the summary goes where the command's output goes).
+template <class... Args>
+void print(const char* format, Args... args) {
+    const int n = std::snprintf(nullptr, 0, format, args...);
+    std::string text(static_cast<size_t>(n > 0 ? n : 0), '\0');
+    std::snprintf(text.data(), text.size() + 1, format, args...);
+    std::cout << text;
+}
+
+int play(const PlayOptions& o) {
+    if (o.level < 0 || o.level > 19) throw UsageError("--level is 0-19 (10-19 with the A trick)");
+    if (o.height < 0 || o.height > 5) throw UsageError("--height is 0-5");
+    if (o.height && !o.b_type) throw UsageError("--height is for B-Type games (add --b-type)");
+    if (!o.input.empty() && !o.movie.empty()) throw UsageError("--input and --movie: give one of them");
+    const bool own_input = !o.input.empty() || !o.movie.empty();
+    if (o.demo && (own_input || o.human)) throw UsageError("--demo goes alone (not with --input, --movie or --human)");
+    if (o.soak && (o.demo || o.human || own_input))
+        throw UsageError("--soak is for AI games (not with --demo, --human, --input or --movie)");
+    if (o.power_on != "hardware" && o.movie.empty()) throw UsageError("--power-on is for --movie");
+    // The game's options choose what the menu walk picks: without the menu walk (the demo, your
+    // own input or movie) nothing would use them, so they are refused rather than ignored.
+    const bool game_options = o.level_given || o.b_type || o.height_given;
+    if (o.demo && game_options) throw UsageError("--demo excludes --level, --b-type and --height (the demo is its own game)");
+    if (own_input && (game_options || o.human))
+        throw UsageError("--input and --movie exclude --level, --b-type, --height and --human (your input walks the menus)");
+    if (o.png_every && o.png.empty()) throw UsageError("--png-every needs --png (the pictures are named after it)");
+    if (o.sample_rate && o.wav.empty()) throw UsageError("--sample-rate is for --wav");
+    if (!o.wav.empty() && o.soak) throw UsageError("--wav is not for --soak (a soak's sound would fill the memory)");
+    if (!o.wav.empty() && o.frames > emu::kMaxWavFrames)
+        throw UsageError("--wav holds the sound in memory: at most " + std::to_string(emu::kMaxWavFrames) +
+                         " frames (an hour), not " + std::to_string(o.frames));
+    const std::vector<uint8_t> file = read_file(o.rom);
+    note_input(o.movie);  // read later, but an input already: the screenshot may not overwrite it
+    check_outputs({o.png, o.wav});
+    const CartImage& cart = shipped_cart();
+    const RomIdentity id = identify_rom(file, this_build_context());
+    std::vector<uint8_t> rom;
+    if (id.kind == RomKind::Patched && id.signature && id.signature->this_build && id.signature->intact()) {
+        rom = file;
+    } else {
+        rom = patch_rom(file, cart).bytes;  // throws with the reason for anything else
+    }
+
+    emu::Nes nes(rom);
+    const int rate = o.sample_rate.value_or(48000);
+    if (!o.wav.empty()) nes.enable_sound(rate);  // from power-on, menus included
+    // The sound so far, as 16-bit samples (2 bytes a sample, 96 KB a second at 48 kHz).
+    std::vector<int16_t> pcm;
+    std::vector<float> chunk;
+    auto take_sound = [&] {
+        if (o.wav.empty()) return;
+        chunk.clear();
+        nes.take_samples(chunk);
+        for (const float x : chunk) pcm.push_back(emu::pcm16(x));
+    };
+    namespace t = tetris;
+    const uint16_t ai_mode = game::ai_mode_address(), late_plans = cart.require("late_plans");
+    std::string what;
+    if (!o.input.empty()) {
+        nes.run_input(o.input);
+        nes.set_buttons(0);
+        what = "input";
+    } else if (!o.movie.empty()) {
+        // Checked against the ROM given (a movie of the original game plays on the patch as is).
+        const emu::Fm2Movie movie = load_movie(o.movie, *emu::parse_ines(file), "play");
+        emu::fm2_power_on(nes, movie, power_on_mode(o.power_on));
+        for (size_t i = 0; i < movie.frames.size(); ++i) {
+            if (emu::run_fm2_frame(nes, movie, i) != emu::RunStatus::Reached) {
+                throw std::runtime_error("the CPU halted in frame " + std::to_string(i + 1) + " of the movie");
+            }
+        }
+        nes.set_buttons(0);
+        what = "the movie";
+    } else if (o.demo) {
+        for (int f = 0; f < 4000 && nes.read_ram(t::gameMode) != t::GAME_MODE_DEMO; ++f) nes.run_frame();
+        what = "the demo";
+    } else {
+        nes.run_input(game::menu_walk_input({o.level, o.b_type, o.height, !o.human, 0}));
+        nes.set_buttons(0);
+        what = std::string(o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") + " game from level " +
+               std::to_string(o.level);
+    }
+    take_sound();
+    nes.watch_main_loop(t::game_mainLoop);
+    // The frame's margin: from the moment the game's frame work is done (its main loop enters the
+    // wait for the vertical blank, ai_idle) to the next NMI; the least one seen in play.
+    const uint16_t idle_entry = cart.require("ai_idle");
+    const uint16_t nmi_entry = static_cast<uint16_t>(nes.peek(0xFFFA) | nes.peek(0xFFFB) << 8);
+    uint64_t waited_at = 0, last_nmi = 0, margin_frames = 0;
+    int64_t worst_margin = INT64_MAX;
+    bool measuring = false;
+    // A crash: the game's code (and the AI's) is all in ROM, so the CPU running RAM is a jump
+    // gone astray (the high levels' crash, ai-reference/MODEL.md "Time").
+    std::optional<uint16_t> crash_pc;
+    bool on_the_side = false;  // screen_of_state's extra frame: not part of the run
+    nes.set_instruction_hook([&](const emu::Nes& n) {
+        if (on_the_side) return;
+        const uint16_t pc = n.cpu().pc();
+        if (pc < 0x8000 && !crash_pc) crash_pc = pc;
+        if (pc == idle_entry) {
+            waited_at = n.cycles();
+        } else if (pc == nmi_entry) {
+            if (measuring && n.read_ram(t::player1_playState) >= 1 && n.read_ram(t::player1_playState) < t::PLAY_STATE_CURTAIN) {
+                const int64_t margin = waited_at > last_nmi ? int64_t(n.cycles() - waited_at) : 0;
+                worst_margin = std::min(worst_margin, margin);
+                ++margin_frames;
+            }
+            last_nmi = n.cycles();
+        }
+    });
+    uint64_t pieces = 0, top_outs = 0, play_frames = 0, play_lag = 0, games = 0, fallbacks = 0;
+    uint8_t last_late = nes.read_ram(late_plans);
+    bool was_in_game = false, started = false;
+    uint8_t last_count = nes.read_ram(t::spawnCount), last_state = nes.read_ram(t::player1_playState);
+    uint64_t crash_frame = 0;
+    uint64_t pictures = 0;
+    std::string first_picture, last_picture;
+    for (uint64_t f = 1; f <= o.frames && !crash_pc; ++f) {
+        // AI play: a game (or the demo) the AI plays, from its first frame whose main loop ran
+        // (a game's first frames lag in the original too: the screen is drawn, B-Type's garbage
+        // made) to its end (the curtain and B-Type's ending are loops of their own that never
+        // reach the main loop, in the original as well).
+        const uint8_t state = nes.read_ram(t::player1_playState);
+        const bool in_game = nes.read_ram(t::gameMode) >= t::GAME_MODE_PLAY && nes.read_ram(ai_mode) != 0 && state >= 1 &&
+                             state < t::PLAY_STATE_CURTAIN;
+        games += in_game && !was_in_game;
+        was_in_game = in_game;
+        started = in_game && started;
+        const bool in_play = started;
+        measuring = in_play;
+        nes.run_frame();
+        if (in_play) {
+            ++play_frames;
+            // (the AI's count of pieces given the best placement of a search not done at their spawn)
+            fallbacks += static_cast<uint8_t>(nes.read_ram(late_plans) - last_late);
+            play_lag += nes.last_frame_lagged();
+        }
+        started = started || (in_game && !nes.last_frame_lagged());
+        if (o.soak && nes.read_ram(t::player1_playState) == t::PLAY_STATE_CURTAIN && nes.read_ram(t::gameMode) == t::GAME_MODE_PLAY) {
+            nes.run_input(".*400 S .");  // the curtain down: Start, back to the menu
+            nes.set_buttons(0);
+            f += 402;
+        }
+        if (o.soak && nes.read_ram(t::gameMode) == t::GAME_MODE_LEVEL_MENU) {  // the game is over: another
+            nes.run_input(o.level >= 10 ? "A+E*3 A+E+S ." : "E*3 E+S .");
+            nes.set_buttons(0);
+            f += 5;
+        }
+        if (nes.read_ram(t::spawnCount) != last_count) ++pieces;
+        if (nes.read_ram(t::player1_playState) == t::PLAY_STATE_CURTAIN && last_state != t::PLAY_STATE_CURTAIN) ++top_outs;
+        last_count = nes.read_ram(t::spawnCount);
+        last_late = nes.read_ram(late_plans);
+        last_state = nes.read_ram(t::player1_playState);
+        if (!o.png.empty() && o.png_every && f % o.png_every == 0) {
+            on_the_side = true;
+            last_picture = png_name(o.png, f);
+            emu::write_png(last_picture, screen_of_state(nes));
+            on_the_side = false;
+            if (!pictures++) first_picture = last_picture;
+        }
+        if (crash_pc) crash_frame = f;
+        take_sound();
+    }
+    const uint32_t line_count = bcd_to_int(nes.ram().data() + t::lines, 2);
+    const uint32_t score_value = bcd_to_int(nes.ram().data() + t::score, 3);
+    static const char* const kModeNames[] = {"the legal screen", "the title", "the game type menu", "the level menu",
+                                             "a game", "the demo", "the title (to the demo)"};
+    static const char* const kAiModeNames[] = {"the AI off", "the AI in the demo", "the AI playing"};
+    const uint8_t mode_now = nes.read_ram(t::gameMode), ai_now = nes.read_ram(ai_mode);
+    const bool b_type_now = nes.read_ram(t::gameType) != 0;
+    print("played %s for %llu frames (%.1f s); at the end: %s, %s, level %u, %u %s, score %u, %llu %s, "
+                "%llu %s\n",
+                what.c_str(), static_cast<unsigned long long>(o.frames), static_cast<double>(o.frames) / 60.0988,
+                mode_now < 7 ? kModeNames[mode_now] : "an unknown screen", ai_now < 3 ? kAiModeNames[ai_now] : "the AI in an unknown mode",
+                nes.read_ram(t::player1_levelNumber), line_count, b_type_now ? "lines left" : "lines", score_value,
+                static_cast<unsigned long long>(pieces), pieces == 1 ? "piece" : "pieces",
+                static_cast<unsigned long long>(top_outs), top_outs == 1 ? "top-out" : "top-outs");
+    print("frames in which the game's main loop did not run: %llu in all, the game's own (screens drawn, "
+                "line clears, top-out curtains: the original does the same); during AI play, below\n",
+                static_cast<unsigned long long>(nes.lag_frames()));
+    print("AI play: %llu frames%s, %llu lag frames in them (frames whose main loop never ran); worst frame "
+                "margin %lld cycles (the least time left from the game's frame work done to the next NMI, of "
+                "29780); %llu pieces given the best placement of a search not done at their spawn\n",
+                static_cast<unsigned long long>(play_frames),
+                o.soak ? (", " + std::to_string(games) + " games").c_str() : "",
+                static_cast<unsigned long long>(play_lag),
+                static_cast<long long>(margin_frames ? worst_margin : 0), static_cast<unsigned long long>(fallbacks));
+    if (crash_pc) {
+        char where[8];
+        std::snprintf(where, sizeof where, "$%04X", *crash_pc);
+        print("CRASH in frame %llu: the CPU runs RAM at %s (a jump gone astray); the run stops there, the "
+              "state above is the crashed game's\n",
+              static_cast<unsigned long long>(crash_frame), where);
+    }
+    if (pictures) {
+        print("screenshots every %llu frames: %llu files, %s to %s (each the state of its frame)\n",
+              static_cast<unsigned long long>(o.png_every), static_cast<unsigned long long>(pictures),
+              first_picture.c_str(), last_picture.c_str());
+    }
+    if (!o.png.empty()) {
+        on_the_side = true;
+        emu::write_png(o.png, screen_of_state(nes));
+        print("screenshot: %s, the state above (the screen drawn the frame after: the game shows a frame's state in "
+              "the next); made from your ROM: keep it to yourself\n",
+              o.png.c_str());
+    }
+    if (!o.wav.empty()) {
+        emu::write_wav(o.wav, pcm, rate);
+        print("sound: %s, %zu samples at %d Hz (%.2f s from power-on: the menus, then the run), 16-bit PCM mono; "
+              "made from your ROM: keep it to yourself\n",
+              o.wav.c_str(), pcm.size(), rate, static_cast<double>(pcm.size()) / rate);
+    }
+    return o.soak && (play_lag || crash_pc) ? kExitFailed : kExitDone;
+}
+
+}  // namespace
+
+emu::Image screen_of_state(emu::Nes& nes) {
+    if (nes.sound_enabled()) {  // the side frame must not be heard: a copy of the machine is silent
+        emu::Nes side = nes;
+        side.run_frame();
+        return side.screenshot();
+    }
+    const emu::NesState now = nes.snapshot();
+    nes.run_frame();
+    emu::Image picture = nes.screenshot();
+    nes.restore(now);
+    return picture;
+}
+
+void add_play_command(CLI::App& app) {
+    auto o = std::make_shared<PlayOptions>();
+    CLI::App* sub = app.add_subcommand("play", "Watch the patched game headless: the AI plays a game (or the demo)");
+    sub->add_option("ROM", o->rom, "your Tetris (USA) ROM (patched in memory), or a ROM this build patched")
+        ->required();
+    CLI::Option* level = sub->add_option("--level", o->level, "start level 0-19 (default 19; 10-19 use the A trick)");
+    sub->add_flag("--b-type", o->b_type, "a B-Type game");
+    CLI::Option* height = sub->add_option("--height", o->height, "B-Type start height 0-5");
+    sub->add_flag("--demo", o->demo, "watch the demo instead (wait at the title until it starts)");
+    sub->add_flag("--human", o->human, "start the game without Select: nobody plays it (a check of human mode)");
+    sub->add_option("--frames", o->frames, "frames to run once the game or demo has started (default 3600 = 1 min)");
+    sub->add_option("--input", o->input,
+                    "your own input from power-on instead of the menu walk (emu-test input string: '.*300 S ...')");
+    add_movie_options(*sub, o->movie, o->power_on);
+    sub->add_option("--png", o->png, "screenshot at the end (PNG): the state printed");
+    sub->add_option("--png-every", o->png_every, "with --png, also a screenshot every N frames (OUT-000123.png: frame 123)");
+    sub->add_option("--wav", o->wav,
+                    "write the sound from power-on (menus, then the run) as a 16-bit PCM mono WAV (the APU's\n"
+                    "five channels, the console's mixer and filters; held in memory, 96 KB a second at 48 kHz:\n"
+                    "--frames at most " + std::to_string(emu::kMaxWavFrames) + ", an hour; not with --soak)");
+    sub->add_option("--sample-rate", o->sample_rate, "sample rate of --wav in Hz (default 48000)")
+        ->check(CLI::Range(8000, 192000));
+    sub->add_flag("--soak", o->soak,
+                  "a long run: whenever an AI game ends (back on the level menu), start another; exit\n"
+                  "status 1 when a frame of AI play lagged or the game crashed");
+    sub->footer("The menu walk: Start through the legal and title screens, Right for B-Type, the level (and\n"
+                "height) with the pad, then Select held (and A for levels 10-19) and Start: the AI plays.\n"
+                "Prints the game's state at the end (screen, AI mode, level, lines, score, pieces, top-outs)\n"
+                "and the frames in which the game's main loop did not run: in all, and during AI play.\n"
+                "A crash of the game (the CPU running RAM) ends the run, and is reported.\n"
+                "--demo, --input and --movie choose the game themselves: --level, --b-type, --height (and,\n"
+                "for --input and --movie, --human) are refused with them.\n"
+                "A screenshot shows the state of its frame (the one printed, for --png): the game draws a\n"
+                "frame's state during the next frame, so that next frame is run on the side for the picture.\n"
+                "Exit status 0; 1 with a message (not Tetris (USA), a lag frame or a crash in a soak); 2 a bad option.");
+    sub->callback([o, level, height] {
+        o->level_given = level->count() > 0;
+        o->height_given = height->count() > 0;
+        run_command("nestris-ai play", [o] { return play(*o); });
+    });
+}
+
+}  // namespace nestris

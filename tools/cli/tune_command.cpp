@@ -1,0 +1,211 @@
+// nestris-tune: tunes ai-reference/weights.txt with particle swarm optimisation
+// (inertia 0.72, acceleration 1.49, velocity clamped) on the frame-accurate game model, over a
+// fixed list of seeded games (the game's own piece sequences). Resumable: the swarm is saved
+// after every iteration and picked up again by the same command.
+//
+// Fitness, --protocol 19 (default): the level-19 protocol (to 230 lines or top-out); with
+//   --fitness capped (default): the mean of min(score, 999999), the score as the game caps it, so
+//     that a max-out is the best a game can do and an early top-out costs what it scores less;
+//   --fitness survival: the mean of min(score, 999999) + 600000 * lines / 230 (survival first);
+//   --fitness best-third: seed 004's, the mean of the best third of the scores counted from line
+//     clears alone (no cap, no soft-drop points), which selects for aggression;
+//   --fitness goal: the share of max-outs minus the share of top-outs, in points (the targets);
+//   --fitness safe: as goal, with each top-out counted 4 times (top-outs first).
+// (tools::fitness_of in ai_protocol.hpp computes each.)
+// Fitness, --protocol 29: the level-29 protocol; mean lines (to 300 lines or top-out).
+// Files: the weights and the state are read by the shared reader (file_io.hpp; the state parsed
+// by tune_state.hpp, which checks every count against the bytes there), --out and --state are
+// written by the shared atomic writer and checked before the first game, since the tuner may
+// run for hours before it writes: neither may be --weights or the other.
+#include "tools/cli/tune_command.hpp"
+
+#include "ai-reference/ai/ai_eval.hpp"
+#include "tools/harness/ai_protocol.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "tools/harness/tune_state.hpp"
+#include "base/worker_pool.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <random>
+
+namespace fs = std::filesystem;
+using namespace nestris;
+using nestris::tools::TuneParticle;
+using nestris::tools::TuneSwarm;
+
+namespace {
+
+struct Bounds {
+    double lo, hi;
+};
+Bounds bounds_of(const std::string& name) {
+    if (name == "stack_free" || name == "spawn_free" || name == "stack_fast_free") return {0, 20};
+    if (name == "danger_height") return {0, 21};  // 21: never in danger
+    if (name.starts_with("lines")) return {0, 3000};
+    if (name.starts_with("row")) return {0, 600};
+    if (name.starts_with("gap")) return {0, 1500};
+    return {0, 3000};
+}
+
+ai::Weights with_values(ai::Weights w, const std::vector<double>& x, const std::vector<std::string>& names) {
+    for (size_t i = 0; i < names.size(); ++i)
+        w.values[names[i]] = static_cast<int>(std::lround(std::clamp(x[i], bounds_of(names[i]).lo, bounds_of(names[i]).hi)));
+    return w;
+}
+
+std::string format_fitness(double f) {
+    char text[32];
+    if (std::fabs(f) < 1000)
+        std::snprintf(text, sizeof text, "%.3f", f);  // goal: percentage points
+    else
+        std::snprintf(text, sizeof text, "%.0f", f);
+    return text;
+}
+
+}  // namespace
+
+int tools::run_tune(int argc, const char* const* argv) {
+    CLI::App app{"Tune the AI's evaluation weights with particle swarm optimisation on the\n"
+                 "frame-accurate game model. Resumable: rerun the same command to continue.", "nestris-tune"};
+    fs::path weights_path = fs::path(NESTRIS_SOURCE_DIR) / "ai-reference" / "weights.txt";
+    fs::path state_path, out_path;
+    int protocol = 19;
+    int games = 64, particles = 16, iterations = 50;
+    unsigned threads = worker_threads();
+    uint32_t first_seed = 1000;
+    std::string fitness_kind = "capped";
+    std::string vary;
+    app.add_option("--weights", weights_path, "starting weights")->check(CLI::ExistingFile);
+    app.add_option("--protocol", protocol, "19: level-19 start to 230 lines; 29: level-29 start")
+        ->check(CLI::IsMember({19, 29}));
+    app.add_option("--state", state_path,
+                   "swarm state file (created, then resumed; rewritten after every iteration)")->required();
+    app.add_option("--out", out_path,
+                   "where the best weights found are written (whenever they improve); neither this nor "
+                   "--state may be --weights or each other, and both are checked before the work starts")
+        ->required();
+    app.add_option("--games", games, "games per fitness evaluation")->check(CLI::Range(1, 100000));
+    app.add_option("--particles", particles, "swarm size")->check(CLI::Range(2, 1000));
+    app.add_option("--iterations", iterations, "iterations to run in this invocation")->check(CLI::Range(0, 100000));
+    app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 256));
+    app.add_option("--first-seed", first_seed, "seed of the first game (games use consecutive seeds)");
+    app.add_option("--fitness", fitness_kind,
+                   "protocol 19: capped = mean of the score capped at 999999 (the max-out); "
+                   "survival = mean of min(score, 999999) + 600000 * lines / 230; best-third = seed 004's, "
+                   "the mean of the best third of the scores counted without cap or soft drops; goal = the "
+                   "share of max-outs minus the share of top-outs, in percentage points; safe = goal with each "
+                   "top-out counted 4 times")
+        ->check(CLI::IsMember({"capped", "survival", "best-third", "goal", "safe"}));
+    app.add_option("--vary", vary, "the weights to tune, comma-separated (default: all of them)");
+    return nestris::run_program(app, argc, argv, [&]() -> int {
+        std::string command_line = "nestris-tune";
+        for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
+
+        // Every file is checked before the first game: the tuner may run for hours before it
+        // writes, and an output onto an input (or onto the other output) would lose one of them.
+        const std::vector<fs::path> weights_only = {weights_path}, inputs = {weights_path, state_path};
+        if (same_file(out_path, state_path))
+            throw FileError("--out and --state are the same file ('" + out_path.string() +
+                            "'): the state would overwrite the weights");
+        replaces_input(state_path);  // resumed from and written back: the one input updated
+        check_output(out_path, inputs);
+        check_output(state_path, weights_only);
+        const ai::Weights start = ai::parse_weights(read_text_file(weights_path));
+        std::vector<std::string> names;
+        for (size_t at = 0; at < vary.size();) {
+            const size_t comma = std::min(vary.find(',', at), vary.size());
+            names.push_back(vary.substr(at, comma - at));
+            at = comma + 1;
+        }
+        for (const std::string& n : names)
+            if (std::find(ai::weight_names().begin(), ai::weight_names().end(), n) == ai::weight_names().end())
+                throw std::runtime_error("--vary: no weight '" + n + "'");
+        if (names.empty()) names = ai::weight_names();
+        const size_t dim = names.size();
+        tools::ProtocolSpec spec;
+        if (protocol == 29) {
+            spec.start_level = 29;
+            spec.line_target = 300;
+        }
+        std::vector<uint32_t> seeds;
+        for (int i = 0; i < games; ++i) seeds.push_back(first_seed + static_cast<uint32_t>(i));
+
+        const std::string kind = protocol == 29 ? "lines" : fitness_kind;
+        auto fitness = [&](const std::vector<double>& x) {
+            return tools::fitness_of(
+                kind, tools::play_many(seeds, spec, ai::expand_tables(with_values(start, x, names)), threads));
+        };
+
+        TuneSwarm swarm;
+        if (fs::exists(state_path)) {
+            swarm = tools::read_tune_state(state_path);
+            if (swarm.best_x.size() != dim)
+                throw std::runtime_error("the state file tunes " + std::to_string(swarm.best_x.size()) +
+                                         " weights, this command " + std::to_string(dim) + " (--vary)");
+            std::printf("resuming at iteration %d, best fitness %s\n", swarm.iteration, format_fitness(swarm.best_f).c_str());
+        } else {
+            std::mt19937_64 init(42);
+            std::vector<double> x0(dim);
+            for (size_t i = 0; i < dim; ++i) x0[i] = start.get(names[i]);
+            swarm.particles.resize(static_cast<size_t>(particles));
+            for (size_t p = 0; p < swarm.particles.size(); ++p) {
+                TuneParticle& pt = swarm.particles[p];
+                pt.x = x0;
+                pt.v.assign(dim, 0);
+                for (size_t i = 0; i < dim && p > 0; ++i) {  // particle 0 starts at the given weights
+                    const Bounds b = bounds_of(names[i]);
+                    const double spread = std::max(2.0, 0.35 * std::max(x0[i], 0.05 * (b.hi - b.lo)));
+                    pt.x[i] = std::clamp(x0[i] + std::normal_distribution<double>(0, spread)(init), b.lo, b.hi);
+                }
+            }
+        }
+        std::mt19937_64 rng(swarm.rng_state);
+        for (int it = 0; it < iterations; ++it) {
+            for (TuneParticle& p : swarm.particles) {
+                if (swarm.iteration > 0 || p.best_f > -1e299) {  // move (not before the first evaluation)
+                    for (size_t i = 0; i < dim; ++i) {
+                        const Bounds b = bounds_of(names[i]);
+                        const double r1 = std::uniform_real_distribution<double>(0, 1)(rng);
+                        const double r2 = std::uniform_real_distribution<double>(0, 1)(rng);
+                        const double vmax = 0.2 * (b.hi - b.lo);
+                        p.v[i] = std::clamp(0.72 * p.v[i] + 1.49 * r1 * (p.best_x[i] - p.x[i]) +
+                                                1.49 * r2 * (swarm.best_x[i] - p.x[i]), -vmax, vmax);
+                        p.x[i] = std::clamp(p.x[i] + p.v[i], b.lo, b.hi);
+                    }
+                }
+                const double f = fitness(p.x);
+                if (f > p.best_f) {
+                    p.best_f = f;
+                    p.best_x = p.x;
+                }
+                if (f > swarm.best_f) {
+                    swarm.best_f = f;
+                    swarm.best_x = p.x;
+                    write_text_atomically(out_path, "# tuned by nestris-tune, protocol " + std::to_string(protocol) +
+                                                   ", fitness (" + fitness_kind + ") " +
+                                                   format_fitness(f) + " at iteration " +
+                                                   std::to_string(swarm.iteration + 1) + "\n# training seeds " +
+                                                   std::to_string(first_seed) + ".." +
+                                                   std::to_string(first_seed + static_cast<uint32_t>(games) - 1) +
+                                                   "\n# command: " + command_line + "\n" +
+                                                   ai::format_weights(with_values(start, swarm.best_x, names)),
+                                          inputs);
+                }
+            }
+            ++swarm.iteration;
+            swarm.rng_state = rng();
+            rng.seed(swarm.rng_state);
+            write_text_atomically(state_path, tools::tune_state_to_text(swarm), weights_only);
+            std::printf("iteration %d: best fitness %s\n", swarm.iteration, format_fitness(swarm.best_f).c_str());
+            std::fflush(stdout);
+        }
+        return 0;
+    });
+}

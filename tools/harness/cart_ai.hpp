@@ -1,0 +1,65 @@
+// The cartridge AI run in the embedded 6502: the assembled bytes of asm/ (the shipped cartridge)
+// on a flat 64 KiB machine, with search inputs written into its RAM and results read back by
+// symbol name. The bridge between the reference AI and the code the patch ships.
+#pragma once
+
+#include "ai-reference/ai/ai_search.hpp"
+#include "patcher/cart_image.hpp"
+#include "emu-test/flat_machine.hpp"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace nestris::tools {
+
+struct CartSearchResult {
+    uint8_t count = 0;
+    std::array<ai::Candidate, ai::kMaxCandidates> candidates{};
+    std::array<uint8_t, ai::kMaxCandidates> rotation_slot{};
+    std::array<uint8_t, ai::kPieceTypes> best_k{};         // candidate to play, per preview type
+    std::array<uint16_t, ai::kPieceTypes> best_total{};    // its total
+    uint64_t cycles = 0;
+};
+
+// A row as the cartridge keeps it: bit 0 the left wall, bit c+1 column c, bit 11 the right wall.
+inline uint16_t cart_row(uint16_t row) { return static_cast<uint16_t>(row << 1 | 0x801); }
+inline uint16_t reference_row(uint16_t cart) { return static_cast<uint16_t>((cart >> 1) & 0x3FF); }
+
+// The game's own tables that the cartridge AI reads from the game's ROM (addresses in
+// asm/tetris.inc), with their contents as the reference knows them: a flat machine holds no
+// game, so the harnesses put them where the game has them. The real-game tests check that the
+// game holds exactly these bytes there.
+struct GameTable {
+    uint16_t address = 0;
+    std::vector<uint8_t> bytes;
+};
+std::vector<GameTable> game_tables_read_by_ai();
+void load_game_tables(emu::FlatMachine& machine);
+
+// What the reference says the cartridge should hold after the same search.
+struct ReferenceChoice {
+    std::array<uint8_t, ai::kPieceTypes> best_k{};
+    std::array<uint16_t, ai::kPieceTypes> best_total{};
+};
+ReferenceChoice reference_choice(const ai::Precomputed& pre);
+
+class CartAi {
+public:
+    explicit CartAi(const CartImage& cart = shipped_cart());
+    // on_step, when given, is called after every instruction with its address and cycles (a
+    // profiler's view; the run is slower).
+    using StepObserver = std::function<void(uint16_t pc, uint32_t cycles)>;
+    CartSearchResult precompute(const ai::SearchInput& input, uint64_t max_cycles = 50'000'000,
+                                const StepObserver& on_step = {});
+    emu::FlatMachine& machine() { return machine_; }
+    uint16_t symbol(std::string_view name) const { return cart_.require(name); }
+
+private:
+    const CartImage& cart_;
+    emu::FlatMachine machine_;
+    void write_board(const ai::Board& board);
+};
+
+}  // namespace nestris::tools

@@ -1,0 +1,249 @@
+// The real game in the emulator, original and patched, for the proofs of the game hooks
+// (tests/game) and the tools that measure them: a seeded driver that plays through every screen
+// like a restless person, an access trace that sees every read, write and execute of chosen
+// addresses, and the frame-by-frame comparison of the two ROMs.
+//
+// Everything here needs the user's own Tetris (USA); nothing of the game is stored.
+#pragma once
+
+#include "patcher/cart_image.hpp"
+#include "emu-test/nes.hpp"
+#include "tetris_map.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace nestris::ai {
+class AiPlayer;
+}
+
+namespace nestris::game {
+
+// The game's addresses and modes are tetris:: (tetris_map.hpp, generated from asm/tetris.inc);
+// this is the one address of the cartridge's own the harness reads: its mode byte (0 human,
+// 1 demo, 2 AI game), from the shipped cartridge's labels.
+uint16_t ai_mode_address();
+
+// The user's original ROM and the same ROM patched with this build's cartridge.
+struct GameRoms {
+    std::vector<uint8_t> original;
+    std::vector<uint8_t> patched;
+};
+// Throws std::runtime_error if `file` is not Tetris (USA) (any header or none).
+GameRoms make_game_roms(std::span<const uint8_t> file, const CartImage& cart);
+
+// ---- the driver ----------------------------------------------------------------------------
+// Controller bits (emu::button) from the game's button byte (A = $80 ... Right = $01).
+uint8_t pad_from_game(uint8_t game_buttons);
+
+struct DriverOptions {
+    uint64_t seed = 1;
+    bool watch_demo = false;      // now and then leave the title alone until the demo starts
+    bool select_in_level_menu = false;  // hold Select at Start in the level menu (an AI game)
+    int give_up_min = 10;         // pieces the driver plays well before it lets a game top out
+    int give_up_max = 60;
+    int junk_piece_percent = 10;  // pieces played with random buttons instead of well
+};
+
+// What to press in the coming frame, from the RAM of the machine it plays (call between
+// frames). Menus: random moves, then Start (the level menu: A held at Start now and then, for
+// +10). Play: the reference AI places most pieces; some get random buttons; it pauses, toggles
+// the preview, holds Right+Left+Down, now and then resets with A+B+Select+Start; after a random
+// number of pieces it plays junk until the game tops out, waits for the curtain and presses
+// Start; high-score entry gets random letters. Deterministic for a seed.
+class GameDriver {
+public:
+    explicit GameDriver(DriverOptions options);
+    ~GameDriver();
+    GameDriver(GameDriver&&) noexcept;
+    GameDriver& operator=(GameDriver&&) noexcept;
+    uint8_t next(const emu::Nes& nes);
+
+    // What the driver saw, for reports.
+    struct Stats {
+        uint64_t games = 0, b_type_games = 0, pauses = 0, resets = 0, demos = 0,
+                 curtains = 0, max_level = 0, high_score_entries = 0, endings = 0;
+        uint64_t max_lines = 0;
+    };
+    const Stats& stats() const { return stats_; }
+
+private:
+    uint32_t roll(uint32_t n);  // 0..n-1
+    void press(uint8_t b, uint8_t held = 0);  // queues released, pressed, released frames
+    uint8_t menu(uint8_t mode, const emu::Nes& nes);
+    uint8_t play(const emu::Nes& nes);
+
+    DriverOptions options_;
+    std::mt19937_64 rng_;
+    Stats stats_;
+    uint8_t last_mode_ = 0xFF;
+    uint64_t in_mode_ = 0;       // frames since the game mode changed
+    uint64_t plan_frame_ = 0;    // menus: the frame at which to press Start
+    bool wait_for_demo_ = false;
+    int menu_moves_ = 0;
+    // play
+    std::unique_ptr<ai::AiPlayer> ai_;
+    int pieces_ = 0, give_up_at_ = 0;
+    bool junk_piece_ = false;
+    uint8_t last_play_state_ = 0, last_render_mode_ = 0;
+    uint64_t wait_ = 0;          // frames to wait before the next special press
+    uint8_t held_ = 0;
+    std::deque<uint8_t> script_;  // buttons of the coming frames, before anything else
+};
+
+// ---- the access trace ----------------------------------------------------------------------
+enum AccessKind : uint8_t { kExecute = 1, kRead = 2, kWrite = 4 };
+std::string access_kind_name(uint8_t kind);
+
+struct WatchedRange {
+    uint16_t first = 0, last = 0;  // inclusive CPU addresses (RAM: $0000-$07FF, no mirrors)
+    std::string name;
+};
+
+// The accesses of one instruction (pc) of one kind to one watched range, in one game situation.
+struct AccessSite {
+    std::string range;
+    uint16_t pc = 0;
+    uint8_t kind = 0;
+    uint8_t game_mode = 0, game_mode_state = 0, play_state = 0;
+    uint16_t lowest = 0xFFFF, highest = 0;  // addresses touched
+    uint64_t count = 0, first_frame = 0;
+    std::string describe() const;
+};
+
+// Decodes every instruction before it runs (operand bytes, effective address from the
+// registers and memory, as the CPU will use them; OAM DMA pages) and records each access to a
+// watched address: instruction fetches (every byte of the instruction) as execute, operand
+// reads and writes, pointer reads of indirect modes, the read-modify-write of INC/ASL/...
+// (both a read and a write). The emulator makes no dummy reads, and neither does the trace.
+// Writes to $8000-$FFFF go to the MMC1's registers, whatever the ROM holds there: they are
+// counted apart (mapper_writes), not as accesses to ROM bytes.
+//
+// Entry checks: for a span of code, every instruction inside it that follows one outside it
+// must be one of the allowed entry points, or follow an RTS/RTI (a return into the span, or
+// the end of an interrupt that came while it ran); anything else (a jump, branch or fall into
+// the span from outside) is recorded as a foreign entry.
+struct EntryCheck {
+    uint16_t first = 0, last = 0;
+    std::vector<uint16_t> allowed;
+    std::string name;
+};
+struct ForeignEntry {
+    std::string span;
+    uint16_t from = 0, to = 0;
+    uint64_t count = 0, first_frame = 0;
+};
+
+class AccessTrace {
+public:
+    explicit AccessTrace(std::vector<WatchedRange> watched, std::vector<EntryCheck> entries = {});
+    // Installs the trace as the machine's instruction hook (replacing any other).
+    void attach(emu::Nes& nes);
+    void on_instruction(const emu::Nes& nes);
+    std::vector<AccessSite> sites() const;
+    std::vector<ForeignEntry> foreign_entries() const;
+    // The kinds of access (AccessKind bits) seen at a watched address, over the whole run.
+    uint8_t touched(uint16_t addr) const { return touched_[addr]; }
+    uint64_t instructions() const { return instructions_; }
+    uint64_t mapper_writes() const { return mapper_writes_; }
+
+private:
+    void touch(const emu::Nes& nes, uint16_t addr, uint8_t kind);
+    std::vector<WatchedRange> ranges_;
+    std::vector<uint8_t> range_of_;  // 64 KiB: index + 1 of the range holding the address, 0 none
+    std::vector<uint8_t> touched_;   // 64 KiB: AccessKind bits seen
+    std::map<std::tuple<uint8_t, uint16_t, uint8_t, uint8_t, uint8_t, uint8_t>, AccessSite> sites_;
+    std::vector<EntryCheck> entries_;
+    std::vector<uint8_t> span_of_;   // 64 KiB: index + 1 of the entry-checked span, 0 none
+    std::map<std::pair<uint16_t, uint16_t>, ForeignEntry> foreign_;
+    uint16_t prev_pc_ = 0;
+    uint8_t prev_opcode_ = 0;
+    uint64_t instructions_ = 0, mapper_writes_ = 0;
+};
+
+// ---- identity of the original and the patched game -----------------------------------------
+// RAM the comparison leaves out: the bytes the AI owns, and the stack below the original's
+// stack pointer (dead bytes; the hooks call one level deeper, so their garbage differs).
+struct RamExclusions {
+    std::vector<std::pair<uint16_t, uint16_t>> ranges;  // inclusive
+};
+RamExclusions ai_owned_ram(const CartImage& cart);
+
+// The first difference between the two machines after a frame, if any: RAM outside the
+// exclusions and the stack, and the PPU writes of the frame (register, value and VRAM address
+// of each, in order; the position in the frame is not compared) once the level-menu hint's
+// writes are taken out of the patched machine's log.
+std::optional<std::string> compare_frame(const emu::Nes& original, const emu::Nes& patched,
+                                         const RamExclusions& exclusions,
+                                         std::span<const emu::PpuWrite> original_writes,
+                                         std::vector<emu::PpuWrite> patched_writes,
+                                         const CartImage& cart);
+
+struct IdentityResult {
+    uint64_t frames = 0;
+    uint64_t compared_frames = 0;  // frames at whose end both games waited for the NMI
+    uint64_t ppu_writes = 0;
+    std::optional<std::string> mismatch;  // the first one; the run stops there
+    GameDriver::Stats stats;
+    std::map<uint8_t, uint64_t> frames_per_mode;
+};
+// Runs both ROMs from power-on for `frames` frames with the driver's buttons (decided on the
+// original) and compares them after every frame.
+// buttons_out, if given, receives the pad of every frame (to replay the movie elsewhere).
+IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const DriverOptions& options,
+                            uint64_t frames, std::vector<uint8_t>* buttons_out = nullptr);
+
+// ---- the menus as a player walks them ------------------------------------------------------
+struct MenuWalk {
+    int level = 19;          // 0-19 (10-19: A held at Start)
+    bool b_type = false;
+    int height = 0;          // B-Type start height 0-5
+    bool ai = true;          // Select held at Start: the AI plays
+    int title_wait = 0;      // extra frames on the legal screen (another RNG state, other pieces)
+};
+// The emu-test input string from power-on: legal screen, title, game type, level (and height),
+// then Start (with Select held for an AI game, A held for levels 10-19), and let go.
+std::string menu_walk_input(const MenuWalk& walk);
+
+// ---- an AI game on the real ROM against the cartridge in the loop --------------------------
+// The patched game plays an AI game (menu walk); from its first frame of play the game model
+// runs beside it with the shipped AI bytes in the loop (tools/harness/cart_loop.hpp), each frame given
+// the idle time the real game left the AI that frame (from the main loop's entry to ai_idle to
+// the NMI) and the lag frames it had (NMIs in the frame's work). Compared at every frame
+// boundary (ai_idle's entry): the whole model state read from the real RAM (from_ram) against
+// the loop's.
+struct AiGameComparison {
+    uint64_t frames = 0;               // frames compared
+    std::optional<std::string> mismatch;  // the first difference (the run stops there)
+    uint32_t pieces = 0, lines = 0;
+    uint32_t real_fallbacks = 0;       // pieces the real game gave the best of an unfinished search
+    uint32_t loop_fallbacks = 0;       // the same in the loop
+    uint32_t pieces_29 = 0, fallbacks_29 = 0;  // of those, at level 29 and above (a row a frame)
+    bool game_over = false;            // the game reached its curtain (else see `end`)
+    // How the comparison ended. Only the curtain is a game over: the game leaving play any other
+    // way (the CPU running outside the game's code, a reset to the menus, no frame boundary for
+    // 120 frames) is a crash, and a frame boundary whose RAM is not a model state is an error
+    // that names the variable (it is never taken as an end of the game).
+    enum class End { FramesRanOut, Curtain, Crash, Unreadable } end = End::FramesRanOut;
+    std::string end_detail;            // what the crash or the unreadable state was
+    uint32_t idle_min = 0, idle_max = 0;
+    double idle_mean = 0;
+    // Lag: frames whose work outlasted the NMI (lagging_frames), the NMIs that came in their
+    // work (lag_frames, each a lag frame the loop steps too: step_with_lag), the most in one.
+    uint64_t lag_frames = 0, lagging_frames = 0;
+    unsigned max_lag = 0;
+};
+// "game over (the curtain)", "frames ran out", "CRASH: ..." or "cannot read the state: ...".
+std::string describe_end(const AiGameComparison& c);
+AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom, const CartImage& cart,
+                                           const MenuWalk& walk, uint64_t max_frames);
+
+}  // namespace nestris::game

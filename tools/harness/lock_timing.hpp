@@ -1,0 +1,91 @@
+// The work of one lock on the real game, traced cycle by cycle in the embedded NES (the
+// measurement behind the model's time, MODEL.md "Time"; measure-lock prints it, tests/game
+// checks the model's score loop against it).
+//
+// From a game started at the level menu, the first frame boundary of play is overwritten with a
+// model-made state: the given level, score and lines, `k` full rows but for column 9 and a
+// vertical I above that column, which then falls and locks. The per-instruction hook records
+// the frame that runs the score loop: its NMI entry, the loop's first instruction
+// (addLineClearPoints) and its end, the main loop's next wait for vertical blank, and every NMI
+// that lands before that wait (a lag frame) with the instruction it interrupted.
+#pragma once
+
+#include "tools/harness/game_harness.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nestris::game {
+
+struct LockSetup {
+    uint8_t level = 29;
+    uint8_t lines_cleared = 0;                     // 0-4
+    std::array<uint8_t, 3> score{0x99, 0x99, 0x99};  // BCD, low byte first
+    std::array<uint8_t, 2> lines{0x01, 0x15};      // 2 101: BCD low byte, then the hundreds (binary past 9)
+    int title_wait = 0;                            // extra frames on the legal screen: another frame phase
+};
+
+struct LandedNmi {
+    uint64_t at = 0;   // cycles from the scoring frame's NMI entry
+    uint16_t pc = 0;   // the instruction it interrupted
+};
+
+struct LockTiming {
+    bool scored = false;          // the score loop ran
+    bool crashed = false;         // the CPU left the game's code, or no wait before the next piece
+    uint16_t crash_pc = 0;
+    uint64_t pre = 0;             // NMI entry -> the loop's first instruction
+    uint64_t loop = 0;            // the loop (with any NMI that landed in it)
+    uint64_t post = 0;            // the loop's end -> the next wait for vertical blank
+    std::vector<LandedNmi> landed;  // NMIs before that wait: the frame lagged
+    std::array<uint8_t, 3> score_after{};
+    // After the loop, the instructions of the jump-table dispatch (switch_s_plus_2a) between its
+    // store of the table address into tmp1/tmp2 and its jmp (tmp1): an NMI landing on one of
+    // them has its own dispatch overwrite tmp1/tmp2, and the game jumps astray. Cycles from the
+    // loop's end to each such instruction's first cycle, in the order run.
+    std::vector<uint64_t> crash_window_starts;
+};
+
+// The instructions of switch_s_plus_2a from its first store into tmp1 to its jmp (tmp1).
+bool in_dispatch_crash_window(uint16_t pc);
+
+LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& setup);
+
+// Every scoring frame of an AI game on the patched game (the menu walk with Select held), as it
+// comes: what the frame's time depends on, and what it took.
+struct ScoringFrame {
+    uint8_t level = 0, lines_cleared = 0, hold_down_points = 0;  // level: as the score loop reads it
+    bool level_up = false;          // the lines loop raised the level before the score loop
+    uint8_t row5_first_block = 10;  // the music's danger test scans row 5 up to its first block
+    uint8_t allegro = 0;            // the music's danger state before the frame
+    uint8_t vram_row = 0;           // the NMI's playfield copy in progress (32: none)
+    std::array<uint8_t, 3> score{}; // before the loop
+    uint64_t pre = 0, loop = 0;     // as in LockTiming
+    std::vector<LandedNmi> landed;
+    bool crashed = false;
+};
+struct AiGameTimes {
+    std::vector<ScoringFrame> frames;
+    uint64_t frames_run = 0;
+    // How it ended: the curtain (a top-out), a crash (the CPU running RAM, or the game out of
+    // play without its curtain: a jump astray that landed in game code), or the frames ran out.
+    enum class End { FramesRanOut, Curtain, Crash } end = End::FramesRanOut;
+    // Every NMI that interrupted the game's own code (not the AI's idle task nor the wait):
+    // a frame whose work outlasted it. The frame number, the play state and where it landed.
+    struct Lag {
+        uint64_t frame = 0;
+        uint8_t play_state = 0, level = 0;
+        uint16_t pc = 0;
+    };
+    std::vector<Lag> lags;
+    bool crashed = false;  // end == Crash
+    uint16_t crash_pc = 0; // where the CPU ran RAM (0: it left play instead)
+    uint32_t lines = 0;
+    uint8_t level = 0;
+};
+AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const CartImage& cart, const MenuWalk& walk,
+                                uint64_t frames);
+
+}  // namespace nestris::game

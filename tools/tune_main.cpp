@@ -1,4 +1,0 @@
-// nestris-tune: tunes ai-reference/weights.txt (tune_command.cpp).
-#include "tune_command.hpp"
-
-int main(int argc, char** argv) { return nestris::tools::run_tune(argc, argv); }
