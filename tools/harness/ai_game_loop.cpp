@@ -66,6 +66,8 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
     uint64_t nmis_since_boundary = 0;
     LagNmis lags;                // the NMIs in the work of the frame under way, past its first
     bool reached_state6 = false, reached_state7 = false;  // where that work is (step_with_lag)
+    bool boundary_at_nmi = false;
+    bool nmi_on_idle_entry = false;  // the last NMI was taken on ai_idle's first instruction  // the last boundary was taken at an NMI on the wait's jsr ai_idle
     bool in_play = false, ended = false, curtain_seen = false;
     AiGameComparison out;
     auto end_with = [&](AiGameComparison::End why, std::string detail) {
@@ -74,41 +76,63 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
         out.end = why;
         out.end_detail = std::move(detail);
     };
+    // A frame boundary: the main loop waits for the NMI (ai_idle's entry, or an NMI that came
+    // right on the wait's first instruction). Its state, the cycles from there to the NMI later.
+    auto reach_boundary = [&](const emu::Nes& n) {
+        const LagNmis lag = lags;
+        lags = {};
+        nmis_since_boundary = 0;
+        const auto ram = n.ram();
+        const bool playing = ram[tetris::gameMode] == tetris::GAME_MODE_PLAY;
+        if (!playing) {
+            // Back in the menus: after the curtain that is the game's end, otherwise the game
+            // was thrown out of play (a crash that reset it).
+            if (in_play)
+                end_with(curtain_seen ? AiGameComparison::End::Curtain : AiGameComparison::End::Crash,
+                         curtain_seen ? "" : "the game left play without its curtain (game mode " +
+                                                 std::to_string(ram[tetris::gameMode]) + ")");
+            return;
+        }
+        try {
+            pending.push_back({from_ram(n.ram()), n.read_ram(late_plans), 0, false, lag});
+            idle_from = n.cycles();
+            in_play = true;
+            curtain_seen = curtain_seen || pending.back().state.playState == tetris::PLAY_STATE_CURTAIN;
+        } catch (const std::runtime_error& e) {
+            // Mid-game menus and animations (the high-score entry, an ending) are not play
+            // states; anything else is a state the model cannot read: say which.
+            if (in_play && !curtain_seen) end_with(AiGameComparison::End::Unreadable, e.what());
+        }
+    };
     nes.set_instruction_hook([&](const emu::Nes& n) {
         const uint16_t pc = n.cpu().pc();
         if (ended) return;
         if (pc < 0x8000 && in_play) {  // the game's code is all in ROM: this is a jump gone wrong
             end_with(AiGameComparison::End::Crash, "the CPU executes RAM at " + hex(pc, 4));
         } else if (pc == idle_entry) {
-            const LagNmis lag = lags;
-            lags = {};
-            nmis_since_boundary = 0;
-            const auto ram = n.ram();
-            const bool playing = ram[tetris::gameMode] == tetris::GAME_MODE_PLAY;
-            if (!playing) {
-                // Back in the menus: after the curtain that is the game's end, otherwise the game
-                // was thrown out of play (a crash that reset it).
-                if (in_play)
-                    end_with(curtain_seen ? AiGameComparison::End::Curtain : AiGameComparison::End::Crash,
-                             curtain_seen ? "" : "the game left play without its curtain (game mode " +
-                                                     std::to_string(ram[tetris::gameMode]) + ")");
+            if (boundary_at_nmi || nmi_on_idle_entry) {  // a boundary already taken
+                boundary_at_nmi = nmi_on_idle_entry = false;
                 return;
             }
-            try {
-                pending.push_back({from_ram(n.ram()), n.read_ram(late_plans), 0, false, lag});
-                idle_from = n.cycles();
-                in_play = true;
-                curtain_seen = curtain_seen || pending.back().state.playState == tetris::PLAY_STATE_CURTAIN;
-            } catch (const std::runtime_error& e) {
-                // Mid-game menus and animations (the high-score entry, an ending) are not play
-                // states; anything else is a state the model cannot read: say which.
-                if (in_play && !curtain_seen) end_with(AiGameComparison::End::Unreadable, e.what());
-            }
+            reach_boundary(n);
         } else if (pc == tetris::game_checkForResetKeyCombo) {
             reached_state6 = true;
         } else if (pc == tetris::game_startButtonHandling) {
             reached_state7 = true;
         } else if (pc == nmi_entry) {
+            // An NMI taken on ai_idle's first instruction returns to it: the hook sees that
+            // instruction again, at the same boundary.
+            nmi_on_idle_entry = n.interrupted_pc() == idle_entry;
+            if (in_play && n.interrupted_pc() == tetris::game_waitForVblank_loop) {
+                // The work ended just as the NMI came, on the wait's first instruction (jsr
+                // ai_idle): the boundary is here, before the NMI's handler, with no idle time.
+                reach_boundary(n);
+                if (!pending.empty() && !pending.back().idle_known) {
+                    pending.back().idle = 0;
+                    pending.back().idle_known = true;
+                }
+                boundary_at_nmi = true;
+            }
             if (nmis_since_boundary == 0) reached_state6 = reached_state7 = false;  // the frame's NMI: its work begins
             else lags.add(reached_state6, reached_state7);
             if (!pending.empty() && !pending.back().idle_known) {
