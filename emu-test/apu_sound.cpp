@@ -131,6 +131,17 @@ void ApuSound::Pulse::clock_sweep() {
     }
 }
 
+void ApuSound::Dmc::play_bit() {
+    if (shift & 1) {
+        if (level <= 125) level = static_cast<uint8_t>(level + 2);
+    } else if (level >= 2) {
+        level = static_cast<uint8_t>(level - 2);
+    }
+    shift >>= 1;
+    --bits;
+    next += period;
+}
+
 std::array<uint8_t, 5> ApuSound::outputs(const Apu& apu) const {
     const uint8_t noise = apu.length[3] == 0 || (noise_.lfsr & 1) ? 0 : noise_.env.volume();
     return {pulse_[0].output(apu.length[0]), pulse_[1].output(apu.length[1]), tri_.output(), noise, dmc_.level};
@@ -212,16 +223,7 @@ void ApuSound::advance(const Apu& apu, uint64_t cycle) {
             noise_.lfsr = static_cast<uint16_t>((noise_.lfsr >> 1) | (fb << 14));
             noise_.next += noise_.period;
         }
-        if (dmc_.bits && !dmc_.silence && dmc_.next == now_) {
-            if (dmc_.shift & 1) {
-                if (dmc_.level <= 125) dmc_.level = static_cast<uint8_t>(dmc_.level + 2);
-            } else if (dmc_.level >= 2) {
-                dmc_.level = static_cast<uint8_t>(dmc_.level - 2);
-            }
-            dmc_.shift >>= 1;
-            --dmc_.bits;
-            dmc_.next += dmc_.period;
-        }
+        if (dmc_.bits && !dmc_.silence && dmc_.next == now_) dmc_.play_bit();
     }
 }
 
@@ -335,16 +337,7 @@ void ApuSound::half_frame() {
 
 void ApuSound::dmc_output_cycle(uint64_t cycle, bool buffer_full, uint16_t period) {
     // The timer clock that begins this output cycle also plays the last bit of the one before.
-    while (dmc_.bits && !dmc_.silence && dmc_.next <= cycle) {
-        if (dmc_.shift & 1) {
-            if (dmc_.level <= 125) dmc_.level = static_cast<uint8_t>(dmc_.level + 2);
-        } else if (dmc_.level >= 2) {
-            dmc_.level = static_cast<uint8_t>(dmc_.level - 2);
-        }
-        dmc_.shift >>= 1;
-        --dmc_.bits;
-        dmc_.next += dmc_.period;
-    }
+    while (dmc_.bits && !dmc_.silence && dmc_.next <= cycle) dmc_.play_bit();
     dmc_.period = period;
     dmc_.bits = 8;
     dmc_.silence = !buffer_full;

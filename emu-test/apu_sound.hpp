@@ -141,6 +141,7 @@ private:
         uint8_t buffer = 0;
         uint16_t period = 428;
         uint64_t next = ~uint64_t{0};  // the next bit
+        void play_bit();  // the output unit's next bit: the level up or down 2, and the next bit's cycle
     };
 
     int rate_;

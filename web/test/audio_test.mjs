@@ -15,50 +15,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { serve } from '../serve.mjs';
-
-function args() {
-  const out = {};
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; ++i) {
-    const key = argv[i].replace(/^--/, '');
-    out[key] = argv[i + 1] && !argv[i + 1].startsWith('--') ? argv[++i] : true;
-  }
-  return out;
-}
-
-const skip = (why) => { console.log(`SKIPPED: ${why}`); process.exit(0); };
-let failures = 0;
-function check(ok, what) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures += 1;
-}
+import { args, browserTest, check, finish, serveSite, useTestCatalogue } from './support.mjs';
 
 const opt = args();
 const site = resolve(opt.site);
 const seconds = Number(opt.seconds || 4);
-let romPath = opt['synthetic-rom'];
-const synthetic = Boolean(romPath);
-if (opt['rom-from-env']) {
-  romPath = process.env.TETRIS_ROM;
-  if (!romPath) skip('set TETRIS_ROM=/path/to/tetris.nes (Tetris (USA)) to run this test');
-  if (!existsSync(romPath)) skip(`TETRIS_ROM=${romPath} cannot be read`);
-}
-const chromium = opt.chromium || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
-if (!chromium) skip('no Chromium (Debian package chromium; tools/install-deps.sh installs it)');
-let puppeteer;
-try {
-  puppeteer = (await import('puppeteer-core')).default;
-} catch (e) {
-  skip('puppeteer-core is not installed (npm ci --prefix web/test; tools/install-deps.sh does it)');
-}
-
-const rom = readFileSync(romPath);
-const server = await serve(site);
-const base = `http://127.0.0.1:${server.address().port}`;
+const { romPath, rom, synthetic, launch } = await browserTest(opt);
+const { server, base } = await serveSite(site);
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
-const browser = await puppeteer.launch({ executablePath: chromium, headless: true,
-                                         args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await launch();
 
 async function open(url = `${base}/index.html`) {
   const page = await browser.newPage();
@@ -72,13 +37,7 @@ async function open(url = `${base}/index.html`) {
 // The page loaded (or reloaded): the ROM dropped on it, played in real time.
 async function playRom(page) {
   await page.evaluate(() => window.nestris.ready);
-  if (synthetic) {  // CI has no game: the synthetic ROM stands in for Tetris (USA)
-    await page.evaluate((bytes) => {
-      const p = window.nestris.state.patcher;
-      const id = JSON.parse(p.identify(new Uint8Array(bytes)));
-      p.useTestCatalogue(id.sha1, id.payload_sha1, parseInt(id.crc32, 16), parseInt(id.payload_crc32, 16));
-    }, Array.from(rom));
-  }
+  if (synthetic) await useTestCatalogue(page, rom);  // CI has no game: the synthetic ROM stands in for Tetris (USA)
   await (await page.$('#rom-input')).uploadFile(romPath);
   await page.waitForFunction(() => !document.getElementById('step-play').hidden || !document.getElementById('error').hidden);
 }
@@ -236,5 +195,4 @@ try {
   await browser.close();
   server.close();
 }
-console.log(failures ? `${failures} check(s) failed` : 'all checks passed');
-process.exit(failures ? 1 : 0);
+finish();

@@ -5,26 +5,19 @@
 // TETRIS_ROM): it turns the game into the release's patched ROM, and refuses a headerless dump.
 // Prints "SKIPPED: ..." when the package or (for the game) TETRIS_ROM is missing.
 //   node bps_tool_test.mjs --dist DIR [--rom-from-env]
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { args, check, finish, sha1, skip, tetrisRomFromEnv } from './support.mjs';
 
-const skip = (why) => { console.log(`SKIPPED: ${why}`); process.exit(0); };
-const argv = process.argv.slice(2);
-const dist = argv[argv.indexOf('--dist') + 1];
-const withRom = argv.includes('--rom-from-env');
+const opt = args();
+const dist = opt.dist;
+const withRom = Boolean(opt['rom-from-env']);
 let bps;
 try {
   bps = await import('bps');
 } catch (e) {
   skip('the npm package bps is not installed (npm ci --prefix web/test; tools/scripts/install-deps.sh does it)');
 }
-let failures = 0;
-function check(ok, what) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures += 1;
-}
-const sha1 = (bytes) => createHash('sha1').update(bytes).digest('hex').toUpperCase();
 const record = Object.fromEntries(readFileSync(join(dist, 'release.txt'), 'utf8').split('\n')
   .map((l) => l.replace(/#.*/, '').match(/^\s*(\w+)\s*=\s*(\S+)\s*$/)).filter(Boolean).map((m) => [m[1], m[2]]));
 const patch = readFileSync(join(dist, 'nestris-ai.bps'));
@@ -70,10 +63,7 @@ if (!withRom) {
   const same = fromIps.size === fromBps.size && [...fromIps].every(([k, v]) => fromBps.get(k) === v);
   check(same, `the BPS writes exactly the IPS's ${fromIps.size} bytes`);
 } else {
-  const path = process.env.TETRIS_ROM;
-  if (!path) skip('set TETRIS_ROM=/path/to/tetris.nes (Tetris (USA)) to run this test');
-  if (!existsSync(path)) skip(`TETRIS_ROM=${path} cannot be read`);
-  const rom = readFileSync(path);
+  const rom = readFileSync(tetrisRomFromEnv());
   const patched = bps.apply(instructions, rom);
   check(sha1(patched) === record.patched_sha1, `the game becomes the release's patched ROM (SHA-1 ${sha1(patched)})`);
   let refused = false;
@@ -84,5 +74,4 @@ if (!withRom) {
   }
   check(refused, 'a headerless dump is refused');
 }
-console.log(failures ? `${failures} check(s) failed` : 'all checks passed');
-process.exit(failures ? 1 : 0);
+finish();

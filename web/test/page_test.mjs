@@ -7,73 +7,26 @@
 //
 //   node page_test.mjs --site DIR --expect-tool WEB_EXPECT --frames N
 //                      (--synthetic-rom FILE | --rom-from-env) [--chromium PATH]
-import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { serve } from '../serve.mjs';
-
-function args() {
-  const out = {};
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; ++i) {
-    const key = argv[i].replace(/^--/, '');
-    out[key] = argv[i + 1] && !argv[i + 1].startsWith('--') ? argv[++i] : true;
-  }
-  return out;
-}
-
-const skip = (why) => { console.log(`SKIPPED: ${why}`); process.exit(0); };
-const sha1 = (bytes) => createHash('sha1').update(bytes).digest('hex').toUpperCase();
-let failures = 0;
-function check(ok, what) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures += 1;
-}
+import { args, browserTest, check, finish, serveSite, sha1, useTestCatalogue } from './support.mjs';
 
 const opt = args();
 const site = resolve(opt.site);
 const frames = Number(opt.frames || 120);
-let romPath = opt['synthetic-rom'];
-const synthetic = Boolean(romPath);
-if (opt['rom-from-env']) {
-  romPath = process.env.TETRIS_ROM;
-  if (!romPath) skip('set TETRIS_ROM=/path/to/tetris.nes (Tetris (USA)) to run this test');
-  if (!existsSync(romPath)) skip(`TETRIS_ROM=${romPath} cannot be read`);
-}
-const chromium = opt.chromium || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
-if (!chromium) skip('no Chromium (Debian package chromium; tools/scripts/install-deps.sh installs it)');
-let puppeteer;
-try {
-  puppeteer = (await import('puppeteer-core')).default;
-} catch (e) {
-  skip('puppeteer-core is not installed (npm ci --prefix web/test; tools/scripts/install-deps.sh does it)');
-}
-
-const rom = readFileSync(romPath);
+const { romPath, rom, synthetic, launch } = await browserTest(opt);
 // Enter is Start on the page's keyboard: held for 12 frames after the first N.
 const START = 0x08, HELD = 12;
 const expected = JSON.parse(execFileSync(opt['expect-tool'],
   [romPath, join(site, 'nestris-ai.ips'), String(frames), String(START), String(HELD)]));
 
-const server = await serve(site);
-const base = `http://127.0.0.1:${server.address().port}`;
-
-// CI has no game: the synthetic ROM stands in for Tetris (USA) in the page's module's catalogue
-// (a call the page itself never makes).
-async function acceptSynthetic(page) {
-  await page.evaluate((bytes) => {
-    const p = window.nestris.state.patcher;
-    const id = JSON.parse(p.identify(new Uint8Array(bytes)));
-    p.useTestCatalogue(id.sha1, id.payload_sha1, parseInt(id.crc32, 16), parseInt(id.payload_crc32, 16));
-  }, Array.from(rom));
-}
+const { server, base } = await serveSite(site);
 
 const scratch = mkdtempSync(join(tmpdir(), 'nestris-web-'));
-const browser = await puppeteer.launch({ executablePath: chromium, headless: true,
-                                         args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await launch();
 // Every check, on the page at `url` (served, or the one-file page from disk).
 async function checkPage(url, label) {
   const see = (ok, what) => check(ok, `${label}: ${what}`);
@@ -91,7 +44,7 @@ async function checkPage(url, label) {
   see(/cannot be patched/.test(await page.$eval('#error', (e) => e.textContent)), 'an unknown file is refused');
   see(await page.$eval('#step-patch', (e) => e.hidden), 'no patched ROM is offered for it');
 
-  if (synthetic) await acceptSynthetic(page);
+  if (synthetic) await useTestCatalogue(page, rom);
   await (await page.$('#rom-input')).uploadFile(romPath);
   await page.waitForFunction(() => !document.getElementById('step-play').hidden || !document.getElementById('error').hidden);
   see(await page.$eval('#error', (e) => e.hidden), `no error (${await page.$eval('#error', (e) => e.textContent)})`);
@@ -159,7 +112,7 @@ async function checkPage(url, label) {
   const live = await browser.newPage();
   await live.goto(url);
   await live.evaluate(() => window.nestris.ready);
-  if (synthetic) await acceptSynthetic(live);
+  if (synthetic) await useTestCatalogue(live, rom);
   await (await live.$('#rom-input')).uploadFile(romPath);
   await live.waitForFunction(() => window.nestris.state.console.frame() > 10);
   const rate = await live.evaluate(async () => {
@@ -181,5 +134,4 @@ try {
   server.close();
   rmSync(scratch, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} check(s) failed` : 'all checks passed');
-process.exit(failures ? 1 : 0);
+finish();

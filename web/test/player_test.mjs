@@ -9,51 +9,17 @@
 // --rom-from-env) the game is missing.
 //
 //   node player_test.mjs --site DIR --dist DIR (--synthetic-rom FILE | --rom-from-env) [--chromium PATH]
-import { existsSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { serve } from '../serve.mjs';
-
-function args() {
-  const out = {};
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; ++i) {
-    const key = argv[i].replace(/^--/, '');
-    out[key] = argv[i + 1] && !argv[i + 1].startsWith('--') ? argv[++i] : true;
-  }
-  return out;
-}
-
-const skip = (why) => { console.log(`SKIPPED: ${why}`); process.exit(0); };
-let failures = 0;
-function check(ok, what) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures += 1;
-}
+import { args, browserTest, check, finish, serveSite, useTestCatalogue } from './support.mjs';
 
 const opt = args();
 const site = resolve(opt.site);
 const dist = resolve(opt.dist);
-let romPath = opt['synthetic-rom'];
-const synthetic = Boolean(romPath);
-if (opt['rom-from-env']) {
-  romPath = process.env.TETRIS_ROM;
-  if (!romPath) skip('set TETRIS_ROM=/path/to/tetris.nes (Tetris (USA)) to run this test');
-  if (!existsSync(romPath)) skip(`TETRIS_ROM=${romPath} cannot be read`);
-}
-const chromium = opt.chromium || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
-if (!chromium) skip('no Chromium (Debian package chromium; tools/scripts/install-deps.sh installs it)');
-let puppeteer;
-try {
-  puppeteer = (await import('puppeteer-core')).default;
-} catch (e) {
-  skip('puppeteer-core is not installed (npm ci --prefix web/test; tools/scripts/install-deps.sh does it)');
-}
-
-const rom = readFileSync(romPath);
-const server = await serve(site);
-const base = `http://127.0.0.1:${server.address().port}`;
+const { romPath, rom, synthetic, launch } = await browserTest(opt);
+const { server, base } = await serveSite(site);
 const scratch = mkdtempSync(join(tmpdir(), 'nestris-player-'));
 const other = join(scratch, 'other.nes');
 writeFileSync(other, Buffer.alloc(4000, 7));
@@ -62,17 +28,11 @@ const bpsBytes = readFileSync(join(dist, 'nestris-ai.bps'));
 writeFileSync(damaged, bpsBytes.subarray(0, bpsBytes.length - 3));
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
-const browser = await puppeteer.launch({ executablePath: chromium, headless: true,
-                                         args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await launch();
 
 // CI has no game: the synthetic ROM stands in for Tetris (USA) (a call the page never makes).
 async function acceptSynthetic(page) {
-  if (!synthetic) return;
-  await page.evaluate((bytes) => {
-    const p = window.nestris.state.patcher;
-    const id = JSON.parse(p.identify(new Uint8Array(bytes)));
-    p.useTestCatalogue(id.sha1, id.payload_sha1, parseInt(id.crc32, 16), parseInt(id.payload_crc32, 16));
-  }, Array.from(rom));
+  if (synthetic) await useTestCatalogue(page, rom);
 }
 
 async function open(url, { step = true, setup = null } = {}) {
@@ -283,5 +243,4 @@ try {
   server.close();
   rmSync(scratch, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} check(s) failed` : 'all checks passed');
-process.exit(failures ? 1 : 0);
+finish();
