@@ -423,16 +423,16 @@ void run_main_loop(GameState& s) { run_main_loop_with(s, {}); }
 void step_with_lag(GameState& s, uint8_t held, LagNmis lag, const std::function<uint8_t(const GameState&)>& poll) {
     if (s.status != GameStatus::Playing) return;
     run_nmi(s, held);
-    unsigned left = lag.total();
-    auto lag_nmis = [&](unsigned n) {
-        for (; n > 0 && left > 0; --n, --left) run_nmi(s, poll(s));
+    unsigned done = 0;
+    auto lag_nmis_up_to = [&](unsigned count) {  // the lag NMIs that came by this point of the work
+        for (; done < count; ++done) run_nmi(s, poll(s));
     };
     run_main_loop_with(s, [&](WorkPoint p) {
-        lag_nmis(p == WorkPoint::PlayerWorkDone ? lag.in_player_work : lag.total() - lag.after - (lag.total() - left));
+        lag_nmis_up_to(lag.in_player_work + (p == WorkPoint::BeforePause ? lag.before_pause : 0));
     });
     // A frame whose work ended early (game over, a reset, the Right+Left+Down wait) or had no
     // player's work (the frame after that wait, the pause) has its NMIs at its end.
-    if (s.status == GameStatus::Playing) lag_nmis(left);
+    if (s.status == GameStatus::Playing) lag_nmis_up_to(lag.total());
 }
 
 void step(GameState& s, uint8_t held) {

@@ -342,15 +342,7 @@ TEST_CASE("sound: samples come at the rate asked, and a bad rate is refused") {
 }
 
 TEST_CASE("sound: a machine with sound on runs exactly as one without, and hears its program") {
-    // A program: APU on, pulse 1 at period 253 constant volume 15, then an idle loop.
-    TestRom rom;
-    rom.put(0x8000, {0x78, 0xA9, 0x01, 0x8D, 0x15, 0x40,   // SEI; LDA #1; STA $4015
-                     0xA9, 0xBF, 0x8D, 0x00, 0x40,         // LDA #$BF; STA $4000
-                     0xA9, 0x08, 0x8D, 0x01, 0x40,         // LDA #8; STA $4001
-                     0xA9, 0xFD, 0x8D, 0x02, 0x40,         // LDA #253; STA $4002
-                     0xA9, 0x00, 0x8D, 0x03, 0x40,         // LDA #0; STA $4003
-                     0x4C, 0x1A, 0x80});                   // JMP *
-    rom.vectors(0x8000, 0x8000);
+    const TestRom rom = nestris::emu::test::pulse_tone_rom();
     Nes quiet(rom.image()), loud(rom.image());
     loud.enable_sound(kRate);
     std::vector<float> heard;

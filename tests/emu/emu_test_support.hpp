@@ -53,6 +53,19 @@ struct TestRom {
     }
 };
 
+// APU on, pulse 1: duty 50 %, constant volume 15, period 253 (440.4 Hz), then an endless loop.
+inline TestRom pulse_tone_rom() {
+    TestRom rom;
+    rom.put(0x8000, {0x78, 0xA9, 0x01, 0x8D, 0x15, 0x40,  // SEI; LDA #1; STA $4015
+                     0xA9, 0xBF, 0x8D, 0x00, 0x40,        // LDA #$BF; STA $4000
+                     0xA9, 0x08, 0x8D, 0x01, 0x40,        // LDA #8; STA $4001
+                     0xA9, 0xFD, 0x8D, 0x02, 0x40,        // LDA #253; STA $4002
+                     0xA9, 0x00, 0x8D, 0x03, 0x40,        // LDA #0; STA $4003
+                     0x4C, 0x1A, 0x80});                  // JMP *
+    rom.vectors(0x8000, 0x8000);
+    return rom;
+}
+
 // The fixture program tests/fixtures/emu/nes_test.s, assembled with ca65/ld65 (with debug
 // info so the label file has every label).
 struct AssembledFixture {

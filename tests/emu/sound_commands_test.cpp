@@ -22,18 +22,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// APU on, pulse 1: duty 50 %, constant volume 15, period 253 (440.4 Hz), then an endless loop.
+// The 440 Hz pulse program (emu_test_support.hpp) as a file.
 fs::path tone_rom(const fs::path& dir) {
-    emu::test::TestRom rom;
-    rom.put(0x8000, {0x78, 0xA9, 0x01, 0x8D, 0x15, 0x40,  // SEI; LDA #1; STA $4015
-                     0xA9, 0xBF, 0x8D, 0x00, 0x40,        // LDA #$BF; STA $4000
-                     0xA9, 0x08, 0x8D, 0x01, 0x40,        // LDA #8; STA $4001
-                     0xA9, 0xFD, 0x8D, 0x02, 0x40,        // LDA #253; STA $4002
-                     0xA9, 0x00, 0x8D, 0x03, 0x40,        // LDA #0; STA $4003
-                     0x4C, 0x1A, 0x80});                  // JMP *
-    rom.vectors(0x8000, 0x8000);
     const fs::path p = dir / "tone.nes";
-    const auto image = rom.image();
+    const auto image = emu::test::pulse_tone_rom().image();
     std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(image.data()), static_cast<std::streamsize>(image.size()));
     return p;
 }
