@@ -144,7 +144,7 @@ far:
     ldx z_type
     lda gen_rot_count,x
     sta sw_count
-    lda gen_spawn_orientation,x
+    lda game_spawnTable,x
     sta sw_o
     lda #0
     sta sw_rot
@@ -152,20 +152,24 @@ choice:
     ldx sw_rot
     lda slot_presses,x
     sta sw_p
-    ldy sw_o                ; orientations after 1 and 2 presses (A, or B in slot 3)
+    lda sw_o                ; orientations after 1 and 2 presses (A, or B in slot 3), from
+    asl                     ; the game's rotationTable: two bytes an orientation, B's then A's
+    tay
     cpx #3
     beq ccw
-    lda gen_rotate_cw,y
+    lda game_rotationTable+1,y
     sta sw_o+1
+    asl
     tay
-    lda gen_rotate_cw,y
+    lda game_rotationTable+1,y
     sta sw_o+2
     bpl target_orientation  ; (always: orientations are 0-18)
 ccw:
-    lda gen_rotate_ccw,y
+    lda game_rotationTable,y
     sta sw_o+1
+    asl
     tay
-    lda gen_rotate_ccw,y
+    lda game_rotationTable,y
     sta sw_o+2
 target_orientation:
     ldx sw_p

@@ -171,7 +171,7 @@ bound_known:
     lda cand_y,x
     sta z_y
     ldy s_type
-    lda gen_spawn_orientation,y
+    lda game_spawnTable,y
     tay
     lda cand_rot,x
     beq done                ; slot 0: the spawn orientation
@@ -179,13 +179,19 @@ bound_known:
     beq ccw
     tax                     ; slot 1 or 2: A pressed once or twice
 clockwise:
-    lda gen_rotate_cw,y
+    tya                     ; (the game's rotationTable: two bytes an orientation, B's then A's)
+    asl
+    tay
+    lda game_rotationTable+1,y
     tay
     dex
     bne clockwise
     beq done
 ccw:
-    lda gen_rotate_ccw,y
+    tya
+    asl
+    tay
+    lda game_rotationTable,y
     tay
 done:
     sty z_o

@@ -326,7 +326,7 @@ add:
 .segment "PACK_straight_drop"
 .proc straight_drop
     ldx s_type
-    lda gen_spawn_orientation,x
+    lda game_spawnTable,x
     sta z_o
     tax
     jsr set_shape

@@ -133,7 +133,9 @@ std::string generate(const EvalTables& tables) {
 
     // Rotation choices are slots 0-3: none, A, A+A, B; a type has the first rot_count of them
     // (checked here against the reference's rotations()).
-    std::vector<int> rot_count, spawn, cw, ccw;
+    // The orientations themselves (spawn, after A, after B) the cartridge reads from the game's
+    // own tables (spawnTable, rotationTable: tools/harness/cart_ai.cpp game_tables_read_by_ai).
+    std::vector<int> rot_count;
     for (uint8_t t = 0; t < kPieceTypes; ++t) {
         const TypeRotations& r = rotations(t);
         static constexpr uint8_t presses[4] = {0, 1, 2, 1};
@@ -144,17 +146,9 @@ std::string generate(const EvalTables& tables) {
                 throw std::logic_error("rotation choices are not the slots none, A, A+A, B");
         }
         rot_count.push_back(r.count);
-        spawn.push_back(kSpawnOrientation[t]);
     }
-    for (uint8_t o2 = 0; o2 < kOrientations; ++o2) {
-        cw.push_back(kRotateClockwise[o2]);
-        ccw.push_back(kRotateCounterClockwise[o2]);
-    }
-    o << "\n; ---- rotation: choices per type (slots none, A, A+A, B), spawn orientations ----\n";
+    o << "\n; ---- rotation: choices per type (slots none, A, A+A, B) ----\n";
     table(o, "gen_rot_count", rot_count);
-    table(o, "gen_spawn_orientation", spawn);
-    table(o, "gen_rotate_cw", cw);
-    table(o, "gen_rotate_ccw", ccw);
 
 
     // The row of the piece k = 0..11 frames after spawn (+2, as the sweep compares it with

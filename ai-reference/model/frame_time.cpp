@@ -1,6 +1,7 @@
 #include "ai-reference/model/frame_time.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 namespace nestris {
@@ -114,6 +115,101 @@ LevelBand crash_band(uint8_t lines) {
         return out;
     }();
     return lines < bands.size() ? bands[lines] : LevelBand{};
+}
+
+}  // namespace nestris
+
+namespace nestris {
+
+const char* to_string(Maybe m) {
+    switch (m) {
+    case Maybe::No: return "no";
+    case Maybe::May: return "may";
+    case Maybe::Yes: return "yes";
+    }
+    return "?";
+}
+
+FrameTimeForecast forecast_frame_time(const GameState& before, const FrameWork& work) {
+    FrameTimeForecast f;
+    const std::optional<ScoreLoopInput> in = score_loop_input(before);
+    if (!in) return f;
+    f.scoring = true;
+    f.loop_cycles = score_loop_work(in->level, in->lines, in->score).cycles;
+    const size_t k = in->lines < 5 ? in->lines : 0;
+    const CycleRange pre = work.pre_loop[k], besides = work.besides_loop[k];
+    const int64_t loop = static_cast<int64_t>(f.loop_cycles);
+    const int64_t pre_first = static_cast<int64_t>(pre.first) - kPreLoopMargin;
+    const int64_t pre_last = static_cast<int64_t>(pre.last) + kPreLoopMargin;
+    // Where the main loop reaches its wait, in cycles after the scoring frame's NMI entry.
+    const int64_t end_first = loop + besides.first, end_last = loop + besides.last;
+    const int64_t nmi_first = kNextNmiAfterNmi.first, nmi_last = kNextNmiAfterNmi.last;
+    f.lag = end_first > nmi_last ? Maybe::Yes : end_last < nmi_first ? Maybe::No : Maybe::May;
+    // The next NMI's landing after the loop's end.
+    const int64_t land_first = nmi_first - pre_last - loop, land_last = nmi_last - pre_first - loop;
+    if (land_first <= static_cast<int64_t>(kDispatchWindowsAfterLoop.last) &&
+        land_last >= static_cast<int64_t>(kDispatchWindowsAfterLoop.first))
+        f.crash = Maybe::May;
+    return f;
+}
+
+}  // namespace nestris
+
+namespace nestris {
+
+void LagForecastTally::add(const FrameTimeForecast& f, bool lagged, const std::string& where) {
+    ++counts[static_cast<size_t>(f.lag)][lagged];
+    if ((f.lag == Maybe::Yes && !lagged) || (f.lag == Maybe::No && lagged)) {
+        if (wrong++ == 0)
+            first_wrong = where + ": forecast " + to_string(f.lag) + " (loop " + std::to_string(f.loop_cycles) +
+                          " cycles), the frame " + (lagged ? "lagged" : "did not lag");
+    }
+}
+
+void LagForecastTally::merge(const LagForecastTally& other) {
+    for (size_t m = 0; m < 3; ++m)
+        for (size_t l = 0; l < 2; ++l) counts[m][l] += other.counts[m][l];
+    if (wrong == 0 && other.wrong != 0) first_wrong = other.first_wrong;
+    wrong += other.wrong;
+}
+
+std::string LagForecastTally::summary() const {
+    std::string out = "lag forecast:";
+    for (Maybe m : {Maybe::Yes, Maybe::May, Maybe::No}) {
+        out += std::string(m == Maybe::Yes ? " " : ", ") + to_string(m) + " " +
+               std::to_string(count(m, false) + count(m, true)) + " (lagged " + std::to_string(count(m, true)) + ")";
+    }
+    out += "; wrong " + std::to_string(wrong);
+    if (wrong) out += " (first: " + first_wrong + ")";
+    return out;
+}
+
+}  // namespace nestris
+
+namespace nestris {
+
+void FrameWorkSeen::add(uint8_t lines, uint64_t cycles) {
+    const size_t k = lines < 5 ? lines : 0;
+    const uint32_t c = static_cast<uint32_t>(cycles);
+    range[k] = frames[k]++ == 0 ? CycleRange{c, c} : CycleRange{std::min(range[k].first, c), std::max(range[k].last, c)};
+}
+
+void FrameWorkSeen::merge(const FrameWorkSeen& other) {
+    for (size_t k = 0; k < 5; ++k) {
+        if (!other.frames[k]) continue;
+        range[k] = frames[k] ? CycleRange{std::min(range[k].first, other.range[k].first), std::max(range[k].last, other.range[k].last)}
+                             : other.range[k];
+        frames[k] += other.frames[k];
+    }
+}
+
+std::string FrameWorkSeen::summary() const {
+    std::string out = "scoring frames without lag, their work besides the loop, by lines:";
+    for (size_t k = 0; k < 5; ++k)
+        if (frames[k])
+            out += " " + std::to_string(k) + ": " + std::to_string(range[k].first) + "-" + std::to_string(range[k].last) +
+                   " (" + std::to_string(frames[k]) + ")";
+    return out;
 }
 
 }  // namespace nestris

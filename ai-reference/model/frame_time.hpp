@@ -8,8 +8,11 @@
 // from the score before the loop; `measure-lock` traces the same loop on the game.
 #pragma once
 
+#include "ai-reference/model/game_model.hpp"
+
 #include <array>
 #include <cstdint>
+#include <string>
 
 namespace nestris {
 
@@ -62,5 +65,68 @@ struct LevelBand {
 };
 LevelBand crash_band(uint8_t lines);
 inline bool lock_may_crash(uint8_t spawn_level, uint8_t lines) { return crash_band(lines).contains(spawn_level); }
+
+// ---- the forecast: does a frame lag, may it crash ------------------------------------------
+// The cycles of a scoring frame's work: from the NMI's interrupt to the loop, by lines cleared
+// (0-4: where the next NMI lands, for the crash), and the whole work to the main loop's wait less
+// the loop (for the lag; the render, the player's work, a pause, the music: the model does not
+// follow their cycles, so these are ranges, measured).
+struct FrameWork {
+    std::array<CycleRange, 5> pre_loop{};
+    std::array<CycleRange, 5> besides_loop{};
+};
+// The original game (and the patched one in human play). pre_loop: measure-lock (levels 100-255,
+// score 999 999, 4 frame phases). besides_loop: 8 038-12 717 cycles in the scoring frames without
+// lag of `nestris-ai fidelity --games 0 --stacked 300 --stacked-levels 100-255 --frames 4000
+// [--max-score] --seed 1000/2000` (11 700 frames, random movies: pauses, the music), 150 more
+// each side.
+inline constexpr CycleRange kOriginalBesidesLoop{7888, 12867};
+inline constexpr FrameWork kOriginalWork{
+    {{{6347, 6963}, {6347, 6963}, {6347, 6963}, {6347, 6963}, {6347, 6963}}},
+    {{kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop}}};
+// The patched game in the AI's games: the task may think in the frame before a lock without a
+// line (kAiPreLoop), which delays that frame's work.
+inline constexpr CycleRange kAiBesidesLoop{7888, 12867 + (11837 - 6963)};
+inline constexpr FrameWork kAiGameWork{
+    kAiPreLoop, {{kAiBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop}}};
+
+enum class Maybe : uint8_t { No, May, Yes };
+const char* to_string(Maybe m);
+struct FrameTimeForecast {
+    Maybe lag = Maybe::No;    // the frame's work outlasts it: one NMI or more in the work
+    Maybe crash = Maybe::No;  // its first such NMI lands in a dispatch window (the crash)
+    bool scoring = false;     // the frame runs a score loop (else nothing in it comes near the NMI)
+    uint64_t loop_cycles = 0;
+};
+// The forecast for the frame stepped from `before` (a frame boundary of play). Frames without a
+// score loop: no lag. A scoring frame: its loop's cycles exactly (score_loop_work), the rest from
+// `work`; Yes / No when every cycle count in those ranges agrees, May otherwise. A crash is
+// forecast from the first lag NMI only (an NMI inside the loop can rewrite its counter through the
+// render, after which the model does not follow the work's cycles: MODEL.md "Time").
+FrameTimeForecast forecast_frame_time(const GameState& before, const FrameWork& work);
+
+// What the harnesses saw of FrameWork: the cycles of scoring frames' work besides their loop (from
+// the NMI's interrupt to the main loop's wait, less score_loop_work), by lines cleared.
+struct FrameWorkSeen {
+    std::array<CycleRange, 5> range{};
+    std::array<uint64_t, 5> frames{};
+    void add(uint8_t lines, uint64_t cycles);
+    void merge(const FrameWorkSeen& other);
+    std::string summary() const;  // "besides the loop, by lines: 0: a-b (n frames), ..."
+};
+
+// The forecasts against what the game did, over many frames (the harnesses keep one): by forecast
+// (no, may, yes) and outcome (did not lag, lagged). A forecast is wrong when it said yes and the
+// frame did not lag, or no and it did.
+struct LagForecastTally {
+    std::array<std::array<uint64_t, 2>, 3> counts{};  // [Maybe][lagged]
+    uint64_t wrong = 0;
+    std::string first_wrong;  // where, and what the forecast said
+    void add(const FrameTimeForecast& f, bool lagged, const std::string& where);
+    void merge(const LagForecastTally& other);
+    uint64_t count(Maybe forecast, bool lagged) const { return counts[static_cast<size_t>(forecast)][lagged]; }
+    // "lag forecast: yes N (lagged N), may N (lagged N), no N (lagged N); wrong N"
+    std::string summary() const;
+};
 
 }  // namespace nestris

@@ -4,6 +4,8 @@
 // the game's state.
 #include "ai-reference/model/game_model.hpp"
 
+#include <optional>
+
 #include "ai-reference/model/frame_time.hpp"
 
 #include "ai-reference/model/rng.hpp"
@@ -268,7 +270,9 @@ void add_line_clear_points(GameState& s) {
     s.score = score_loop_work(s.levelNumber, s.completedLines, s.score).score;
 }
 
-void update_lines_and_statistics(GameState& s) {
+// updateLinesAndStatistics up to its score loop: the lines (and a level-up) and the soft drop's
+// points.
+void lines_and_hold_down_points(GameState& s) {
     if (s.completedLines != 0) {
         const unsigned kind = (s.completedLines - 1u) & 3u;  // only 1-4 occur in the game
         s.lineClearStatsByType[kind] = bcd_increment_low_digit(s.lineClearStatsByType[kind]);
@@ -279,6 +283,10 @@ void update_lines_and_statistics(GameState& s) {
         }
     }
     add_hold_down_points(s);
+}
+
+void update_lines_and_statistics(GameState& s) {
+    lines_and_hold_down_points(s);
     add_line_clear_points(s);
     s.completedLines = 0;
     ++s.playState;
@@ -439,6 +447,15 @@ void step(GameState& s, uint8_t held) {
     if (s.status != GameStatus::Playing) return;
     run_nmi(s, held);
     run_main_loop(s);
+}
+
+std::optional<ScoreLoopInput> score_loop_input(const GameState& state) {
+    if (state.status != GameStatus::Playing) return std::nullopt;
+    GameState s = state;
+    run_nmi(s, s.heldButtons);  // (its render ends a line clear's animation: play state 4 -> 5)
+    if (s.gameModeState != 2 || s.playState != tetris::PLAY_STATE_UPDATE_LINES) return std::nullopt;
+    lines_and_hold_down_points(s);
+    return ScoreLoopInput{s.levelNumber, s.completedLines, s.score};
 }
 
 bool is_position_valid(const GameState& s, uint8_t x, uint8_t y, uint8_t piece) {

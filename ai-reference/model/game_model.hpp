@@ -29,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace nestris {
@@ -130,6 +131,16 @@ void step_with_lag(GameState& state, uint8_t held_buttons, LagNmis lag,
                    const std::function<uint8_t(const GameState&)>& poll);
 
 // ---- queries -------------------------------------------------------------------------------
+// The frame that runs a lock's score loop (frame_time.hpp) is the one whose main loop finds play
+// state 5 (updateLinesAndStatistics, gameModeState 2), the NMI's render having ended a line
+// clear's animation or not: what its loop reads, after the lines counter (and a level-up) and the
+// soft drop's points. Any other frame: none.
+struct ScoreLoopInput {
+    uint8_t level = 0, lines = 0;
+    std::array<uint8_t, 3> score{};
+};
+std::optional<ScoreLoopInput> score_loop_input(const GameState& state);
+
 // The game's own collision test (isPositionValid) for orientation `piece` at (x, y).
 bool is_position_valid(const GameState& state, uint8_t x, uint8_t y, uint8_t piece);
 // Playfield byte of a visible cell or a hidden row (row -2..19, column 0..9).

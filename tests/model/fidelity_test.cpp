@@ -94,13 +94,21 @@ TEST_CASE("fidelity: model-made stacks at levels 140-255 and score 999 999, ever
     const std::vector<FidelityGame> games = stacked_fidelity_games(12, 2500, 7, levels, true);
     const std::vector<FidelityResult> results = run_fidelity(*rom, games, 2);
     std::size_t frames = 0, lag = 0;
+    LagForecastTally forecast;
     for (const FidelityResult& r : results) {
         INFO(describe(r));
         CHECK(r.ok());
         frames += r.frames_compared;
         lag += r.lag_frames;
+        forecast.merge(r.forecast);
     }
     std::cout << "fidelity (stacks, levels 140-255, score 999 999): " << results.size() << " games, " << frames
-              << " frames, " << lag << " lag frames\n";
+              << " frames, " << lag << " lag frames; " << forecast.summary() << "\n";
     CHECK(lag > 10);  // the scoring frames there outlast the NMI
+    // The model's forecast (frame_time.hpp) is never wrong, says yes to lag frames, and is unsure
+    // ("may") of under 1 % of the frames.
+    INFO(forecast.summary());
+    CHECK(forecast.wrong == 0);
+    CHECK(forecast.count(Maybe::Yes, true) > 0);
+    CHECK(100 * (forecast.count(Maybe::May, true) + forecast.count(Maybe::May, false)) < frames);
 }

@@ -73,3 +73,49 @@ TEST_CASE("time: the crash bands hold every crash measure-lock traced, and none 
     CHECK_FALSE(score_frame_may_crash(150, 0));
 }
 
+
+TEST_CASE("time: the forecast finds the scoring frame and says yes, may or no by its cycles") {
+    GameState s;
+    s.score = kMaxed;
+    s.gameModeState = 2;
+    s.playState = tetris::PLAY_STATE_ACTIVE;
+    s.levelNumber = 255;
+    CHECK_FALSE(score_loop_input(s).has_value());  // a frame without a lock's score loop
+    CHECK(forecast_frame_time(s, kOriginalWork).lag == Maybe::No);
+    // A lock without a line: play state 5 at the boundary, the loop reads the level as it is.
+    s.playState = tetris::PLAY_STATE_UPDATE_LINES;
+    REQUIRE(score_loop_input(s).has_value());
+    CHECK(score_loop_input(s)->level == 255);
+    CHECK(score_loop_input(s)->lines == 0);
+    // 256 additions of 0 at 83 cycles (21 263), with 7 888-12 867 besides: it may lag.
+    FrameTimeForecast f = forecast_frame_time(s, kOriginalWork);
+    CHECK(f.scoring);
+    CHECK(f.loop_cycles == score_loop_work(255, 0, kMaxed).cycles);
+    CHECK(f.lag == Maybe::May);
+    // A single's 256 additions at 136 cycles: past the frame whatever the rest takes.
+    s.completedLines = 1;
+    CHECK(forecast_frame_time(s, kOriginalWork).lag == Maybe::Yes);
+    s.levelNumber = 19;
+    CHECK(forecast_frame_time(s, kOriginalWork).lag == Maybe::No);
+    // The last step of a line clear's animation: the NMI's render (frameCounter a multiple of 4,
+    // rowY 4) moves play state 4 on to 5, and the same frame scores. A single at level 150:
+    // 151 x 136 cycles, with 7 888-12 867 besides, may or may not reach the NMI.
+    s.playState = tetris::PLAY_STATE_LINE_CLEAR;
+    s.rowY = 4;
+    s.frameCounter = 0x340;
+    s.completedLines = 1;
+    s.levelNumber = 150;
+    REQUIRE(score_loop_input(s).has_value());
+    CHECK(score_loop_input(s)->lines == 1);
+    f = forecast_frame_time(s, kOriginalWork);
+    CHECK(f.loop_cycles == score_loop_work(150, 1, kMaxed).cycles);
+    CHECK(f.lag == Maybe::May);
+    s.frameCounter = 0x341;  // not a step of the animation: nothing scores in this frame
+    CHECK_FALSE(score_loop_input(s).has_value());
+    // The tally: a wrong forecast is counted and described.
+    LagForecastTally t;
+    t.add(forecast_frame_time(s, kOriginalWork), true, "here");
+    CHECK(t.wrong == 1);
+    CHECK(t.first_wrong.find("here: forecast no") == 0);
+    CHECK(t.summary().find("wrong 1") != std::string::npos);
+}

@@ -26,6 +26,51 @@ namespace {
 double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
 
 // AI games on the real ROM against the cartridge in the loop (game_harness.hpp).
+// AI games of the patched game replayed on the original (game_harness.hpp): lag and crashes.
+int check_ai_games_on_original(const game::GameRoms& roms, uint64_t count, int first_wait, int level, bool b_type,
+                               uint64_t frames, unsigned threads) {
+    using Game = game::AiGameOnOriginal;
+    std::vector<Game> games(count);
+    std::mutex out;
+    parallel_for(count, std::max(1u, threads), [&](uint64_t i) {
+        game::MenuWalk walk;
+        walk.level = level;
+        walk.b_type = b_type;
+        walk.title_wait = first_wait + static_cast<int>(i);
+        const Game c = game::compare_ai_game_with_original(roms, shipped_cart(), walk, frames);
+        games[i] = c;
+        std::lock_guard<std::mutex> lock(out);
+        std::printf("AI game %llu (title wait %d): %llu frames (%llu compared), %u lines, level up to %u, %s; lag NMIs: "
+                    "original %llu, patched %llu; frames lagging more on the patched game: %llu, less: %llu: %s\n",
+                    static_cast<unsigned long long>(i), walk.title_wait, static_cast<unsigned long long>(c.frames),
+                    static_cast<unsigned long long>(c.compared_frames), c.lines, c.level,
+                    c.end == game::AiGameComparison::End::Curtain ? "game over (the curtain)"
+                    : c.end == game::AiGameComparison::End::Crash ? ("CRASH: " + c.end_detail).c_str()
+                                                                   : "frames ran out",
+                    static_cast<unsigned long long>(c.lag_original), static_cast<unsigned long long>(c.lag_patched),
+                    static_cast<unsigned long long>(c.lag_patched_only), static_cast<unsigned long long>(c.lag_original_only),
+                    c.mismatch ? c.mismatch->c_str() : "identical");
+        if (c.first_lag_difference) std::printf("  first lag difference: %s\n", c.first_lag_difference->c_str());
+        std::fflush(stdout);
+    });
+    const uint64_t mismatches = sum_of(games, [](const Game& c) { return c.mismatch.has_value(); });
+    const uint64_t more = sum_of(games, &Game::lag_patched_only), less = sum_of(games, &Game::lag_original_only);
+    std::printf("%llu AI games from level %d (%s) replayed on the original, %llu frames, %llu lines, %llu game overs (the "
+                "curtain), %llu crashes (alike on both), %llu lag NMIs on the original in %llu frames, %llu on the "
+                "patched game; frames lagging more on the patched game: %llu, less: %llu\n"
+                "mismatches with the original: %llu\n",
+                static_cast<unsigned long long>(count), level, b_type ? "B-Type" : "A-Type",
+                static_cast<unsigned long long>(sum_of(games, &Game::frames)),
+                static_cast<unsigned long long>(sum_of(games, &Game::lines)),
+                static_cast<unsigned long long>(sum_of(games, [](const Game& c) { return c.end == game::AiGameComparison::End::Curtain; })),
+                static_cast<unsigned long long>(sum_of(games, [](const Game& c) { return c.end == game::AiGameComparison::End::Crash; })),
+                static_cast<unsigned long long>(sum_of(games, &Game::lag_original)),
+                static_cast<unsigned long long>(sum_of(games, &Game::lagging_original)),
+                static_cast<unsigned long long>(sum_of(games, &Game::lag_patched)), static_cast<unsigned long long>(more),
+                static_cast<unsigned long long>(less), static_cast<unsigned long long>(mismatches));
+    return mismatches || more || less ? 1 : 0;
+}
+
 int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, int level, bool b_type,
                    uint64_t frames, unsigned threads) {
     using Game = game::AiGameComparison;
@@ -43,7 +88,7 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
                     "%u pieces), %s, idle %u-%u (mean %.0f), %llu lag frames in %llu frames (most %u): %s\n",
                     static_cast<unsigned long long>(i), walk.title_wait, static_cast<unsigned long long>(c.frames), c.pieces,
                     c.lines, c.real_fallbacks, c.loop_fallbacks, c.fallbacks_29, c.pieces_29,
-                    game::describe_end(c).c_str(),
+                    (game::describe_end(c) + (c.end == Game::End::Crash ? (c.crash_predicted ? " (forecast: may crash)" : " (NOT forecast)") : "")).c_str(),
                     c.idle_min, c.idle_max, c.idle_mean, static_cast<unsigned long long>(c.lag_frames),
                     static_cast<unsigned long long>(c.lagging_frames), c.max_lag,
                     c.mismatch ? c.mismatch->c_str() : "identical");
@@ -54,13 +99,21 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
     const uint64_t mismatches =
         sum_of(games, [](const Game& c) { return c.mismatch || c.real_fallbacks != c.loop_fallbacks; });
     const uint64_t crashes = sum_of(games, [](const Game& c) { return c.end == Game::End::Crash; });
+    const uint64_t unpredicted = sum_of(games, [](const Game& c) { return c.end == Game::End::Crash && !c.crash_predicted; });
+    LagForecastTally forecast;
+    FrameWorkSeen besides_loop;
+    for (const Game& c : games) {
+        forecast.merge(c.forecast);
+        besides_loop.merge(c.besides_loop);
+    }
     const uint64_t unreadable = sum_of(games, [](const Game& c) { return c.end == Game::End::Unreadable; });
     std::printf("%llu AI games from level %d (%s), %llu frames, %llu pieces, %llu lines, %llu game overs (the curtain), "
                 "%llu crashes, %llu states the model could not read, %llu reached 230 lines, "
                 "%llu lag frames (every one stepped by the model too)\n"
                 "pieces given the best placement of a search not done at their spawn: %llu (%.1f %%); below level 29: "
                 "%llu of %llu (%.1f %%), at level 29 and above: %llu of %llu (%.1f %%)\n"
-                "mismatches with the cartridge in the loop: %llu\n",
+                "mismatches with the cartridge in the loop: %llu\n"
+                "crashes the model did not forecast: %llu; %s\n%s\n",
                 static_cast<unsigned long long>(count), level, b_type ? "B-Type" : "A-Type",
                 static_cast<unsigned long long>(sum_of(games, &Game::frames)), static_cast<unsigned long long>(pieces),
                 static_cast<unsigned long long>(sum_of(games, &Game::lines)),
@@ -72,8 +125,9 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
                 static_cast<unsigned long long>(fallbacks - fallbacks_29), static_cast<unsigned long long>(pieces - pieces_29),
                 percent(fallbacks - fallbacks_29, pieces - pieces_29), static_cast<unsigned long long>(fallbacks_29),
                 static_cast<unsigned long long>(pieces_29), percent(fallbacks_29, pieces_29),
-                static_cast<unsigned long long>(mismatches));
-    return mismatches || unreadable ? 1 : 0;
+                static_cast<unsigned long long>(mismatches), static_cast<unsigned long long>(unpredicted),
+                forecast.summary().c_str(), besides_loop.summary().c_str());
+    return mismatches || unreadable || unpredicted || forecast.wrong ? 1 : 0;
 }
 
 }  // namespace
@@ -104,9 +158,20 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0, 10000));
     app.add_option("--level", level, "start level of the AI games (0-19)")->check(CLI::Range(0, 19));
     app.add_flag("--b-type", b_type, "B-Type AI games (height 0)");
+    bool on_original = false, no_crash_rule = false;
+    app.add_flag("--against-original", on_original,
+                 "with --ai-games: replay each AI game on the original ROM (the AI's buttons as its controller)\n"
+                 "and compare the two every frame, their lag NMIs too (a frame lagging only on the patched game\n"
+                 "is lag the AI caused); a crash must be alike on both");
+    app.add_flag("--no-crash-rule", no_crash_rule,
+                 "with --ai-games: the AI without its crash rule (its crash bands moved to level 250), the AI\n"
+                 "of before issue 30, whose long games crash the game");
     app.footer("Exit status 0: every run identical; 1: a mismatch, or the ROM is not Tetris (USA) or unreadable; 2: usage.");
     return nestris::run_program(app, argc, argv, [&]() -> int {
-        const game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
+        if ((on_original || no_crash_rule) && !ai_games)
+            throw std::invalid_argument("--against-original and --no-crash-rule go with --ai-games");
+        game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
+        if (no_crash_rule) roms.patched = game::without_crash_rule(roms.patched, shipped_cart());
         if (!movie_out.empty()) {
             std::vector<uint8_t> pads;
             game::DriverOptions options;
@@ -119,6 +184,7 @@ int main(int argc, char** argv) {
                         pads.size(), movie_out.c_str(), r.mismatch ? r.mismatch->c_str() : "identical");
             return r.mismatch ? 1 : 0;
         }
+        if (ai_games && on_original) return check_ai_games_on_original(roms, ai_games, first_wait, level, b_type, frames, threads);
         if (ai_games) return check_ai_games(roms, ai_games, first_wait, level, b_type, frames, threads);
         std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0};
         std::mutex out;

@@ -86,7 +86,13 @@ int run(const FidelityOptions& o) {
             << " locks into the hidden rows, " << sum_of(results, &FidelityResult::lag_frames)
             << " lag frames; start levels " << o.levels;
     if (o.stacked) summary << " (stacked: " << o.stacked_levels << ")";
-    summary << "; " << seconds() << " s\n";
+    LagForecastTally forecast;
+    FrameWorkSeen besides_loop;
+    for (const FidelityResult& r : results) {
+        forecast.merge(r.forecast);
+        besides_loop.merge(r.besides_loop);
+    }
+    summary << "; " << seconds() << " s\n" << forecast.summary() << "\n" << besides_loop.summary() << "\n";
     std::cout << summary.str();
     if (!failures.empty()) std::cout << "first failing game:\n" << failures;
     if (!o.report.empty()) {

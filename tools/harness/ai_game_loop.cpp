@@ -60,7 +60,9 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
         uint32_t idle = 0;
         bool idle_known = false;
         LagNmis lag;  // NMIs in the work that led to it, past the one that began it
+        uint64_t work = 0;  // cycles from the interrupt of the NMI that began that work to here
     };
+    uint64_t frame_nmi_at = 0;  // the interrupt of the NMI that began the work under way
     std::deque<Boundary> pending;
     uint64_t idle_from = 0;
     uint64_t nmis_since_boundary = 0;
@@ -94,7 +96,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
             return;
         }
         try {
-            pending.push_back({from_ram(n.ram()), n.read_ram(late_plans), 0, false, lag});
+            pending.push_back({from_ram(n.ram()), n.read_ram(late_plans), 0, false, lag, n.cycles() - frame_nmi_at});
             idle_from = n.cycles();
             in_play = true;
             curtain_seen = curtain_seen || pending.back().state.playState == tetris::PLAY_STATE_CURTAIN;
@@ -133,7 +135,10 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
                 }
                 boundary_at_nmi = true;
             }
-            if (nmis_since_boundary == 0) reached_state6 = reached_state7 = false;  // the frame's NMI: its work begins
+            if (nmis_since_boundary == 0) {  // the frame's NMI: its work begins
+                reached_state6 = reached_state7 = false;
+                frame_nmi_at = n.cycles() - kInterruptCycles;
+            }
             else lags.add(reached_state6, reached_state7);
             if (!pending.empty() && !pending.back().idle_known) {
                 pending.back().idle = static_cast<uint32_t>(n.cycles() - kInterruptCycles - idle_from);
@@ -157,12 +162,22 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
             pending.pop_front();
             if (!loop) {  // the first frame of play: the loop starts from it (its task from scratch)
                 loop.emplace(b.state, options);
+                // The crash bands as this ROM has them (without_crash_rule moves them).
+                const uint16_t bands = cart.require("gen_crash_first");
+                for (uint16_t k = 0; k < 4; ++k)
+                    loop->machine().write(static_cast<uint16_t>(bands + k), patched_rom[prg_file_offset(static_cast<uint16_t>(bands + k))]);
                 last_late = b.late_plans;
                 last_count = b.state.spawnCount;
                 out.idle_min = out.idle_max = b.idle;
                 continue;
             }
             next_idle = b.idle;
+            const FrameTimeForecast forecast = forecast_frame_time(loop->state(), kAiGameWork);
+            if (forecast.scoring && b.lag.total() == 0)
+                out.besides_loop.add(score_loop_input(loop->state())->lines, b.work - forecast.loop_cycles);
+            out.forecast.add(forecast, b.lag.total() > 0,
+                             "frame " + std::to_string(out.frames + 1) + " (level " +
+                                 std::to_string(loop->state().levelNumber) + ")");
             loop->frame(b.lag);
             ++out.frames;
             const unsigned lag = b.lag.total();
@@ -190,6 +205,8 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
     }
     out.game_over = out.end == AiGameComparison::End::Curtain;
     if (!loop) throw std::runtime_error("the AI game did not start (is this the patched Tetris (USA)?)");
+    if (out.end == AiGameComparison::End::Crash)
+        out.crash_predicted = forecast_frame_time(loop->state(), kAiGameWork).crash == Maybe::May;
     out.loop_fallbacks = loop->stats().fallback_plans;
     out.idle_mean = out.frames ? idle_sum / static_cast<double>(out.frames) : 0;
     out.lines = lines_count(loop->state());

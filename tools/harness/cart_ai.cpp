@@ -26,7 +26,14 @@ std::vector<GameTable> game_tables_read_by_ai() {
     for (uint8_t level = 0; level < 30; ++level) gravity.bytes.push_back(frames_per_drop(level));
     GameTable types{tetris::game_tetriminoTypeFromOrientation, {}};
     types.bytes.assign(kTypeOfOrientation.begin(), kTypeOfOrientation.end());
-    return {gravity, types};
+    GameTable spawn{tetris::game_spawnTable, {}};
+    spawn.bytes.assign(kSpawnOrientation.begin(), kSpawnOrientation.end());
+    GameTable rotation{tetris::game_rotationTable, {}};
+    for (uint8_t o = 0; o < kOrientationCount; ++o) {
+        rotation.bytes.push_back(kRotateCounterClockwise[o]);
+        rotation.bytes.push_back(kRotateClockwise[o]);
+    }
+    return {gravity, types, spawn, rotation};
 }
 
 void load_game_tables(emu::FlatMachine& machine) {

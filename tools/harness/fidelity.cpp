@@ -37,6 +37,8 @@ bool scored(const GameState& before, const GameState& after) {
 }
 
 // The main loop's two waits for the NMI (the frame's end; the pause's first frame).
+constexpr uint64_t kInterruptCycles = 7;  // an NMI's own cycles before its handler's first instruction
+
 bool is_vblank_wait(uint16_t pc) {
     return (pc >= tetris::game_waitForVblank_loop && pc <= tetris::game_waitForVblank_loop + 3) ||
            (pc >= tetris::game_waitForVblank_loop2 && pc <= tetris::game_waitForVblank_loop2 + 3);
@@ -48,13 +50,17 @@ struct Harness {
     uint64_t nmis = 0;
 
     bool lag = false;  // the NMI we stand at landed in the frame's work
+    uint64_t nmi_at = 0;   // the cycle its interrupt began
+    uint64_t wait_at = 0;  // the cycle the main loop's wait last began
     bool reached_state6 = false, reached_state7 = false;  // where that work was
 
-    explicit Harness(std::span<const uint8_t> rom)
+    Harness(std::span<const uint8_t> rom, std::function<void(const emu::Nes&)> observe)
         : nes(rom), nmi_address(tetris::game_nmi) {
         nes.power_on();
-        nes.set_instruction_hook([this](const emu::Nes& n) {
+        nes.set_instruction_hook([this, observe = std::move(observe)](const emu::Nes& n) {
+            if (observe) observe(n);
             const uint16_t pc = n.cpu().pc();
+            if (pc == tetris::game_waitForVblank_loop || pc == tetris::game_waitForVblank_loop2) wait_at = n.cycles();
             reached_state6 |= pc == tetris::game_checkForResetKeyCombo;
             reached_state7 |= pc == tetris::game_startButtonHandling;
         });
@@ -73,7 +79,10 @@ struct Harness {
         if (status != emu::RunStatus::Reached)
             return std::string("the game did not reach its NMI: ") + emu::to_string(status);
         ++nmis;
+        nmi_at = nes.cycles() - kInterruptCycles;
         const uint16_t pc = nes.interrupted_pc();
+        if (pc == tetris::game_waitForVblank_loop || pc == tetris::game_waitForVblank_loop2)
+            wait_at = nmi_at;  // the work ended as the NMI came
         lag = !is_vblank_wait(pc);
         if (pc < 0x8000) return "the NMI interrupted code in RAM at " + hex(pc, 4);
         return std::nullopt;
@@ -135,7 +144,8 @@ std::string state_difference(const GameState& model, const GameState& game) {
     return out;
 }
 
-FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGame& game) {
+FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGame& game,
+                                 std::function<void(const emu::Nes&)> observe) {
     FidelityResult r;
     r.game = game;
     try {
@@ -146,7 +156,7 @@ FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGam
             throw std::invalid_argument("B-Type needs a game type menu frame (the Right press)");
         const GameState expected_start = power_on_game(p);  // also checks the path
 
-        Harness h(rom);
+        Harness h(rom, std::move(observe));
         // NMI numbers of the presses (see power_on.hpp for where they come from).
         const uint64_t legal = kNmisToLegalStartCheck + p.legal_frames;
         const uint64_t title = kNmisToTitleFrameCounterReset + 1 + p.legal_frames + p.title_frames;
@@ -201,6 +211,7 @@ FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGam
             const std::size_t first = i;
             const uint8_t b = movie.frames[i];
             h.nes.set_buttons(to_pad(b));
+            const uint64_t frame_nmi_at = h.nmi_at;
             std::optional<std::string> astray = h.try_next_nmi();
             LagNmis lag;
             while (!astray && h.lag && i + 1 < movie.frames.size()) {
@@ -209,6 +220,14 @@ FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGam
                 astray = h.try_next_nmi();
             }
             const GameState before = s;
+            const FrameTimeForecast forecast = forecast_frame_time(before, kOriginalWork);
+            if (!astray && forecast.scoring && lag.total() == 0 && !h.lag)
+                r.besides_loop.add(score_loop_input(before)->lines, h.wait_at - frame_nmi_at - forecast.loop_cycles);
+            if (!astray)
+                r.forecast.add(forecast, lag.total() > 0 || h.lag,
+                               "frame " + std::to_string(first + 1) + " (level " + std::to_string(before.levelNumber) +
+                                   ", play state " + std::to_string(before.playState) + ", gameModeState " +
+                                   std::to_string(before.gameModeState) + ")");
             std::size_t polled = first;
             auto poll = [&](const GameState&) { return movie.frames[++polled]; };
             step_with_lag(s, b, lag, poll);

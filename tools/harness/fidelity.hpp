@@ -17,6 +17,8 @@
 // next boundary.
 #pragma once
 
+#include "emu-test/nes.hpp"
+#include "ai-reference/model/frame_time.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/power_on.hpp"
@@ -73,13 +75,17 @@ struct FidelityResult {
     std::size_t line_clears = 0, tetrises = 0, pieces = 0, pauses = 0, level_ups = 0;
     std::size_t hidden_row_locks = 0;  // locks that left blocks in the hidden rows
     std::size_t lag_frames = 0;        // NMIs that came in a frame's work (stepped with step_with_lag)
+    LagForecastTally forecast;         // the model's lag forecast (kOriginalWork) against the game's frames
+    FrameWorkSeen besides_loop;        // scoring frames without lag: their work's cycles but the loop's
     GameState end;
     std::optional<FidelityCrash> crash;  // the game crashed: the run ended there
     // A crash the model predicted ends a game as the model says; one it did not is a failure.
     bool ok() const { return error.empty() && !diverged && start_matches_power_on && (!crash || crash->predicted); }
 };
 
-FidelityResult run_fidelity_game(std::span<const uint8_t> ines_rom, const FidelityGame& game);
+// `observe`, if given, sees every instruction of the game before it runs (access traces).
+FidelityResult run_fidelity_game(std::span<const uint8_t> ines_rom, const FidelityGame& game,
+                                 std::function<void(const emu::Nes&)> observe = {});
 
 // The standard set: `count` games cycling through the start levels, about one in six B-Type,
 // varied menu timings, movie seeds from `seed`; one in three games starts a few lines below a

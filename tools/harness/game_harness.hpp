@@ -7,6 +7,7 @@
 #pragma once
 
 #include "patcher/cart_image.hpp"
+#include "ai-reference/model/frame_time.hpp"
 #include "emu-test/nes.hpp"
 #include "tetris_map.hpp"
 
@@ -240,10 +241,41 @@ struct AiGameComparison {
     // work (lag_frames, each a lag frame the loop steps too: step_with_lag), the most in one.
     uint64_t lag_frames = 0, lagging_frames = 0;
     unsigned max_lag = 0;
+    LagForecastTally forecast;   // the model's lag forecast (kAiGameWork) against the real frames
+    FrameWorkSeen besides_loop;  // scoring frames without lag: their work's cycles but the loop's
+    // A crash: whether the model's forecast for the frame that crashed (stepped from the last
+    // state compared) said it may crash (frame_time.hpp).
+    bool crash_predicted = false;
 };
 // "game over (the curtain)", "frames ran out", "CRASH: ..." or "cannot read the state: ...".
 std::string describe_end(const AiGameComparison& c);
 AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom, const CartImage& cart,
                                            const MenuWalk& walk, uint64_t max_frames);
+
+// ---- an AI game of the patched game replayed on the original --------------------------------
+// The patched game plays an AI game (menu walk); the original game gets the same walk, then, each
+// frame, the buttons the AI held at that frame's poll as its controller. Both run side by side
+// and are compared as run_identity compares them (RAM outside the AI's bytes, PPU writes) at every
+// frame where both wait for the NMI, and every frame's lag NMIs (NMIs that came in play before the
+// main loop reached its wait) are counted on each: a frame that lags on the patched game and not
+// on the original would be lag the AI caused. Ends at the curtain, a crash (the CPU running RAM,
+// or no wait in 120 frames: both must crash alike) or after max_frames.
+struct AiGameOnOriginal {
+    uint64_t frames = 0, compared_frames = 0;
+    std::optional<std::string> mismatch;   // the first difference (the run stops there)
+    uint64_t lag_original = 0, lag_patched = 0;  // lag NMIs
+    uint64_t lagging_original = 0;               // frames with one or more
+    uint64_t lag_patched_only = 0;   // frames where the patched game had more lag NMIs than the original
+    uint64_t lag_original_only = 0;  // and fewer
+    std::optional<std::string> first_lag_difference;  // where, and where the patched game's NMI landed
+    AiGameComparison::End end = AiGameComparison::End::FramesRanOut;
+    std::string end_detail;
+    unsigned lines = 0, level = 0;   // at the end; level: the highest seen
+};
+AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartImage& cart, const MenuWalk& walk,
+                                               uint64_t max_frames);
+// The patched ROM with the AI's crash rule moved out of reach (every band at level 250): the AI
+// of before issue 30, whose long games crash the game (for the proofs on crashing games).
+std::vector<uint8_t> without_crash_rule(std::span<const uint8_t> patched_rom, const CartImage& cart);
 
 }  // namespace nestris::game

@@ -1,0 +1,146 @@
+// An AI game of the patched game replayed on the original (game_harness.hpp): the proof that the
+// AI adds no lag frame and that a crash is the game's own.
+#include "tools/harness/game_harness.hpp"
+#include "base/hex.hpp"
+
+#include "patcher/patch.hpp"
+
+#include <cstdio>
+
+namespace nestris::game {
+
+namespace {
+
+// Counts the lag NMIs of one machine: an NMI that comes during play before the main loop has
+// reached its wait for the vertical blank since the NMI before (in the patched game the wait's
+// first instruction is the jsr to ai_idle, so the AI's thinking there is idle time, not lag).
+// An NMI taken right on the wait's first instruction is no lag: the work was done.
+struct LagWatch {
+    uint16_t nmi_entry = 0;
+    bool waited = false;
+    unsigned lag_nmis = 0;       // in the emulator frame under way
+    uint16_t lag_pc = 0;         // the instruction the last lag NMI interrupted
+    uint8_t lag_play_state = 0;
+    bool crashed = false;        // the CPU ran RAM during play
+    uint16_t crash_pc = 0;
+
+    void on_instruction(const emu::Nes& n) {
+        const uint16_t pc = n.cpu().pc();
+        const bool playing = n.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY;
+        if (pc == tetris::game_waitForVblank_loop || pc == tetris::game_waitForVblank_loop2) {
+            waited = true;
+        } else if (pc == nmi_entry) {
+            const uint16_t at = n.interrupted_pc();
+            if (playing && !waited && at != tetris::game_waitForVblank_loop && at != tetris::game_waitForVblank_loop2)
+            {
+                ++lag_nmis;
+                lag_pc = at;
+                lag_play_state = n.read_ram(tetris::playState);
+            }
+            waited = false;
+        } else if (pc < 0x8000 && playing && !crashed) {
+            crashed = true;
+            crash_pc = pc;
+        }
+    }
+};
+
+uint16_t nmi_vector(const emu::Nes& n) { return static_cast<uint16_t>(n.peek(0xFFFA) | n.peek(0xFFFB) << 8); }
+
+}  // namespace
+
+std::vector<uint8_t> without_crash_rule(std::span<const uint8_t> patched_rom, const CartImage& cart) {
+    std::vector<uint8_t> rom(patched_rom.begin(), patched_rom.end());
+    // gen_crash_first[lines - 1]: the first spawn level of each count's band. 250 puts every
+    // band at 250 and past it (wrapping to the first levels of a rebirth): out of reach of a
+    // game from level 0-19, which crashes or tops out before level 200.
+    const uint16_t table = cart.require("gen_crash_first");
+    for (unsigned k = 0; k < 4; ++k) {
+        const uint32_t at = prg_file_offset(static_cast<uint16_t>(table + k));
+        if (at >= rom.size()) throw std::runtime_error("gen_crash_first is outside the ROM");
+        rom[at] = 250;
+    }
+    return rom;
+}
+
+AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartImage& cart, const MenuWalk& walk,
+                                               uint64_t max_frames) {
+    RamExclusions exclusions = ai_owned_ram(cart);
+    // tmp1/tmp2: the jump-table dispatch's scratch, written before every read; a lag NMI's own
+    // dispatch leaves its address there, so a frame lagging on one game only differs in them.
+    exclusions.ranges.emplace_back(0x0000, 0x0001);
+    emu::Nes x(roms.original), y(roms.patched);
+    LagWatch lx{nmi_vector(x)}, ly{nmi_vector(y)};
+    x.set_instruction_hook([&lx](const emu::Nes& n) { lx.on_instruction(n); });
+    y.set_instruction_hook([&ly](const emu::Nes& n) { ly.on_instruction(n); });
+    // The same walk, frame for frame; the original's without Select at Start (held with A, it
+    // would spoil the original's A+Start test for the +10 levels).
+    MenuWalk human = walk;
+    human.ai = false;
+    x.run_input(menu_walk_input(human));
+    y.run_input(menu_walk_input(walk));
+    x.log_ppu_writes(true);
+    y.log_ppu_writes(true);
+    y.set_buttons(0);
+
+    AiGameOnOriginal r;
+    if (y.read_ram(ai_mode_address()) == 0) throw std::runtime_error("the AI game did not start (is this the patched Tetris (USA)?)");
+    const uint16_t vbi = tetris::verticalBlankingInterval;
+    uint64_t frames_without_wait = 0;
+    for (uint64_t f = 0; f < max_frames; ++f) {
+        lx.lag_nmis = ly.lag_nmis = 0;
+        y.run_frame();
+        // The buttons the AI held at this frame's poll, as the controller of the original.
+        x.set_buttons(pad_from_game(y.read_ram(tetris::heldButtons_player1)));
+        x.run_frame();
+        ++r.frames;
+        r.lag_original += lx.lag_nmis;
+        r.lag_patched += ly.lag_nmis;
+        r.lagging_original += lx.lag_nmis != 0;
+        r.lag_patched_only += ly.lag_nmis > lx.lag_nmis;
+        r.lag_original_only += lx.lag_nmis > ly.lag_nmis;
+        if (ly.lag_nmis != lx.lag_nmis && !r.first_lag_difference)
+            r.first_lag_difference = "frame " + std::to_string(f) + " (level " + std::to_string(x.read_ram(tetris::levelNumber)) +
+                                     "): lag NMIs original " + std::to_string(lx.lag_nmis) + ", patched " +
+                                     std::to_string(ly.lag_nmis) + " (the patched game's last at " + hex(ly.lag_pc, 4) +
+                                     ", play state " + std::to_string(ly.lag_play_state) + ")";
+        r.level = std::max<unsigned>(r.level, x.read_ram(tetris::levelNumber));
+        if (lx.crashed || ly.crashed) {
+            r.end = AiGameComparison::End::Crash;
+            r.end_detail = std::string("the original ") + (lx.crashed ? "runs RAM at " + hex(lx.crash_pc, 4) : "goes on") +
+                           ", the patched " + (ly.crashed ? "runs RAM at " + hex(ly.crash_pc, 4) : "goes on");
+            if (lx.crashed != ly.crashed || lx.crash_pc != ly.crash_pc)
+                r.mismatch = "frame " + std::to_string(f) + ": " + r.end_detail;
+            break;
+        }
+        if (x.read_ram(vbi) != 0 || y.read_ram(vbi) != 0) {  // a frame still at work: compared with the next
+            if (++frames_without_wait > 120) {
+                r.end = AiGameComparison::End::Crash;
+                r.end_detail = "no wait for the vertical blank in 120 frames (the game froze)";
+                break;
+            }
+            continue;
+        }
+        frames_without_wait = 0;
+        if (auto m = compare_frame(x, y, exclusions, x.ppu_writes(), y.ppu_writes(), cart)) {
+            char where[120];
+            std::snprintf(where, sizeof where, "frame %llu (gameMode %u, playState %u, level %u): ",
+                          static_cast<unsigned long long>(f), x.read_ram(tetris::gameMode),
+                          x.read_ram(tetris::playState), x.read_ram(tetris::levelNumber));
+            r.mismatch = where + *m;
+            break;
+        }
+        ++r.compared_frames;
+        x.clear_ppu_writes();
+        y.clear_ppu_writes();
+        if (x.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY && x.read_ram(tetris::playState) == tetris::PLAY_STATE_CURTAIN) {
+            r.end = AiGameComparison::End::Curtain;
+            break;
+        }
+    }
+    const auto bcd = [&x](uint16_t a) { const uint8_t v = x.read_ram(a); return (v >> 4) * 10u + (v & 15u); };
+    r.lines = bcd(tetris::lines) + 100u * x.read_ram(static_cast<uint16_t>(tetris::lines + 1));
+    return r;
+}
+
+}  // namespace nestris::game
