@@ -381,7 +381,7 @@ void run_nmi(GameState& s, uint8_t held) {
 namespace {
 
 // Where in the main loop the NMIs of a lag frame can land (step_with_lag).
-enum class WorkPoint { PlayerWorkDone, BeforePause };
+enum class WorkPoint { PlayerWorkDone, BeforePause, PauseRenderOff };
 
 // The main loop; `at` runs where the player's work ends (after its play state, before
 // gameModeState 6) and before the pause's test (7).
@@ -417,6 +417,7 @@ void run_main_loop_with(GameState& s, const std::function<void(WorkPoint)>& at) 
         s.renderMode = tetris::RENDER_MODE_PLAY;
     } else if (s.renderMode == tetris::RENDER_MODE_PLAY && (s.newlyPressedButtons & tetris::BUTTON_START) &&
                s.playState != tetris::PLAY_STATE_CURTAIN) {
+        if (at) at(WorkPoint::PauseRenderOff);
         s.renderMode = tetris::RENDER_MODE_LEGAL;
         return;
     }
@@ -436,7 +437,14 @@ void step_with_lag(GameState& s, uint8_t held, LagNmis lag, const std::function<
         for (; done < count; ++done) run_nmi(s, poll(s));
     };
     run_main_loop_with(s, [&](WorkPoint p) {
-        lag_nmis_up_to(lag.in_player_work + (p == WorkPoint::BeforePause ? lag.before_pause : 0));
+        if (p == WorkPoint::PlayerWorkDone && lag.stale_vram_row_save && lag.in_player_work > done) {
+            lag_nmis_up_to(lag.in_player_work - 1);
+            const uint8_t saved = s.vramRow;
+            lag_nmis_up_to(lag.in_player_work);
+            s.vramRow = saved;
+        }
+        lag_nmis_up_to(lag.in_player_work + (p != WorkPoint::PlayerWorkDone ? lag.before_pause : 0) +
+                       (p == WorkPoint::PauseRenderOff ? lag.in_pause : 0));
     });
     // A frame whose work ended early (game over, a reset, the Right+Left+Down wait) or had no
     // player's work (the frame after that wait, the pause) has its NMIs at its end.

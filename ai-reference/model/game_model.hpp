@@ -120,11 +120,18 @@ void run_main_loop(GameState& state);
 struct LagNmis {
     unsigned in_player_work = 0;  // before gameModeState 6 (in the score loop: nearly all)
     unsigned before_pause = 0;    // after 6 read the held buttons, before 7 reads the new presses
-    unsigned after = 0;           // after both (the music)
-    unsigned total() const { return in_player_work + before_pause + after; }
-    // Counts one more NMI that landed where the work was: `reached` 6 / 7 or not.
-    void add(bool reached_state6, bool reached_state7) {
-        ++(reached_state7 || after ? after : reached_state6 || before_pause ? before_pause : in_player_work);
+    unsigned in_pause = 0;        // after 7 read them, in a pause's start before it cleared renderMode
+    unsigned after = 0;           // after all that (the music)
+    // The last NMI in the player's work landed in its save (savePlayer1State) between the load and
+    // the store of vramRow: the store writes the value from before the NMI, so the NMI's render
+    // advances vramRow for nothing.
+    bool stale_vram_row_save = false;
+    unsigned total() const { return in_player_work + before_pause + in_pause + after; }
+    // Counts one more NMI that landed where the work was: `reached` 6 / 7 or not, or in the
+    // pause's start (before it cleared renderMode).
+    void add(bool reached_state6, bool reached_state7, bool pausing = false) {
+        if (pausing && !after) ++in_pause;
+        else ++(reached_state7 || after || in_pause ? after : reached_state6 || before_pause ? before_pause : in_player_work);
     }
 };
 void step_with_lag(GameState& state, uint8_t held_buttons, LagNmis lag,

@@ -57,14 +57,15 @@ GameResult play_game(const SimulationConfig& config, uint32_t seed) {
             r.end = GameEnd::FrameLimit;
             break;
         }
-        const uint8_t before = s.playState, cleared = s.completedLines;
+        const uint8_t before = s.playState;
+        // The frame's time: a lock's score frame (its loop reads the level after its level-up and
+        // the score as it is) may lag, or crash the real game: the game ends there.
+        const FrameTimeForecast time = forecast_frame_time(s, kAiGameWork);
+        r.lag_sure += time.lag == Maybe::Yes;
+        r.lag_may += time.lag == Maybe::May;
         step(s, player->buttons(view_of(s)));
         ++r.frames;
-        // The frame that scored a lock (play state 5 runs in the main loop and moves on to 6, in
-        // the same frame as the row check or the animation's end; the loop reads the level after
-        // its level-up, and the lines the row check counted).
-        if (before != tetris::PLAY_STATE_B_TYPE_GOAL_CHECK && s.playState == tetris::PLAY_STATE_B_TYPE_GOAL_CHECK &&
-            score_frame_may_crash(s.levelNumber, cleared)) {
+        if (time.crash == Maybe::May) {
             r.end = GameEnd::MayCrash;
             break;
         }
@@ -127,6 +128,8 @@ SimulationSummary summarize(const std::vector<GameResult>& results) {
         tetris_lines += 4u * r.clears[3];
         s.total_pieces += r.pieces;
         s.total_frames += r.frames;
+        s.lag_sure += r.lag_sure;
+        s.lag_may += r.lag_may;
     }
     s.total_lines = cleared_lines;
     s.lines = distribution(lines);
@@ -179,6 +182,8 @@ void write_summary_json(std::ostream& out, const SimulationSummary& s, const Sim
     out << "  \"max_out_rate\": " << s.max_out_rate << ",\n";
     out << "  \"top_out_rate\": " << s.top_out_rate << ",\n";
     out << "  \"may_crash_rate\": " << s.may_crash_rate << ",\n";
+    out << "  \"lag_frames_sure\": " << s.lag_sure << ",\n";
+    out << "  \"lag_frames_may\": " << s.lag_may << ",\n";
     out << "  \"tetris_rate\": " << s.tetris_rate << ",\n";
     out << "  \"total_lines\": " << s.total_lines << ",\n";
     out << "  \"total_pieces\": " << s.total_pieces << ",\n";

@@ -39,7 +39,7 @@ struct SimulationConfig {
 };
 
 // MayCrash: a lock whose score frame may crash the real game (frame_time.hpp,
-// score_frame_may_crash: the game's time at the AI's games, conservatively); the game ends there.
+// forecast_frame_time with the AI games' cycles, kAiGameWork: conservatively); the game ends there.
 enum class GameEnd : uint8_t { ToppedOut, LineLimit, FrameLimit, BTypeGoal, LeftGame, MayCrash };
 std::string to_string(GameEnd end);
 
@@ -54,6 +54,9 @@ struct GameResult {
     uint64_t frames = 0;
     bool maxed_out = false;  // reached the 999 999 cap
     GameEnd end = GameEnd::ToppedOut;
+    // The model's lag forecast (kAiGameWork) over the game: frames that lag for sure, and more
+    // that may (the simulation does not step lag frames: MODEL.md "Time").
+    uint64_t lag_sure = 0, lag_may = 0;
 };
 
 // Runs one game to its end.
@@ -77,6 +80,7 @@ struct SimulationSummary {
     double may_crash_rate = 0;  // games that ended at a lock that may crash the real game
     double tetris_rate = 0;   // share of cleared lines cleared by tetrises
     uint64_t total_lines = 0, total_pieces = 0, total_frames = 0;
+    uint64_t lag_sure = 0, lag_may = 0;  // GameResult's, summed
 };
 SimulationSummary summarize(const std::vector<GameResult>& results);
 

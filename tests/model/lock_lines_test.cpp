@@ -349,11 +349,37 @@ TEST_CASE("lag frame: the NMI in the work renders, counts, steps the RNG and pol
     step_with_lag(pause, tetris::BUTTON_LEFT, LagNmis{1, 0, 0}, [](const GameState&) { return uint8_t(tetris::BUTTON_START); });
     CHECK(pause.renderMode == 0);
     GameState late = start;
-    step_with_lag(late, tetris::BUTTON_LEFT, LagNmis{0, 0, 1}, [](const GameState&) { return uint8_t(tetris::BUTTON_START); });
+    step_with_lag(late, tetris::BUTTON_LEFT, LagNmis{0, 0, 0, 1}, [](const GameState&) { return uint8_t(tetris::BUTTON_START); });
     CHECK(late.renderMode == 3);
     CHECK(late.heldButtons == tetris::BUTTON_START);
     GameState between = start;  // 6 read the frame's buttons, 7 the lag NMI's
     step_with_lag(between, tetris::BUTTON_LEFT, LagNmis{0, 1, 0}, [](const GameState&) { return uint8_t(tetris::BUTTON_RIGHT | tetris::BUTTON_LEFT | tetris::BUTTON_DOWN | tetris::BUTTON_START); });
     CHECK(between.gameModeState == 7);
     CHECK(between.renderMode == 0);
+
+    // The lag NMI on the player's save's store of vramRow (X = 9, the old value loaded): the
+    // store undoes the render's advance (traced on the game: level 165, NMI at $87B2).
+    GameState stale = start;
+    LagNmis on_save{1, 0, 0, 0};
+    on_save.stale_vram_row_save = true;
+    step_with_lag(stale, tetris::BUTTON_LEFT, on_save, [](const GameState&) { return uint8_t(0); });
+    CHECK(stale.vramRow == 0);
+    CHECK(stale.frameCounter == lagged.frameCounter);  // the NMI itself was run: counted, polled
+
+    // The frame pauses (Start pressed at its NMI): an NMI in the pause's start, before it cleared
+    // renderMode, still copies rows (traced: level 250, NMI at $A3A3); one after it does not.
+    GameState pausing = start;
+    step_with_lag(pausing, tetris::BUTTON_START, LagNmis{0, 0, 1, 0}, [](const GameState&) { return uint8_t(tetris::BUTTON_START); });
+    CHECK(pausing.renderMode == 0);
+    CHECK(pausing.vramRow == 4);
+    GameState paused = start;
+    step_with_lag(paused, tetris::BUTTON_START, LagNmis{0, 0, 0, 1}, [](const GameState&) { return uint8_t(tetris::BUTTON_START); });
+    CHECK(paused.renderMode == 0);
+    CHECK(paused.vramRow == 0);
+    // Where the harnesses count an NMI: in the pause's start only until an NMI came after it.
+    LagNmis counted;
+    counted.add(true, true, true);
+    counted.add(true, true, false);
+    CHECK(counted.in_pause == 1);
+    CHECK(counted.after == 1);
 }

@@ -216,7 +216,9 @@ int run_simulate(const SimulateOptions& o) {
                   << "  top-out rate " << percent(summary.top_out_rate) << ", max-out rate "
                   << percent(summary.max_out_rate) << ", tetris rate " << percent(summary.tetris_rate) << "\n"
                   << "  ended at a lock whose frame may crash the real game (may-crash, MODEL.md \"Time\"): rate "
-                  << percent(summary.may_crash_rate) << "\n";
+                  << percent(summary.may_crash_rate) << "\n"
+                  << "  lag frames forecast (not stepped, MODEL.md \"Time\"): " << summary.lag_sure << " for sure, "
+                  << summary.lag_may << " more that may\n";
         if (o.player == "cart" && cart.pieces) {
             std::cout << "  cartridge: " << cart.pieces << " pieces; search not done at the spawn: "
                       << cs.fallback_plans + cs.finished_plans << ", of which " << cs.finished_plans

@@ -139,7 +139,14 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
                 reached_state6 = reached_state7 = false;
                 frame_nmi_at = n.cycles() - kInterruptCycles;
             }
-            else lags.add(reached_state6, reached_state7);
+            else {
+                lags.add(reached_state6, reached_state7,
+                         n.interrupted_pc() >= tetris::game_startButtonHandling_pause &&
+                             n.interrupted_pc() < tetris::game_startButtonHandling_paused);
+                lags.stale_vram_row_save = lags.stale_vram_row_save ||
+                                           (n.interrupted_pc() == tetris::game_savePlayer1State_store &&
+                                            n.cpu().x() == tetris::vramRow - tetris::tetriminoX);
+            }
             if (!pending.empty() && !pending.back().idle_known) {
                 pending.back().idle = static_cast<uint32_t>(n.cycles() - kInterruptCycles - idle_from);
                 pending.back().idle_known = true;

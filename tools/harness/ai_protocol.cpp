@@ -22,13 +22,11 @@ GameResult play_protocol(uint32_t seed, const ProtocolSpec& spec, const ai::Eval
     static constexpr uint32_t kLinePoints[5] = {0, 40, 100, 300, 1200};
     uint32_t lines_before = lines_count(s);
     while (s.status == GameStatus::Playing && !is_topped_out(s) && r.frames < spec.frame_limit) {
-        const uint8_t before = s.playState, cleared = s.completedLines;
+        // A lock whose frame may crash the real game ends the game there (a top-out).
+        const bool may_crash = forecast_frame_time(s, kAiGameWork).crash == Maybe::May;
         step(s, player.buttons(view_of(s)));
         ++r.frames;
-        // A lock whose frame may crash the real game ends the game there (a top-out). The frame
-        // that scores moves play state 5 on to 6 (simulator.cpp says how).
-        if (before != tetris::PLAY_STATE_B_TYPE_GOAL_CHECK && s.playState == tetris::PLAY_STATE_B_TYPE_GOAL_CHECK &&
-            score_frame_may_crash(s.levelNumber, cleared)) {
+        if (may_crash) {
             r.may_crash = true;
             break;
         }

@@ -50,6 +50,8 @@ struct Harness {
     uint64_t nmis = 0;
 
     bool lag = false;  // the NMI we stand at landed in the frame's work
+    bool stale_save = false;  // ... on the player's save's store of vramRow (LagNmis)
+    bool in_pause = false;    // ... in the pause's start, before it cleared renderMode
     uint64_t nmi_at = 0;   // the cycle its interrupt began
     uint64_t wait_at = 0;  // the cycle the main loop's wait last began
     bool reached_state6 = false, reached_state7 = false;  // where that work was
@@ -84,6 +86,8 @@ struct Harness {
         if (pc == tetris::game_waitForVblank_loop || pc == tetris::game_waitForVblank_loop2)
             wait_at = nmi_at;  // the work ended as the NMI came
         lag = !is_vblank_wait(pc);
+        stale_save = pc == tetris::game_savePlayer1State_store && nes.cpu().x() == tetris::vramRow - tetris::tetriminoX;
+        in_pause = pc >= tetris::game_startButtonHandling_pause && pc < tetris::game_startButtonHandling_paused;
         if (pc < 0x8000) return "the NMI interrupted code in RAM at " + hex(pc, 4);
         return std::nullopt;
     }
@@ -215,7 +219,8 @@ FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGam
             std::optional<std::string> astray = h.try_next_nmi();
             LagNmis lag;
             while (!astray && h.lag && i + 1 < movie.frames.size()) {
-                lag.add(h.reached_state6, h.reached_state7);
+                lag.add(h.reached_state6, h.reached_state7, h.in_pause);
+                lag.stale_vram_row_save = lag.stale_vram_row_save || h.stale_save;
                 h.nes.set_buttons(to_pad(movie.frames[++i]));
                 astray = h.try_next_nmi();
             }
@@ -238,8 +243,7 @@ FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGam
                 // account is a lock's score loop in this frame that may crash the game
                 // (frame_time.hpp).
                 r.crash = FidelityCrash{i + 1, *astray, last_score.level, last_score.lines, false};
-                r.crash->predicted = last_score.frame == first + 1 &&
-                                     score_frame_may_crash(last_score.level, last_score.lines);
+                r.crash->predicted = last_score.frame == first + 1 && forecast.crash == Maybe::May;
                 break;
             }
             if (h.lag) break;  // the movie ran out in the middle of a frame's work
@@ -362,7 +366,7 @@ std::string describe(const FidelityResult& r) {
         out << "  CRASH in frame " << r.crash->frame << " (" << r.crash->how << "), a lock scoring " << int(r.crash->lines)
             << " lines at level " << int(r.crash->level) << ": "
             << (r.crash->predicted ? "the model called it a lock that may crash\n"
-                                   : "NOT predicted by the model (score_frame_may_crash)\n");
+                                   : "NOT predicted by the model (forecast_frame_time)\n");
     if (r.diverged) {
         out << "  DIVERGENCE at frame " << r.divergence_frame << " with buttons "
             << buttons_to_string(r.divergence_buttons) << "\n";

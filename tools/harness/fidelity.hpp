@@ -55,7 +55,7 @@ struct FidelityCrash {
     std::size_t frame = 0;  // 1 = the first frame stepped
     std::string how;
     uint8_t level = 0, lines = 0;  // the level the score loop read and the lines it scored
-    bool predicted = false;        // score_frame_may_crash(level, lines)
+    bool predicted = false;        // the frame's forecast (forecast_frame_time, the score as it was) said it may crash
 };
 
 struct FidelityResult {
