@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
+#include <string>
 #include <cstdio>
 #include <mutex>
 #include <vector>
@@ -26,23 +28,21 @@ namespace {
 double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
 
 // AI games on the real ROM against the cartridge in the loop (game_harness.hpp).
-// AI games of the patched game replayed on the original (game_harness.hpp): lag and crashes.
-int check_ai_games_on_original(const game::GameRoms& roms, uint64_t count, int first_wait, int level, bool b_type,
-                               uint64_t frames, unsigned threads) {
+// Games on the patched game and the original side by side, lag NMIs compared (game_harness.hpp):
+// `run(i)` plays game i and names it.
+int check_against_original(uint64_t count, unsigned threads, const std::string& what,
+                           const std::function<game::AiGameOnOriginal(uint64_t, std::string&)>& run) {
     using Game = game::AiGameOnOriginal;
     std::vector<Game> games(count);
     std::mutex out;
     parallel_for(count, std::max(1u, threads), [&](uint64_t i) {
-        game::MenuWalk walk;
-        walk.level = level;
-        walk.b_type = b_type;
-        walk.title_wait = first_wait + static_cast<int>(i);
-        const Game c = game::compare_ai_game_with_original(roms, shipped_cart(), walk, frames);
+        std::string name;
+        const Game c = run(i, name);
         games[i] = c;
         std::lock_guard<std::mutex> lock(out);
-        std::printf("AI game %llu (title wait %d): %llu frames (%llu compared), %u lines, level up to %u, %s; lag NMIs: "
+        std::printf("%s: %llu frames (%llu compared), %u lines, level up to %u, %s; lag NMIs: "
                     "original %llu, patched %llu; frames lagging more on the patched game: %llu, less: %llu: %s\n",
-                    static_cast<unsigned long long>(i), walk.title_wait, static_cast<unsigned long long>(c.frames),
+                    name.c_str(), static_cast<unsigned long long>(c.frames),
                     static_cast<unsigned long long>(c.compared_frames), c.lines, c.level,
                     c.end == game::AiGameComparison::End::Curtain ? "game over (the curtain)"
                     : c.end == game::AiGameComparison::End::Crash ? ("CRASH: " + c.end_detail).c_str()
@@ -55,11 +55,11 @@ int check_ai_games_on_original(const game::GameRoms& roms, uint64_t count, int f
     });
     const uint64_t mismatches = sum_of(games, [](const Game& c) { return c.mismatch.has_value(); });
     const uint64_t more = sum_of(games, &Game::lag_patched_only), less = sum_of(games, &Game::lag_original_only);
-    std::printf("%llu AI games from level %d (%s) replayed on the original, %llu frames, %llu lines, %llu game overs (the "
+    std::printf("%llu %s, %llu frames, %llu lines, %llu game overs (the "
                 "curtain), %llu crashes (alike on both), %llu lag NMIs on the original in %llu frames, %llu on the "
                 "patched game; frames lagging more on the patched game: %llu, less: %llu\n"
                 "mismatches with the original: %llu\n",
-                static_cast<unsigned long long>(count), level, b_type ? "B-Type" : "A-Type",
+                static_cast<unsigned long long>(count), what.c_str(),
                 static_cast<unsigned long long>(sum_of(games, &Game::frames)),
                 static_cast<unsigned long long>(sum_of(games, &Game::lines)),
                 static_cast<unsigned long long>(sum_of(games, [](const Game& c) { return c.end == game::AiGameComparison::End::Curtain; })),
@@ -159,6 +159,10 @@ int main(int argc, char** argv) {
     app.add_option("--level", level, "start level of the AI games (0-19)")->check(CLI::Range(0, 19));
     app.add_flag("--b-type", b_type, "B-Type AI games (height 0)");
     bool on_original = false, no_crash_rule = false;
+    uint64_t high_levels = 0;
+    app.add_option("--high-levels", high_levels,
+                   "instead: N human games on both games from model-made states at levels 100-255 (score\n"
+                   "999 999, random movies from --first-seed), compared every frame, their lag NMIs too");
     app.add_flag("--against-original", on_original,
                  "with --ai-games: replay each AI game on the original ROM (the AI's buttons as its controller)\n"
                  "and compare the two every frame, their lag NMIs too (a frame lagging only on the patched game\n"
@@ -170,6 +174,8 @@ int main(int argc, char** argv) {
     return nestris::run_program(app, argc, argv, [&]() -> int {
         if ((on_original || no_crash_rule) && !ai_games)
             throw std::invalid_argument("--against-original and --no-crash-rule go with --ai-games");
+        if (high_levels && (ai_games || !movie_out.empty()))
+            throw std::invalid_argument("--high-levels goes with neither --ai-games nor --movie-out");
         game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
         if (no_crash_rule) roms.patched = game::without_crash_rule(roms.patched, shipped_cart());
         if (!movie_out.empty()) {
@@ -184,7 +190,27 @@ int main(int argc, char** argv) {
                         pads.size(), movie_out.c_str(), r.mismatch ? r.mismatch->c_str() : "identical");
             return r.mismatch ? 1 : 0;
         }
-        if (ai_games && on_original) return check_ai_games_on_original(roms, ai_games, first_wait, level, b_type, frames, threads);
+        if (ai_games && on_original)
+            return check_against_original(
+                ai_games, threads,
+                "AI games from level " + std::to_string(level) + (b_type ? " (B-Type)" : " (A-Type)") + " replayed on the original",
+                [&](uint64_t i, std::string& name) {
+                    game::MenuWalk walk;
+                    walk.level = level;
+                    walk.b_type = b_type;
+                    walk.title_wait = first_wait + static_cast<int>(i);
+                    name = "AI game " + std::to_string(i) + " (title wait " + std::to_string(walk.title_wait) + ")";
+                    return game::compare_ai_game_with_original(roms, shipped_cart(), walk, frames);
+                });
+        if (high_levels)
+            return check_against_original(
+                high_levels, threads, "human games from model-made states at levels 100-255 on both games",
+                [&](uint64_t i, std::string& name) {
+                    const uint8_t at = static_cast<uint8_t>(100 + (i * 37) % 156);
+                    name = "game " + std::to_string(i) + " (level " + std::to_string(at) + ", seed " +
+                           std::to_string(first_seed + i) + ")";
+                    return game::compare_high_level_play_with_original(roms, shipped_cart(), at, first_seed + i, frames);
+                });
         if (ai_games) return check_ai_games(roms, ai_games, first_wait, level, b_type, frames, threads);
         std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0};
         std::mutex out;

@@ -4,6 +4,8 @@
 #include "base/hex.hpp"
 
 #include "patcher/patch.hpp"
+#include "ai-reference/model/random_movie.hpp"
+#include "ai-reference/model/ram_map.hpp"
 
 #include <cstdio>
 
@@ -63,6 +65,120 @@ std::vector<uint8_t> without_crash_rule(std::span<const uint8_t> patched_rom, co
     return rom;
 }
 
+namespace {
+
+// Both machines one frame on, the same buttons; the lag NMIs counted, a crash and the comparison
+// where both wait. Returns false when the run ends (the result says why).
+bool step_both(emu::Nes& x, emu::Nes& y, LagWatch& lx, LagWatch& ly, uint8_t pad_x, uint8_t pad_y, uint64_t f,
+               const RamExclusions& exclusions, const CartImage& cart, uint64_t& frames_without_wait,
+               AiGameOnOriginal& r) {
+    lx.lag_nmis = ly.lag_nmis = 0;
+    y.set_buttons(pad_y);
+    y.run_frame();
+    x.set_buttons(pad_x == 0xFF ? pad_from_game(y.read_ram(tetris::heldButtons_player1)) : pad_x);
+    x.run_frame();
+    ++r.frames;
+    r.lag_original += lx.lag_nmis;
+    r.lag_patched += ly.lag_nmis;
+    r.lagging_original += lx.lag_nmis != 0;
+    r.lag_patched_only += ly.lag_nmis > lx.lag_nmis;
+    r.lag_original_only += lx.lag_nmis > ly.lag_nmis;
+    if (ly.lag_nmis != lx.lag_nmis && !r.first_lag_difference)
+        r.first_lag_difference = "frame " + std::to_string(f) + " (level " + std::to_string(x.read_ram(tetris::levelNumber)) +
+                                 "): lag NMIs original " + std::to_string(lx.lag_nmis) + ", patched " +
+                                 std::to_string(ly.lag_nmis) + " (the patched game's last at " + hex(ly.lag_pc, 4) +
+                                 ", play state " + std::to_string(ly.lag_play_state) + ")";
+    r.level = std::max<unsigned>(r.level, x.read_ram(tetris::levelNumber));
+    if (lx.crashed || ly.crashed) {
+        r.end = AiGameComparison::End::Crash;
+        r.end_detail = std::string("the original ") + (lx.crashed ? "runs RAM at " + hex(lx.crash_pc, 4) : "goes on") +
+                       ", the patched " + (ly.crashed ? "runs RAM at " + hex(ly.crash_pc, 4) : "goes on");
+        if (lx.crashed != ly.crashed || lx.crash_pc != ly.crash_pc) r.mismatch = "frame " + std::to_string(f) + ": " + r.end_detail;
+        return false;
+    }
+    const uint16_t vbi = tetris::verticalBlankingInterval;
+    if (x.read_ram(vbi) != 0 || y.read_ram(vbi) != 0) {  // a frame still at work: compared with the next
+        if (++frames_without_wait > 120) {
+            r.end = AiGameComparison::End::Crash;
+            r.end_detail = "no wait for the vertical blank in 120 frames (the game froze)";
+            return false;
+        }
+        return true;
+    }
+    frames_without_wait = 0;
+    if (auto m = compare_frame(x, y, exclusions, x.ppu_writes(), y.ppu_writes(), cart)) {
+        char where[120];
+        std::snprintf(where, sizeof where, "frame %llu (gameMode %u, playState %u, level %u): ",
+                      static_cast<unsigned long long>(f), x.read_ram(tetris::gameMode), x.read_ram(tetris::playState),
+                      x.read_ram(tetris::levelNumber));
+        r.mismatch = where + *m;
+        return false;
+    }
+    ++r.compared_frames;
+    x.clear_ppu_writes();
+    y.clear_ppu_writes();
+    if (x.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY && x.read_ram(tetris::playState) == tetris::PLAY_STATE_CURTAIN) {
+        r.end = AiGameComparison::End::Curtain;
+        return false;
+    }
+    return true;
+}
+
+unsigned lines_of(const emu::Nes& x) {
+    const uint8_t v = x.read_ram(tetris::lines);
+    return (v >> 4) * 10u + (v & 15u) + 100u * x.read_ram(static_cast<uint16_t>(tetris::lines + 1));
+}
+
+}  // namespace
+
+AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, const CartImage& cart, uint8_t level,
+                                                       uint64_t seed, uint64_t max_frames) {
+    RamExclusions exclusions = ai_owned_ram(cart);
+    exclusions.ranges.emplace_back(0x0000, 0x0001);  // (as compare_ai_game_with_original)
+    emu::Nes x(roms.original), y(roms.patched);
+    LagWatch lx{nmi_vector(x)}, ly{nmi_vector(y)};
+    x.set_instruction_hook([&lx](const emu::Nes& n) { lx.on_instruction(n); });
+    y.set_instruction_hook([&ly](const emu::Nes& n) { ly.on_instruction(n); });
+    MenuWalk walk;
+    walk.ai = false;
+    walk.title_wait = static_cast<int>(seed % 200);
+    const std::string input = menu_walk_input(walk);
+    x.run_input(input);
+    y.run_input(input);
+    // To the first frame boundary of play (both waiting), where the model-made state goes in.
+    for (int f = 0;; ++f) {
+        const bool at_boundary = x.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY &&
+                                 x.read_ram(tetris::gameModeState) == 2 && x.read_ram(tetris::verticalBlankingInterval) == 0;
+        if (at_boundary) break;
+        if (f > 300) throw std::runtime_error("the game did not start (menu path lost)");
+        x.run_frame();
+        y.run_frame();
+    }
+    GameState s = from_ram(x.ram());
+    s.levelNumber = level;
+    s.score = {0x99, 0x99, 0x99};
+    uint64_t z = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (int row = 12; row < kPlayfieldHeight; ++row) {  // a stack 8 rows high, one gap a row
+        z ^= z << 13, z ^= z >> 7, z ^= z << 17;
+        const int gap = static_cast<int>(z % 10);
+        for (int c = 0; c < kPlayfieldWidth; ++c)
+            s.playfield[static_cast<std::size_t>(row * 10 + c)] = c == gap ? kTileEmpty : kTileBlockA;
+    }
+    to_ram(s, x.ram());
+    to_ram(s, y.ram());
+    x.log_ppu_writes(true);
+    y.log_ppu_writes(true);
+    const Movie movie = make_random_movie(s, seed, max_frames).movie;
+    AiGameOnOriginal r;
+    uint64_t frames_without_wait = 0;
+    for (uint64_t f = 0; f < movie.frames.size(); ++f) {
+        const uint8_t pad = pad_from_game(movie.frames[f]);
+        if (!step_both(x, y, lx, ly, pad, pad, f, exclusions, cart, frames_without_wait, r)) break;
+    }
+    r.lines = lines_of(x);
+    return r;
+}
+
 AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartImage& cart, const MenuWalk& walk,
                                                uint64_t max_frames) {
     RamExclusions exclusions = ai_owned_ram(cart);
@@ -81,65 +197,13 @@ AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartI
     y.run_input(menu_walk_input(walk));
     x.log_ppu_writes(true);
     y.log_ppu_writes(true);
-    y.set_buttons(0);
-
-    AiGameOnOriginal r;
     if (y.read_ram(ai_mode_address()) == 0) throw std::runtime_error("the AI game did not start (is this the patched Tetris (USA)?)");
-    const uint16_t vbi = tetris::verticalBlankingInterval;
+    AiGameOnOriginal r;
     uint64_t frames_without_wait = 0;
-    for (uint64_t f = 0; f < max_frames; ++f) {
-        lx.lag_nmis = ly.lag_nmis = 0;
-        y.run_frame();
-        // The buttons the AI held at this frame's poll, as the controller of the original.
-        x.set_buttons(pad_from_game(y.read_ram(tetris::heldButtons_player1)));
-        x.run_frame();
-        ++r.frames;
-        r.lag_original += lx.lag_nmis;
-        r.lag_patched += ly.lag_nmis;
-        r.lagging_original += lx.lag_nmis != 0;
-        r.lag_patched_only += ly.lag_nmis > lx.lag_nmis;
-        r.lag_original_only += lx.lag_nmis > ly.lag_nmis;
-        if (ly.lag_nmis != lx.lag_nmis && !r.first_lag_difference)
-            r.first_lag_difference = "frame " + std::to_string(f) + " (level " + std::to_string(x.read_ram(tetris::levelNumber)) +
-                                     "): lag NMIs original " + std::to_string(lx.lag_nmis) + ", patched " +
-                                     std::to_string(ly.lag_nmis) + " (the patched game's last at " + hex(ly.lag_pc, 4) +
-                                     ", play state " + std::to_string(ly.lag_play_state) + ")";
-        r.level = std::max<unsigned>(r.level, x.read_ram(tetris::levelNumber));
-        if (lx.crashed || ly.crashed) {
-            r.end = AiGameComparison::End::Crash;
-            r.end_detail = std::string("the original ") + (lx.crashed ? "runs RAM at " + hex(lx.crash_pc, 4) : "goes on") +
-                           ", the patched " + (ly.crashed ? "runs RAM at " + hex(ly.crash_pc, 4) : "goes on");
-            if (lx.crashed != ly.crashed || lx.crash_pc != ly.crash_pc)
-                r.mismatch = "frame " + std::to_string(f) + ": " + r.end_detail;
-            break;
-        }
-        if (x.read_ram(vbi) != 0 || y.read_ram(vbi) != 0) {  // a frame still at work: compared with the next
-            if (++frames_without_wait > 120) {
-                r.end = AiGameComparison::End::Crash;
-                r.end_detail = "no wait for the vertical blank in 120 frames (the game froze)";
-                break;
-            }
-            continue;
-        }
-        frames_without_wait = 0;
-        if (auto m = compare_frame(x, y, exclusions, x.ppu_writes(), y.ppu_writes(), cart)) {
-            char where[120];
-            std::snprintf(where, sizeof where, "frame %llu (gameMode %u, playState %u, level %u): ",
-                          static_cast<unsigned long long>(f), x.read_ram(tetris::gameMode),
-                          x.read_ram(tetris::playState), x.read_ram(tetris::levelNumber));
-            r.mismatch = where + *m;
-            break;
-        }
-        ++r.compared_frames;
-        x.clear_ppu_writes();
-        y.clear_ppu_writes();
-        if (x.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY && x.read_ram(tetris::playState) == tetris::PLAY_STATE_CURTAIN) {
-            r.end = AiGameComparison::End::Curtain;
-            break;
-        }
-    }
-    const auto bcd = [&x](uint16_t a) { const uint8_t v = x.read_ram(a); return (v >> 4) * 10u + (v & 15u); };
-    r.lines = bcd(tetris::lines) + 100u * x.read_ram(static_cast<uint16_t>(tetris::lines + 1));
+    // The original's controller: the buttons the AI held at the patched game's poll (0xFF).
+    for (uint64_t f = 0; f < max_frames; ++f)
+        if (!step_both(x, y, lx, ly, 0xFF, 0, f, exclusions, cart, frames_without_wait, r)) break;
+    r.lines = lines_of(x);
     return r;
 }
 

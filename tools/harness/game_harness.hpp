@@ -274,6 +274,12 @@ struct AiGameOnOriginal {
 };
 AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartImage& cart, const MenuWalk& walk,
                                                uint64_t max_frames);
+// Human play at a high level on both games: the same menu walk (no Select), then at the first
+// frame of play a model-made state written into both (`level`, score 999 999, a stack 8 rows
+// high), then the same random movie (make_random_movie, `seed`) on both, compared as above, their
+// lag NMIs too: a frame lagging on the patched game only is lag the patch's hooks caused.
+AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, const CartImage& cart, uint8_t level,
+                                                       uint64_t seed, uint64_t max_frames);
 // The patched ROM with the AI's crash rule moved out of reach (every band at level 250): the AI
 // of before issue 30, whose long games crash the game (for the proofs on crashing games).
 std::vector<uint8_t> without_crash_rule(std::span<const uint8_t> patched_rom, const CartImage& cart);
