@@ -173,9 +173,9 @@ int main(int argc, char** argv) {
     app.footer("Exit status 0: every run identical; 1: a mismatch, or the ROM is not Tetris (USA) or unreadable; 2: usage.");
     return nestris::run_program(app, argc, argv, [&]() -> int {
         if ((on_original || no_crash_rule) && !ai_games)
-            throw std::invalid_argument("--against-original and --no-crash-rule go with --ai-games");
+            throw UsageError("--against-original and --no-crash-rule go with --ai-games");
         if (high_levels && (ai_games || !movie_out.empty()))
-            throw std::invalid_argument("--high-levels goes with neither --ai-games nor --movie-out");
+            throw UsageError("--high-levels goes with neither --ai-games nor --movie-out");
         game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
         if (no_crash_rule) roms.patched = game::without_crash_rule(roms.patched, shipped_cart());
         if (!movie_out.empty()) {
