@@ -281,6 +281,7 @@ suf_keep:
     tax
 gaps:
     jsr ai_gap_of
+    clamp_gap_y
     lda gen_gap_lo,y
     clc
     adc gp_lo,x

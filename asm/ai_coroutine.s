@@ -1,8 +1,9 @@
 ; The coroutine that runs the AI's task (ai_task.s) in the game's idle time, the wait for the
 ; vertical blank, and gives the CPU back to the game as soon as the NMI has come (AI_DESIGN.md).
 ;
-; Register contract: ai_idle is JSR'd by the hook at the game's vertical-blank wait and returns
-; there once the NMI has set verticalBlankingInterval (A, X, Y clobbered, as the wait did).
+; Register contract: ai_idle is JMP'd to by the hook at the game's vertical-blank wait and jumps
+; back past the wait once the NMI has set verticalBlankingInterval (A, X, Y clobbered, as the wait
+; did).
 ; ai_yield, called by the task after every placement the search evaluates, returns at once while
 ; the frame has time left; otherwise it copies the task's stack frames (between its stack pointer
 ; and the one resume found) into co_buf and returns to ai_idle. resume, from ai_idle in the next
@@ -33,10 +34,25 @@ co_len:     .res 1      ; bytes of the task's stack in co_buf
 co_buf:     .res CO_BUF_SIZE
 idle_count: .res 1      ; idle times begun (resume counts them)
 
-; JSR'd from the game's wait for the vertical blank: returns once the NMI has set
-; verticalBlankingInterval. While the AI plays, its task runs meanwhile.
+; JMP'd from the game's wait for the vertical blank (hooks.s, IDLE): goes back to the game's code
+; after the wait once the NMI has set verticalBlankingInterval. While the AI plays, its task runs
+; meanwhile. While a human plays it is the original's wait to the cycle: this entry takes 14
+; cycles from the wait's first instruction, the original's nop (2) and two whole turns of the
+; spin (6 each), so the NMI finds the same spin at the same point and it ends as soon; with the
+; jmp back (3) and ai_poll's human path (16), a frame's work takes the original's cycles (its
+; poll routine: 19), and human play lags and crashes where the original does.
 .segment "PACK_ai_idle"
 .proc ai_idle
+    lda ai_mode
+    bne ai_plays
+    sta last_mode           ; (A = AI_MODE_HUMAN)
+    nop
+human:
+    lda verticalBlankingInterval
+    beq human
+    .assert >human = >*, lderror, "ai_idle's human spin must not cross a page (its branch: 3 cycles)"
+    jmp game_waitForVblank_loop + 5
+ai_plays:
     jsr playing_mode
     tax
     lda ram_ok
@@ -76,7 +92,7 @@ spin:
     lda verticalBlankingInterval
     beq spin
 done:
-    rts
+    jmp game_waitForVblank_loop + 5
 .endproc
 
 ; A = ai_mode while the game is in a game or the demo, else 0 (AI_MODE_HUMAN): after a reset

@@ -105,8 +105,14 @@ down:
 
 .segment "PACK_ai_poll"
 .proc ai_poll
+    lda ai_mode
+    bne ai_on
+    bit ai_mode             ; a human plays: the game's own poll, in the original's cycles (16
+    nop                     ; here with the hook's jmp, and 3 at the end of the wait: ai_idle)
+    jmp game_pollController
+ai_on:
     jsr playing_mode
-    beq human               ; a human plays: the game's own poll, nothing more
+    beq human               ; not in a game: the game's own poll
     lda drv_pad             ; the game finds new presses against the controller's last buttons,
     sta heldButtons_player1 ; not against the AI's
     jsr game_pollController

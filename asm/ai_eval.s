@@ -153,6 +153,10 @@ column:
 hole_count:
     stx entry
     tax
+    cpx #HOLE_LAST+1        ; (gen_hole stops where more holes cost the same)
+    bcc :+
+    ldx #HOLE_LAST
+:
     lda gen_hole_lo,x
     clc
     adc z_cost
@@ -299,6 +303,7 @@ lower:
     cmp #GAP_MIN_DEPTH
     bcc no_gap
     tay
+    clamp_gap_y
     add_cost gen_gap
 no_gap:
     inx

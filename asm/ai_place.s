@@ -474,6 +474,7 @@ lower:
     sbc eb_h,x              ; ... above the column
     bcc next
     tay
+    clamp_gap_y
     add_cost gen_gap
 next:
     inx

@@ -5,8 +5,8 @@
 ; updateAudioWaitForNmiAndResetOamStaging, the main loop's wait for the NMI:
 ; was   nop / @loop: lda verticalBlankingInterval / beq @loop   (5 bytes)
 hook_begin IDLE
-    jsr ai_idle             ; returns once the NMI has set verticalBlankingInterval
-    nop
+    jmp ai_idle             ; comes back to the byte after this site once the NMI has set
+    nop                     ; verticalBlankingInterval (never run)
     nop
 hook_end IDLE
 

@@ -101,7 +101,7 @@ TEST_CASE("the hook sites hold the calls into the AI and the hook code") {
         v.insert(v.end(), static_cast<size_t>(n), kNop);
         return v;
     };
-    CHECK(bytes("HOOK_IDLE") == with_nops(call_bytes(kJsr, cart.require("ai_idle")), 2));
+    CHECK(bytes("HOOK_IDLE") == with_nops(call_bytes(kJmp, cart.require("ai_idle")), 2));
     CHECK(bytes("HOOK_POLL") == call_bytes(kJmp, cart.require("ai_poll")));
     CHECK(bytes("HOOK_TITLE_ENTER") == with_nops(call_bytes(kJsr, cart.require("title_enter")), 1));
     CHECK(cart.require("ai_mode") < 0x100);

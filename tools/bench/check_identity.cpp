@@ -46,6 +46,7 @@ int check_against_original(uint64_t count, unsigned threads, const std::string& 
                     static_cast<unsigned long long>(c.compared_frames), c.lines, c.level,
                     c.end == game::AiGameComparison::End::Curtain ? "game over (the curtain)"
                     : c.end == game::AiGameComparison::End::Crash ? ("CRASH: " + c.end_detail).c_str()
+                    : !c.end_detail.empty()                         ? c.end_detail.c_str()
                                                                    : "frames ran out",
                     static_cast<unsigned long long>(c.lag_original), static_cast<unsigned long long>(c.lag_patched),
                     static_cast<unsigned long long>(c.lag_patched_only), static_cast<unsigned long long>(c.lag_original_only),

@@ -69,7 +69,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
     LagNmis lags;                // the NMIs in the work of the frame under way, past its first
     bool reached_state6 = false, reached_state7 = false;  // where that work is (step_with_lag)
     bool boundary_at_nmi = false;
-    bool nmi_on_idle_entry = false;  // the last NMI was taken on ai_idle's first instruction  // the last boundary was taken at an NMI on the wait's jsr ai_idle
+    bool nmi_on_idle_entry = false;  // the last NMI was taken on ai_idle's first instruction
     bool in_play = false, ended = false, curtain_seen = false;
     AiGameComparison out;
     auto end_with = [&](AiGameComparison::End why, std::string detail) {

@@ -121,6 +121,10 @@ bool step_both(emu::Nes& x, emu::Nes& y, LagWatch& lx, LagWatch& ly, uint8_t pad
         r.end = AiGameComparison::End::Curtain;
         return false;
     }
+    if (x.read_ram(tetris::gameMode) != tetris::GAME_MODE_PLAY) {  // a reset: the demo that follows is the AI's
+        r.end_detail = "the game left play (a reset)";
+        return false;
+    }
     return true;
 }
 
