@@ -138,6 +138,11 @@ public:
         const auto stack = [&](int i) { return read_ram(static_cast<uint16_t>(0x100 + ((s_.cpu.s() + i) & 0xFF))); };
         return static_cast<uint16_t>(stack(2) | stack(3) << 8);
     }
+    // The NMI handler's address (the cartridge's vector at $FFFA).
+    uint16_t nmi_vector() const { return static_cast<uint16_t>(peek(0xFFFA) | peek(0xFFFB) << 8); }
+    // An interrupt's own cycles before its handler's first instruction: cycles() there, less
+    // this, is when the interrupted instruction ended.
+    static constexpr uint64_t kInterruptCycles = 7;
 
     // ---- state ----------------------------------------------------------------------------------
     Cpu6502& cpu() { return s_.cpu; }

@@ -73,9 +73,6 @@ ScoreLoopWork score_loop_work(uint8_t level, uint8_t lines, std::array<uint8_t, 
     return {c, score};
 }
 
-}  // namespace nestris
-
-namespace nestris {
 
 bool score_frame_may_crash(uint8_t level, uint8_t lines) {
     if (lines > 4) return false;
@@ -117,9 +114,6 @@ LevelBand crash_band(uint8_t lines) {
     return lines < bands.size() ? bands[lines] : LevelBand{};
 }
 
-}  // namespace nestris
-
-namespace nestris {
 
 const char* to_string(Maybe m) {
     switch (m) {
@@ -135,6 +129,7 @@ FrameTimeForecast forecast_frame_time(const GameState& before, const FrameWork& 
     const std::optional<ScoreLoopInput> in = score_loop_input(before);
     if (!in) return f;
     f.scoring = true;
+    f.lines = in->lines;
     f.loop_cycles = score_loop_work(in->level, in->lines, in->score).cycles;
     const size_t k = in->lines < 5 ? in->lines : 0;
     const CycleRange pre = work.pre_loop[k], besides = work.besides_loop[k];
@@ -153,9 +148,6 @@ FrameTimeForecast forecast_frame_time(const GameState& before, const FrameWork& 
     return f;
 }
 
-}  // namespace nestris
-
-namespace nestris {
 
 void LagForecastTally::add(const FrameTimeForecast& f, bool lagged, const std::string& where) {
     ++counts[static_cast<size_t>(f.lag)][lagged];
@@ -184,9 +176,6 @@ std::string LagForecastTally::summary() const {
     return out;
 }
 
-}  // namespace nestris
-
-namespace nestris {
 
 void FrameWorkSeen::add(uint8_t lines, uint64_t cycles) {
     const size_t k = lines < 5 ? lines : 0;

@@ -80,13 +80,15 @@ struct FrameWork {
 // lag of `nestris-ai fidelity --games 0 --stacked 300 --stacked-levels 100-255 --frames 4000
 // [--max-score] --seed 1000/2000` (11 700 frames, random movies: pauses, the music), 150 more
 // each side.
+inline constexpr CycleRange kOriginalPreLoop{6347, 6963};
 inline constexpr CycleRange kOriginalBesidesLoop{7888, 12867};
 inline constexpr FrameWork kOriginalWork{
-    {{{6347, 6963}, {6347, 6963}, {6347, 6963}, {6347, 6963}, {6347, 6963}}},
+    {{kOriginalPreLoop, kOriginalPreLoop, kOriginalPreLoop, kOriginalPreLoop, kOriginalPreLoop}},
     {{kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop}}};
 // The patched game in the AI's games: the task may think in the frame before a lock without a
-// line (kAiPreLoop), which delays that frame's work.
-inline constexpr CycleRange kAiBesidesLoop{7888, 12867 + (11837 - 6963)};
+// line (kAiPreLoop), which delays that frame's work by as much.
+inline constexpr CycleRange kAiBesidesLoop{kOriginalBesidesLoop.first,
+                                           kOriginalBesidesLoop.last + (kAiPreLoop[0].last - kOriginalPreLoop.last)};
 inline constexpr FrameWork kAiGameWork{
     kAiPreLoop, {{kAiBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop}}};
 
@@ -96,6 +98,7 @@ struct FrameTimeForecast {
     Maybe lag = Maybe::No;    // the frame's work outlasts it: one NMI or more in the work
     Maybe crash = Maybe::No;  // its first such NMI lands in a dispatch window (the crash)
     bool scoring = false;     // the frame runs a score loop (else nothing in it comes near the NMI)
+    uint8_t lines = 0;        // the lines it scores
     uint64_t loop_cycles = 0;
 };
 // The forecast for the frame stepped from `before` (a frame boundary of play). Frames without a
@@ -112,7 +115,7 @@ struct FrameWorkSeen {
     std::array<uint64_t, 5> frames{};
     void add(uint8_t lines, uint64_t cycles);
     void merge(const FrameWorkSeen& other);
-    std::string summary() const;  // "besides the loop, by lines: 0: a-b (n frames), ..."
+    std::string summary() const;  // "scoring frames without lag, ... by lines: 0: a-b (n), ..."
 };
 
 // The forecasts against what the game did, over many frames (the harnesses keep one): by forecast

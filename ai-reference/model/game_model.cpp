@@ -458,7 +458,11 @@ void step(GameState& s, uint8_t held) {
 }
 
 std::optional<ScoreLoopInput> score_loop_input(const GameState& state) {
-    if (state.status != GameStatus::Playing) return std::nullopt;
+    // (The NMI changes neither the game mode's state nor a play state but 4 -> 5: most frames
+    // end here, without a copy of the state.)
+    if (state.status != GameStatus::Playing || state.gameModeState != 2 ||
+        (state.playState != tetris::PLAY_STATE_UPDATE_LINES && state.playState != tetris::PLAY_STATE_LINE_CLEAR))
+        return std::nullopt;
     GameState s = state;
     run_nmi(s, s.heldButtons);  // (its render ends a line clear's animation: play state 4 -> 5)
     if (s.gameModeState != 2 || s.playState != tetris::PLAY_STATE_UPDATE_LINES) return std::nullopt;

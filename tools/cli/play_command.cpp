@@ -139,7 +139,7 @@ int play(const PlayOptions& o) {
     // The frame's margin: from the moment the game's frame work is done (its main loop enters the
     // wait for the vertical blank, ai_idle) to the next NMI; the least one seen in play.
     const uint16_t idle_entry = cart.require("ai_idle");
-    const uint16_t nmi_entry = static_cast<uint16_t>(nes.peek(0xFFFA) | nes.peek(0xFFFB) << 8);
+    const uint16_t nmi_entry = nes.nmi_vector();
     uint64_t waited_at = 0, last_nmi = 0, margin_frames = 0;
     int64_t worst_margin = INT64_MAX;
     bool measuring = false;

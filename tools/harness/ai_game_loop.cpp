@@ -50,8 +50,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
     nes.run_input(menu_walk_input(walk));
     nes.set_buttons(0);
     const uint16_t idle_entry = cart.require("ai_idle"), late_plans = cart.require("late_plans");
-    const uint16_t nmi_entry = static_cast<uint16_t>(nes.peek(0xFFFA) | nes.peek(0xFFFB) << 8);
-    constexpr uint64_t kInterruptCycles = 7;  // the NMI's own cycles before its handler's first instruction
+    const uint16_t nmi_entry = nes.nmi_vector();
 
     // Frame boundaries of the real game: the state at ai_idle's entry, then the idle time to the NMI.
     struct Boundary {
@@ -137,18 +136,13 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
             }
             if (nmis_since_boundary == 0) {  // the frame's NMI: its work begins
                 reached_state6 = reached_state7 = false;
-                frame_nmi_at = n.cycles() - kInterruptCycles;
+                frame_nmi_at = n.cycles() - emu::Nes::kInterruptCycles;
             }
             else {
-                lags.add(reached_state6, reached_state7,
-                         n.interrupted_pc() >= tetris::game_startButtonHandling_pause &&
-                             n.interrupted_pc() < tetris::game_startButtonHandling_paused);
-                lags.stale_vram_row_save = lags.stale_vram_row_save ||
-                                           (n.interrupted_pc() == tetris::game_savePlayer1State_store &&
-                                            n.cpu().x() == tetris::vramRow - tetris::tetriminoX);
+                count_lag_nmi(lags, n, reached_state6, reached_state7);
             }
             if (!pending.empty() && !pending.back().idle_known) {
-                pending.back().idle = static_cast<uint32_t>(n.cycles() - kInterruptCycles - idle_from);
+                pending.back().idle = static_cast<uint32_t>(n.cycles() - emu::Nes::kInterruptCycles - idle_from);
                 pending.back().idle_known = true;
             }
             if (in_play && ++nmis_since_boundary > 120)
@@ -181,7 +175,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
             next_idle = b.idle;
             const FrameTimeForecast forecast = forecast_frame_time(loop->state(), kAiGameWork);
             if (forecast.scoring && b.lag.total() == 0)
-                out.besides_loop.add(score_loop_input(loop->state())->lines, b.work - forecast.loop_cycles);
+                out.besides_loop.add(forecast.lines, b.work - forecast.loop_cycles);
             out.forecast.add(forecast, b.lag.total() > 0,
                              "frame " + std::to_string(out.frames + 1) + " (level " +
                                  std::to_string(loop->state().levelNumber) + ")");

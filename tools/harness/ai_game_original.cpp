@@ -15,7 +15,7 @@ namespace {
 
 // Counts the lag NMIs of one machine: an NMI that comes during play before the main loop has
 // reached its wait for the vertical blank since the NMI before (in the patched game the wait's
-// first instruction is the jsr to ai_idle, so the AI's thinking there is idle time, not lag).
+// first instruction is the jmp to ai_idle, so the AI's thinking there is idle time, not lag).
 // An NMI taken right on the wait's first instruction is no lag: the work was done.
 struct LagWatch {
     uint16_t nmi_entry = 0;
@@ -46,8 +46,6 @@ struct LagWatch {
         }
     }
 };
-
-uint16_t nmi_vector(const emu::Nes& n) { return static_cast<uint16_t>(n.peek(0xFFFA) | n.peek(0xFFFB) << 8); }
 
 }  // namespace
 
@@ -128,10 +126,7 @@ bool step_both(emu::Nes& x, emu::Nes& y, LagWatch& lx, LagWatch& ly, uint8_t pad
     return true;
 }
 
-unsigned lines_of(const emu::Nes& x) {
-    const uint8_t v = x.read_ram(tetris::lines);
-    return (v >> 4) * 10u + (v & 15u) + 100u * x.read_ram(static_cast<uint16_t>(tetris::lines + 1));
-}
+unsigned lines_of(const emu::Nes& x) { return bcd_to_int(&x.ram()[tetris::lines], 2); }
 
 }  // namespace
 
@@ -140,7 +135,7 @@ AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, con
     RamExclusions exclusions = ai_owned_ram(cart);
     exclusions.ranges.emplace_back(0x0000, 0x0001);  // (as compare_ai_game_with_original)
     emu::Nes x(roms.original), y(roms.patched);
-    LagWatch lx{nmi_vector(x)}, ly{nmi_vector(y)};
+    LagWatch lx{x.nmi_vector()}, ly{y.nmi_vector()};
     x.set_instruction_hook([&lx](const emu::Nes& n) { lx.on_instruction(n); });
     y.set_instruction_hook([&ly](const emu::Nes& n) { ly.on_instruction(n); });
     MenuWalk walk;
@@ -190,7 +185,7 @@ AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartI
     // dispatch leaves its address there, so a frame lagging on one game only differs in them.
     exclusions.ranges.emplace_back(0x0000, 0x0001);
     emu::Nes x(roms.original), y(roms.patched);
-    LagWatch lx{nmi_vector(x)}, ly{nmi_vector(y)};
+    LagWatch lx{x.nmi_vector()}, ly{y.nmi_vector()};
     x.set_instruction_hook([&lx](const emu::Nes& n) { lx.on_instruction(n); });
     y.set_instruction_hook([&ly](const emu::Nes& n) { ly.on_instruction(n); });
     // The same walk, frame for frame; the original's without Select at Start (held with A, it

@@ -1,4 +1,5 @@
 #include "tools/harness/fidelity.hpp"
+#include "tools/harness/game_harness.hpp"
 
 #include "patcher/cart_image.hpp"
 #include "emu-test/nes.hpp"
@@ -37,8 +38,6 @@ bool scored(const GameState& before, const GameState& after) {
 }
 
 // The main loop's two waits for the NMI (the frame's end; the pause's first frame).
-constexpr uint64_t kInterruptCycles = 7;  // an NMI's own cycles before its handler's first instruction
-
 bool is_vblank_wait(uint16_t pc) {
     return (pc >= tetris::game_waitForVblank_loop && pc <= tetris::game_waitForVblank_loop + 3) ||
            (pc >= tetris::game_waitForVblank_loop2 && pc <= tetris::game_waitForVblank_loop2 + 3);
@@ -50,8 +49,6 @@ struct Harness {
     uint64_t nmis = 0;
 
     bool lag = false;  // the NMI we stand at landed in the frame's work
-    bool stale_save = false;  // ... on the player's save's store of vramRow (LagNmis)
-    bool in_pause = false;    // ... in the pause's start, before it cleared renderMode
     uint64_t nmi_at = 0;   // the cycle its interrupt began
     uint64_t wait_at = 0;  // the cycle the main loop's wait last began
     bool reached_state6 = false, reached_state7 = false;  // where that work was
@@ -81,13 +78,11 @@ struct Harness {
         if (status != emu::RunStatus::Reached)
             return std::string("the game did not reach its NMI: ") + emu::to_string(status);
         ++nmis;
-        nmi_at = nes.cycles() - kInterruptCycles;
+        nmi_at = nes.cycles() - emu::Nes::kInterruptCycles;
         const uint16_t pc = nes.interrupted_pc();
         if (pc == tetris::game_waitForVblank_loop || pc == tetris::game_waitForVblank_loop2)
             wait_at = nmi_at;  // the work ended as the NMI came
         lag = !is_vblank_wait(pc);
-        stale_save = pc == tetris::game_savePlayer1State_store && nes.cpu().x() == tetris::vramRow - tetris::tetriminoX;
-        in_pause = pc >= tetris::game_startButtonHandling_pause && pc < tetris::game_startButtonHandling_paused;
         if (pc < 0x8000) return "the NMI interrupted code in RAM at " + hex(pc, 4);
         return std::nullopt;
     }
@@ -219,15 +214,14 @@ FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGam
             std::optional<std::string> astray = h.try_next_nmi();
             LagNmis lag;
             while (!astray && h.lag && i + 1 < movie.frames.size()) {
-                lag.add(h.reached_state6, h.reached_state7, h.in_pause);
-                lag.stale_vram_row_save = lag.stale_vram_row_save || h.stale_save;
+                game::count_lag_nmi(lag, h.nes, h.reached_state6, h.reached_state7);
                 h.nes.set_buttons(to_pad(movie.frames[++i]));
                 astray = h.try_next_nmi();
             }
             const GameState before = s;
             const FrameTimeForecast forecast = forecast_frame_time(before, kOriginalWork);
             if (!astray && forecast.scoring && lag.total() == 0 && !h.lag)
-                r.besides_loop.add(score_loop_input(before)->lines, h.wait_at - frame_nmi_at - forecast.loop_cycles);
+                r.besides_loop.add(forecast.lines, h.wait_at - frame_nmi_at - forecast.loop_cycles);
             if (!astray)
                 r.forecast.add(forecast, lag.total() > 0 || h.lag,
                                "frame " + std::to_string(first + 1) + " (level " + std::to_string(before.levelNumber) +

@@ -257,6 +257,14 @@ uint8_t GameDriver::play(const emu::Nes& nes) {
 }
 
 
+void count_lag_nmi(LagNmis& lag, const emu::Nes& n, bool reached_state6, bool reached_state7) {
+    const uint16_t at = n.interrupted_pc();
+    lag.add(reached_state6, reached_state7,
+            at >= tetris::game_startButtonHandling_pause && at < tetris::game_startButtonHandling_paused);
+    lag.stale_vram_row_save = lag.stale_vram_row_save || (at == tetris::game_savePlayer1State_store &&
+                                                          n.cpu().x() == tetris::vramRow - tetris::tetriminoX);
+}
+
 std::string menu_walk_input(const MenuWalk& w) {
     if (w.level < 0 || w.level > 19) throw std::invalid_argument("the start level is 0-19 (10-19 with the A trick)");
     if (w.height < 0 || w.height > 5) throw std::invalid_argument("the B-Type height is 0-5");

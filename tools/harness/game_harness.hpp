@@ -202,6 +202,12 @@ struct IdentityResult {
 IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const DriverOptions& options,
                             uint64_t frames, std::vector<uint8_t>* buttons_out = nullptr);
 
+// ---- lag frames ---------------------------------------------------------------------------
+// Counts in `lag` an NMI that landed in a frame's work, the machine standing at the NMI handler's
+// first instruction: where in the work it landed (step_with_lag's zones: gameModeState 6 and 7
+// `reached` or not, the pause's start), and whether on the player's save's store of vramRow.
+void count_lag_nmi(LagNmis& lag, const emu::Nes& at_nmi, bool reached_state6, bool reached_state7);
+
 // ---- the menus as a player walks them ------------------------------------------------------
 struct MenuWalk {
     int level = 19;          // 0-19 (10-19: A held at Start)

@@ -12,7 +12,6 @@ namespace {
 
 constexpr uint16_t kAddLineClearPoints = tetris::game_addLineClearPoints;
 constexpr uint16_t kScoreLoopDone = tetris::game_scoreLoopDone;
-constexpr uint64_t kInterruptCycles = 7;          // the NMI's own cycles before its first instruction
 
 
 // To the first frame boundary of play after Start on the level menu (the level written there).
@@ -66,8 +65,8 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
             t.crashed = true;
             t.crash_pc = pc;
         } else if (pc == tetris::game_nmi) {
-            if (in_frame) t.landed.push_back({c - kInterruptCycles - score_nmi, n.interrupted_pc()});
-            if (loop_start == 0) score_nmi = c - kInterruptCycles;
+            if (in_frame) t.landed.push_back({c - emu::Nes::kInterruptCycles - score_nmi, n.interrupted_pc()});
+            if (loop_start == 0) score_nmi = c - emu::Nes::kInterruptCycles;
         } else if (pc == kAddLineClearPoints && loop_start == 0 &&
                    n.read_ram(tetris::player1_playState) == tetris::PLAY_STATE_UPDATE_LINES) {
             loop_start = c;
@@ -137,9 +136,9 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
                 out.lags.push_back({out.frames_run, n.read_ram(tetris::player1_playState),
                                     n.read_ram(tetris::player1_levelNumber), ret});
             if (frame && loop_start) {
-                frame->landed.push_back({c - kInterruptCycles - last_nmi, ret});
+                frame->landed.push_back({c - emu::Nes::kInterruptCycles - last_nmi, ret});
             } else {
-                last_nmi = c - kInterruptCycles;
+                last_nmi = c - emu::Nes::kInterruptCycles;
                 std::copy(n.ram().begin(), n.ram().end(), at_nmi.begin());
             }
         } else if (pc == kAddLineClearPoints && !loop_start && n.read_ram(tetris::player1_playState) == tetris::PLAY_STATE_UPDATE_LINES &&
