@@ -19,7 +19,7 @@
 CO_BUF_SIZE = 12
 
 .segment "AI_ZEROPAGE": zeropage
-ai_mode:    .res 1      ; AI_MODE_HUMAN, AI_MODE_DEMO or AI_MODE_GAME (set by the hooks)
+ai_mode:    .res 1      ; AI_MODE_HUMAN, AI_MODE_DEMO or AI_MODE_GAME (set by the hooks), or AI_MODE_POLL_PAUSED
 
 ; ram_ok is the page's first byte: every write of the game's to the page covers it (the fill of
 ; a game's start and end, the copy of a B-Type game's garbage to $0500-$05C8, the row a full top
@@ -53,6 +53,10 @@ human:
     .assert >human = >*, lderror, "ai_idle's human spin must not cross a page (its branch: 3 cycles)"
     jmp game_waitForVblank_loop + 5
 ai_plays:
+    bpl playing             ; (N: AI_MODE_POLL_PAUSED) the scoring frame is over: the AI's polls again
+    lda #AI_MODE_GAME
+    sta ai_mode
+playing:
     jsr playing_mode
     tax
     lda ram_ok
@@ -73,8 +77,12 @@ wait:
     ; The next frame ends a line clear's animation and scores it, which takes the game up to
     ; 22 000 cycles at level 150 (more with each level): a step of the task carried into it would
     ; make it lag. That frame's NMI steps the animation (rowY 4 -> 5) when the frame counter is
-    ; a multiple of 4.
+    ; a multiple of 4. A lock without a line scores in the frame after UPDATE_LINES is set.
+    ; From level 128 that frame and its polls take the original's cycles: no step of the task,
+    ; and the human path through ai_poll until the next wait (AI_MODE_POLL_PAUSED).
     lda playState
+    cmp #PLAY_STATE_UPDATE_LINES
+    beq unscored
     cmp #PLAY_STATE_LINE_CLEAR
     bne think
     lda rowY
@@ -82,7 +90,17 @@ wait:
     bne think
     lda frameCounter
     and #3
-    beq spin
+    bne think
+    .assert AI_POLL_PAUSE_LEVEL = $80, error, "ai_idle tests the level's bit 7"
+    bit levelNumber
+    bpl spin
+pause:
+    lda #AI_MODE_POLL_PAUSED
+    sta ai_mode
+    bmi spin                ; (always)
+unscored:
+    bit levelNumber
+    bmi pause
 think:
     jsr resume
     jsr playing_mode

@@ -77,8 +77,9 @@ ScoreLoopWork score_loop_work(uint8_t level, uint8_t lines, std::array<uint8_t, 
 bool score_frame_may_crash(uint8_t level, uint8_t lines) {
     if (lines > 4) return false;
     const int64_t loop = static_cast<int64_t>(score_loop_work(level, lines, {0x99, 0x99, 0x99}).cycles);
-    const int64_t pre_first = static_cast<int64_t>(kAiPreLoop[lines].first) - kPreLoopMargin;
-    const int64_t pre_last = static_cast<int64_t>(kAiPreLoop[lines].last) + kPreLoopMargin;
+    const CycleRange pre = ai_game_work(level).pre_loop[lines];
+    const int64_t pre_first = static_cast<int64_t>(pre.first) - kPreLoopMargin;
+    const int64_t pre_last = static_cast<int64_t>(pre.last) + kPreLoopMargin;
     // The NMI's landing after the loop's end, at its earliest and latest.
     const int64_t earliest = static_cast<int64_t>(kNextNmiAfterNmi.first) - pre_last - loop;
     const int64_t latest = static_cast<int64_t>(kNextNmiAfterNmi.last) - pre_first - loop;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "ai-reference/model/game_model.hpp"
+#include "hooks_map.hpp"
 
 #include <array>
 #include <cstdint>
@@ -43,14 +44,15 @@ inline constexpr CycleRange kDispatchWindowsAfterLoop{1526, 2145};
 // Cycles from the scoring frame's NMI entry to the loop, by lines cleared (1-4), in the AI's
 // games on the patched game (measure-lock --ai-game, 9 games, 6 364 scoring frames with lines),
 // and the margin added on each side for states those games did not show.
-// A lock without a line: the task thinks in the frame before it, which delays the frame's work
-// (7 093-11 837; the original game's: 6 960).
+// A lock without a line: below level 128 the task thinks in the frame before it, which delays the
+// frame's work (7 093-11 837; the original game's: 6 960). From level 128: ai_game_work.
 inline constexpr std::array<CycleRange, 5> kAiPreLoop{
     {{7093, 11837}, {6362, 6667}, {6596, 6779}, {6759, 6893}, {6900, 7039}}};
 inline constexpr uint32_t kPreLoopMargin = 150;
 
 // May a lock that clears `lines` (0-4) crash the game when the score loop reads `level`, in the
-// AI's games? The NMI can land (kNextNmiAfterNmi, less the cycles before the loop, less the
+// AI's games (ai_game_work(level): a level-up from 127 reads 128 after a frame with the AI's
+// polls, 13 levels below where any lock may crash)? The NMI can land (kNextNmiAfterNmi, less the cycles before the loop, less the
 // loop's at 999 999) in kDispatchWindowsAfterLoop.
 bool score_frame_may_crash(uint8_t level, uint8_t lines);
 
@@ -91,6 +93,13 @@ inline constexpr CycleRange kAiBesidesLoop{kOriginalBesidesLoop.first,
                                            kOriginalBesidesLoop.last + (kAiPreLoop[0].last - kOriginalPreLoop.last)};
 inline constexpr FrameWork kAiGameWork{
     kAiPreLoop, {{kAiBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop}}};
+// From level hooks::AI_POLL_PAUSE_LEVEL (128) the AI's games run a scoring frame as the original
+// runs it: the task does not think in the frame before it, and the frame's polls take the human
+// path (ai_idle, AI_MODE_POLL_PAUSED). Only the wait before it may end a few cycles apart (its
+// spin's phase), inside kPreLoopMargin.
+inline const FrameWork& ai_game_work(uint8_t level) {
+    return level >= hooks::AI_POLL_PAUSE_LEVEL ? kOriginalWork : kAiGameWork;
+}
 
 enum class Maybe : uint8_t { No, May, Yes };
 const char* to_string(Maybe m);
@@ -107,6 +116,10 @@ struct FrameTimeForecast {
 // forecast from the first lag NMI only (an NMI inside the loop can rewrite its counter through the
 // render, after which the model does not follow the work's cycles: MODEL.md "Time").
 FrameTimeForecast forecast_frame_time(const GameState& before, const FrameWork& work);
+// The forecast in the AI's games on the patched game (ai_game_work of the level).
+inline FrameTimeForecast forecast_ai_frame_time(const GameState& before) {
+    return forecast_frame_time(before, ai_game_work(before.levelNumber));
+}
 
 // What the harnesses saw of FrameWork: the cycles of scoring frames' work besides their loop (from
 // the NMI's interrupt to the main loop's wait, less score_loop_work), by lines cleared.

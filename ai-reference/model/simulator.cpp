@@ -60,7 +60,7 @@ GameResult play_game(const SimulationConfig& config, uint32_t seed) {
         const uint8_t before = s.playState;
         // The frame's time: a lock's score frame (its loop reads the level after its level-up and
         // the score as it is) may lag, or crash the real game: the game ends there.
-        const FrameTimeForecast time = forecast_frame_time(s, kAiGameWork);
+        const FrameTimeForecast time = forecast_ai_frame_time(s);
         r.lag_sure += time.lag == Maybe::Yes;
         r.lag_may += time.lag == Maybe::May;
         step(s, player->buttons(view_of(s)));

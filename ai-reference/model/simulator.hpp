@@ -39,7 +39,7 @@ struct SimulationConfig {
 };
 
 // MayCrash: a lock whose score frame may crash the real game (frame_time.hpp,
-// forecast_frame_time with the AI games' cycles, kAiGameWork: conservatively); the game ends there.
+// forecast_frame_time with the AI games' cycles, ai_game_work: conservatively); the game ends there.
 enum class GameEnd : uint8_t { ToppedOut, LineLimit, FrameLimit, BTypeGoal, LeftGame, MayCrash };
 std::string to_string(GameEnd end);
 
@@ -54,7 +54,7 @@ struct GameResult {
     uint64_t frames = 0;
     bool maxed_out = false;  // reached the 999 999 cap
     GameEnd end = GameEnd::ToppedOut;
-    // The model's lag forecast (kAiGameWork) over the game: frames that lag for sure, and more
+    // The model's lag forecast (ai_game_work) over the game: frames that lag for sure, and more
     // that may (the simulation does not step lag frames: MODEL.md "Time").
     uint64_t lag_sure = 0, lag_may = 0;
 };

@@ -74,6 +74,26 @@ TEST_CASE("real game: an AI game replayed on the original is the same game every
     CHECK(r.lag_patched == 0);
 }
 
+// From level 128 an AI game's scoring frames run as the original's (ai_idle pauses the AI's polls
+// for them, AI_MODE_POLL_PAUSED): an AI game from a model-made state at level 140 lags where the
+// original lags, frame for frame, to its curtain (with the AI's polls in those frames, this game
+// lagged on the patched game alone at frame 1 774, level 142).
+TEST_CASE("real game: an AI game at levels 140-149 lags only where the original lags") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    game::MenuWalk walk;
+    walk.level = 19;
+    walk.title_wait = 0;
+    const game::AiGameOnOriginal r =
+        game::compare_ai_game_with_original(*roms, shipped_cart(), walk, 12'000, game::ModelStart{140, 1});
+    INFO(r.mismatch.value_or("identical") << "; " << r.first_lag_difference.value_or("no lag difference"));
+    CHECK_FALSE(r.mismatch);
+    CHECK(r.lag_patched_only == 0);
+    CHECK(r.lag_original_only == 0);
+    CHECK(r.lag_original > 10);   // the levels where the scoring frames lag
+    CHECK(r.level >= 145);
+}
+
 // The hooks keep the original's timing in human play (the poll's human path and the wait's spin,
 // asm/ai_driver.s and ai_coroutine.s): each frame of a game takes, from its NMI to the main loop's
 // wait, the original's cycles exactly (past its first frames), so the high levels lag and crash

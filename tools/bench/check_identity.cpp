@@ -168,6 +168,12 @@ int main(int argc, char** argv) {
                  "with --ai-games: replay each AI game on the original ROM (the AI's buttons as its controller)\n"
                  "and compare the two every frame, their lag NMIs too (a frame lagging only on the patched game\n"
                  "is lag the AI caused); a crash must be alike on both");
+    int from_level = -1;
+    app.add_option("--from-level", from_level,
+                   "with --ai-games --against-original: each AI game goes on from a model-made state written at its\n"
+                   "first frame of play (score 999 999, a stack 8 rows high from --first-seed + i), game i at\n"
+                   "level L + (37 i mod (256 - L)): levels L-255 (100-255)")
+        ->check(CLI::Range(100, 255));
     app.add_flag("--no-crash-rule", no_crash_rule,
                  "with --ai-games: the AI without its crash rule (its crash bands moved to level 250), the AI\n"
                  "of before issue 30, whose long games crash the game");
@@ -175,6 +181,7 @@ int main(int argc, char** argv) {
     return nestris::run_program(app, argc, argv, [&]() -> int {
         if ((on_original || no_crash_rule) && !ai_games)
             throw UsageError("--against-original and --no-crash-rule go with --ai-games");
+        if (from_level >= 0 && !on_original) throw UsageError("--from-level goes with --ai-games --against-original");
         if (high_levels && (ai_games || !movie_out.empty()))
             throw UsageError("--high-levels goes with neither --ai-games nor --movie-out");
         game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
@@ -194,14 +201,23 @@ int main(int argc, char** argv) {
         if (ai_games && on_original)
             return check_against_original(
                 ai_games, threads,
-                "AI games from level " + std::to_string(level) + (b_type ? " (B-Type)" : " (A-Type)") + " replayed on the original",
+                "AI games from level " + (from_level < 0 ? std::to_string(level) : std::to_string(from_level) + "-255 (model-made states)") +
+                    (b_type ? " (B-Type)" : " (A-Type)") + " replayed on the original",
                 [&](uint64_t i, std::string& name) {
                     game::MenuWalk walk;
                     walk.level = level;
                     walk.b_type = b_type;
                     walk.title_wait = first_wait + static_cast<int>(i);
-                    name = "AI game " + std::to_string(i) + " (title wait " + std::to_string(walk.title_wait) + ")";
-                    return game::compare_ai_game_with_original(roms, shipped_cart(), walk, frames);
+                    name = "AI game " + std::to_string(i) + " (title wait " + std::to_string(walk.title_wait);
+                    if (from_level < 0) {
+                        name += ")";
+                        return game::compare_ai_game_with_original(roms, shipped_cart(), walk, frames);
+                    }
+                    const game::ModelStart start{
+                        static_cast<uint8_t>(from_level + static_cast<int>((i * 37) % static_cast<uint64_t>(256 - from_level))),
+                        first_seed + i};
+                    name += ", from level " + std::to_string(start.level) + ", seed " + std::to_string(start.seed) + ")";
+                    return game::compare_ai_game_with_original(roms, shipped_cart(), walk, frames, start);
                 });
         if (high_levels)
             return check_against_original(

@@ -173,7 +173,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
                 continue;
             }
             next_idle = b.idle;
-            const FrameTimeForecast forecast = forecast_frame_time(loop->state(), kAiGameWork);
+            const FrameTimeForecast forecast = forecast_ai_frame_time(loop->state());
             if (forecast.scoring && b.lag.total() == 0)
                 out.besides_loop.add(forecast.lines, b.work - forecast.loop_cycles);
             out.forecast.add(forecast, b.lag.total() > 0,
@@ -207,7 +207,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
     out.game_over = out.end == AiGameComparison::End::Curtain;
     if (!loop) throw std::runtime_error("the AI game did not start (is this the patched Tetris (USA)?)");
     if (out.end == AiGameComparison::End::Crash)
-        out.crash_predicted = forecast_frame_time(loop->state(), kAiGameWork).crash == Maybe::May;
+        out.crash_predicted = forecast_ai_frame_time(loop->state()).crash == Maybe::May;
     out.loop_fallbacks = loop->stats().fallback_plans;
     out.idle_mean = out.frames ? idle_sum / static_cast<double>(out.frames) : 0;
     out.lines = lines_count(loop->state());

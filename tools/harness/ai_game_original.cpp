@@ -130,6 +130,36 @@ unsigned lines_of(const emu::Nes& x) { return bcd_to_int(&x.ram()[tetris::lines]
 
 }  // namespace
 
+namespace {
+
+// Both games run on (no buttons) to the first frame boundary of play, where a model-made state
+// goes into both: `level`, score 999 999, a stack 8 rows high with one gap a row (from `seed`).
+GameState start_from_model_state(emu::Nes& x, emu::Nes& y, uint8_t level, uint64_t seed) {
+    for (int f = 0;; ++f) {
+        const bool at_boundary = x.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY &&
+                                 x.read_ram(tetris::gameModeState) == 2 && x.read_ram(tetris::verticalBlankingInterval) == 0;
+        if (at_boundary) break;
+        if (f > 300) throw std::runtime_error("the game did not start (menu path lost)");
+        x.run_frame();
+        y.run_frame();
+    }
+    GameState s = from_ram(x.ram());
+    s.levelNumber = level;
+    s.score = {0x99, 0x99, 0x99};
+    uint64_t z = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (int row = 12; row < kPlayfieldHeight; ++row) {
+        z ^= z << 13, z ^= z >> 7, z ^= z << 17;
+        const int gap = static_cast<int>(z % 10);
+        for (int c = 0; c < kPlayfieldWidth; ++c)
+            s.playfield[static_cast<std::size_t>(row * 10 + c)] = c == gap ? kTileEmpty : kTileBlockA;
+    }
+    to_ram(s, x.ram());
+    to_ram(s, y.ram());
+    return s;
+}
+
+}  // namespace
+
 AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, const CartImage& cart, uint8_t level,
                                                        uint64_t seed, uint64_t max_frames) {
     RamExclusions exclusions = ai_owned_ram(cart);
@@ -144,27 +174,7 @@ AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, con
     const std::string input = menu_walk_input(walk);
     x.run_input(input);
     y.run_input(input);
-    // To the first frame boundary of play (both waiting), where the model-made state goes in.
-    for (int f = 0;; ++f) {
-        const bool at_boundary = x.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY &&
-                                 x.read_ram(tetris::gameModeState) == 2 && x.read_ram(tetris::verticalBlankingInterval) == 0;
-        if (at_boundary) break;
-        if (f > 300) throw std::runtime_error("the game did not start (menu path lost)");
-        x.run_frame();
-        y.run_frame();
-    }
-    GameState s = from_ram(x.ram());
-    s.levelNumber = level;
-    s.score = {0x99, 0x99, 0x99};
-    uint64_t z = seed * 0x9E3779B97F4A7C15ull + 1;
-    for (int row = 12; row < kPlayfieldHeight; ++row) {  // a stack 8 rows high, one gap a row
-        z ^= z << 13, z ^= z >> 7, z ^= z << 17;
-        const int gap = static_cast<int>(z % 10);
-        for (int c = 0; c < kPlayfieldWidth; ++c)
-            s.playfield[static_cast<std::size_t>(row * 10 + c)] = c == gap ? kTileEmpty : kTileBlockA;
-    }
-    to_ram(s, x.ram());
-    to_ram(s, y.ram());
+    const GameState s = start_from_model_state(x, y, level, seed);
     x.log_ppu_writes(true);
     y.log_ppu_writes(true);
     const Movie movie = make_random_movie(s, seed, max_frames).movie;
@@ -179,7 +189,7 @@ AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, con
 }
 
 AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartImage& cart, const MenuWalk& walk,
-                                               uint64_t max_frames) {
+                                               uint64_t max_frames, std::optional<ModelStart> start) {
     RamExclusions exclusions = ai_owned_ram(cart);
     // tmp1/tmp2: the jump-table dispatch's scratch, written before every read; a lag NMI's own
     // dispatch leaves its address there, so a frame lagging on one game only differs in them.
@@ -194,6 +204,11 @@ AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartI
     human.ai = false;
     x.run_input(menu_walk_input(human));
     y.run_input(menu_walk_input(walk));
+    if (start) {
+        start_from_model_state(x, y, start->level, start->seed);
+        // The AI starts over on the new board, as after the game's wipe of its RAM at a game's start.
+        y.ram()[cart.require("ram_ok")] = 0;
+    }
     x.log_ppu_writes(true);
     y.log_ppu_writes(true);
     if (y.read_ram(ai_mode_address()) == 0) throw std::runtime_error("the AI game did not start (is this the patched Tetris (USA)?)");

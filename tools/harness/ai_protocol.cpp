@@ -23,7 +23,7 @@ GameResult play_protocol(uint32_t seed, const ProtocolSpec& spec, const ai::Eval
     uint32_t lines_before = lines_count(s);
     while (s.status == GameStatus::Playing && !is_topped_out(s) && r.frames < spec.frame_limit) {
         // A lock whose frame may crash the real game ends the game there (a top-out).
-        const bool may_crash = forecast_frame_time(s, kAiGameWork).crash == Maybe::May;
+        const bool may_crash = forecast_ai_frame_time(s).crash == Maybe::May;
         step(s, player.buttons(view_of(s)));
         ++r.frames;
         if (may_crash) {

@@ -247,7 +247,7 @@ struct AiGameComparison {
     // work (lag_frames, each a lag frame the loop steps too: step_with_lag), the most in one.
     uint64_t lag_frames = 0, lagging_frames = 0;
     unsigned max_lag = 0;
-    LagForecastTally forecast;   // the model's lag forecast (kAiGameWork) against the real frames
+    LagForecastTally forecast;   // the model's lag forecast (ai_game_work) against the real frames
     FrameWorkSeen besides_loop;  // scoring frames without lag: their work's cycles but the loop's
     // A crash: whether the model's forecast for the frame that crashed (stepped from the last
     // state compared) said it may crash (frame_time.hpp).
@@ -278,8 +278,15 @@ struct AiGameOnOriginal {
     std::string end_detail;
     unsigned lines = 0, level = 0;   // at the end; level: the highest seen
 };
+// With `start`, the game goes on from a model-made state written into both at its first frame
+// of play (as compare_high_level_play_with_original's: start->level, score 999 999, a stack 8 rows
+// high from start->seed); the AI starts over there, on that board.
+struct ModelStart {
+    uint8_t level = 0;
+    uint64_t seed = 0;
+};
 AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartImage& cart, const MenuWalk& walk,
-                                               uint64_t max_frames);
+                                               uint64_t max_frames, std::optional<ModelStart> start = std::nullopt);
 // Human play at a high level on both games: the same menu walk (no Select), then at the first
 // frame of play a model-made state written into both (`level`, score 999 999, a stack 8 rows
 // high), then the same random movie (make_random_movie, `seed`) on both, compared as above, their
