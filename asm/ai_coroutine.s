@@ -34,24 +34,30 @@ co_len:     .res 1      ; bytes of the task's stack in co_buf
 co_buf:     .res CO_BUF_SIZE
 idle_count: .res 1      ; idle times begun (resume counts them)
 
-; JMP'd from the game's wait for the vertical blank (hooks.s, IDLE): goes back to the game's code
-; after the wait once the NMI has set verticalBlankingInterval. While the AI plays, its task runs
-; meanwhile. While a human plays it is the original's wait to the cycle: this entry takes 14
-; cycles from the wait's first instruction, the original's nop (2) and two whole turns of the
-; spin (6 each), so the NMI finds the same spin at the same point and it ends as soon; with the
-; jmp back (3) and ai_poll's human path (16), a frame's work takes the original's cycles (its
-; poll routine: 19), and human play lags and crashes where the original does.
+; JMP'd from the game's wait for the vertical blank (hooks.s, IDLE): ends the wait as the game
+; does once the NMI has set verticalBlankingInterval (the rest of the game's routine is copied
+; here, so that no jmp back adds to the frame). While the AI plays, its task runs meanwhile.
+; While a human plays it is the original's wait to the cycle: this entry takes 14 cycles from the
+; wait's first instruction, the original's nop (2) and two whole turns of the spin (6 each), so
+; the NMI finds the same spin at the same point and it ends as soon; with ai_poll's human path
+; (the original's 19 cycles, in every NMI, lag NMIs and the game's other wait's too), a frame's
+; work takes the original's cycles, and human play lags and crashes where the original does.
 .segment "PACK_ai_idle"
 .proc ai_idle
     lda ai_mode
     bne ai_plays
     sta last_mode           ; (A = AI_MODE_HUMAN)
     nop
-human:
+spin:                       ; (the AI's too, when it leaves a frame to the game)
     lda verticalBlankingInterval
-    beq human
-    .assert >human = >*, lderror, "ai_idle's human spin must not cross a page (its branch: 3 cycles)"
-    jmp game_waitForVblank_loop + 5
+    beq spin
+    .assert >spin = >*, lderror, "ai_idle's spin must not cross a page (its branch: 3 cycles)"
+done:                       ; updateAudioWaitForNmiAndResetOamStaging after its spin (its cycles)
+    ldx #>oamStaging
+    ldy #>oamStaging
+    lda #$FF
+    jsr game_memset_page
+    rts
 ai_plays:
     bpl playing             ; (N: AI_MODE_POLL_PAUSED) the scoring frame is over: the AI's polls again
     lda #AI_MODE_GAME
@@ -106,11 +112,6 @@ think:
     jsr playing_mode
     tax
     jmp wait
-spin:
-    lda verticalBlankingInterval
-    beq spin
-done:
-    jmp game_waitForVblank_loop + 5
 .endproc
 
 ; A = ai_mode while the game is in a game or the demo, else 0 (AI_MODE_HUMAN): after a reset

@@ -108,8 +108,9 @@ down:
     lda ai_mode
     and #AI_MODE_MASK       ; (an AI game's scoring frame at a high level: AI_MODE_POLL_PAUSED)
     bne ai_on
-    bit ai_mode             ; a human plays: the game's own poll, in the original's cycles (16
-    jmp game_pollController ; here with the hook's jmp, and 3 at the end of the wait: ai_idle)
+    bit ai_mode             ; a human plays: the game's own poll, in the original's cycles (19
+    bit ai_mode             ; here with the hook's jmp, as pollControllerButtons takes)
+    jmp game_pollController
 ai_on:
     jsr playing_mode
     beq human               ; not in a game: the game's own poll

@@ -14,14 +14,19 @@ hook_begin LEVEL_MENU_HINT
     jsr level_menu_hint
 hook_end LEVEL_MENU_HINT
 
-.segment "HOOKS"
+; Without Select this takes 30 cycles more than the original's lda / cmp, a multiple of the
+; wait's spin (6): the waits after it find their spin where the original's does, so that human
+; play's frames take the original's cycles from the game's first.
+.segment "PACK_level_start"
 .proc level_start
     lda heldButtons_player1
     and #BUTTON_SELECT
     beq human                   ; A = AI_MODE_HUMAN
+    .assert >* = >human, lderror, "level_start's branch must not cross a page (its cycles)"
     lda #AI_MODE_GAME
 human:
     sta ai_mode
+    bit ai_mode
     lda heldButtons_player1
     and #<~BUTTON_SELECT
     cmp #BUTTON_A | BUTTON_START

@@ -40,9 +40,9 @@ CartridgeInTheLoop::CartridgeInTheLoop(const GameState& start, CartLoopOptions o
     const CartImage& cart = shipped_cart();
     machine_.load(cart);
     load_game_tables(machine_);
-    // ai_idle goes back to the game's code after the wait (jmp game_waitForVblank_loop + 5): here
-    // an rts, to the sentinel idle() pushed.
-    machine_.write(static_cast<uint16_t>(tetris::game_waitForVblank_loop + 5), 0x60);
+    // ai_idle ends the wait as the game does, resetting the sprite staging through the game's
+    // memset_page: here an rts, and ai_idle's own rts returns to the sentinel idle() pushed.
+    machine_.write(tetris::game_memset_page, 0x60);
     ai_poll_ = cart.require("ai_poll");
     ai_idle_ = cart.require("ai_idle");
     ai_yield_ = cart.require("ai_yield");
