@@ -41,6 +41,67 @@ void table(std::ostream& o, const std::string& name, const std::vector<int>& v) 
     o << ".segment \"PACK_" << name << "\"\n" << name << ":\n" << bytes(v);
 }
 
+// An entry the cartridge never reads (overlapped() lets it hold whatever is there).
+constexpr int kAny = -1;
+
+struct Table {
+    std::string name;
+    std::vector<int> v;  // bytes, or kAny
+};
+
+// Tables that share bytes, in one segment (named after the first): each starts at the first offset
+// where its entries agree with the bytes already there (a kAny entry agrees with any byte), the
+// rest appended. So a table's head may lie in the tail of the one before (runs of zeros), a table
+// inside another, and two tables read at even entries only interleave. kAny bytes no table
+// covers are written as 0, but at the end, where they are left out.
+void overlapped(std::ostream& o, const std::vector<Table>& tables) {
+    std::vector<int> s;
+    std::vector<std::pair<size_t, std::string>> labels;  // offset, table
+    for (const Table& t : tables) {
+        size_t at = 0;
+        for (;; ++at) {
+            bool fits = true;
+            for (size_t k = 0; k < t.v.size() && fits; ++k)
+                fits = t.v[k] == kAny || at + k >= s.size() || s[at + k] == kAny || s[at + k] == t.v[k];
+            if (fits) break;
+        }
+        if (s.size() < at + t.v.size()) s.resize(at + t.v.size(), kAny);
+        for (size_t k = 0; k < t.v.size(); ++k)
+            if (t.v[k] != kAny) s[at + k] = t.v[k];
+        labels.emplace_back(at, t.name);
+    }
+    while (!s.empty() && s.back() == kAny) s.pop_back();
+    std::stable_sort(labels.begin(), labels.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    o << ".segment \"PACK_" << tables.front().name << "\"\n";
+    size_t written = 0;
+    for (size_t i = 0; i <= labels.size(); ++i) {
+        const size_t end = i < labels.size() ? labels[i].first : s.size();
+        if (end > written) {
+            std::vector<int> run(s.begin() + static_cast<std::ptrdiff_t>(written), s.begin() + static_cast<std::ptrdiff_t>(end));
+            for (int& b : run) b = b == kAny ? 0 : b;
+            o << bytes(run);
+            written = end;
+        }
+        if (i < labels.size()) o << labels[i].second << ":\n";
+    }
+}
+
+// A 16-bit table's low and high bytes as two tables (name_lo, name_hi) for overlapped(); kAny
+// entries stay kAny in both.
+std::pair<Table, Table> split16(const std::string& name, const std::vector<int>& v) {
+    Table lo{name + "_lo", {}}, hi{name + "_hi", {}};
+    for (int x : v) {
+        lo.v.push_back(x == kAny ? kAny : x & 0xFF);
+        hi.v.push_back(x == kAny ? kAny : x >> 8);
+    }
+    return {lo, hi};
+}
+
+template <size_t N>
+std::vector<int> entries(const std::array<uint16_t, N>& v) {
+    return std::vector<int>(v.begin(), v.end());
+}
+
 // Two tables as one: b's entries after a's (the cartridge adds a's size to index b).
 template <size_t N, size_t M>
 std::array<uint16_t, N + M> one_after_other(const std::array<uint16_t, N>& a, const std::array<uint16_t, M>& b) {
@@ -71,16 +132,52 @@ size_t saturated_from(const std::array<uint16_t, N>& v) {
     return first;
 }
 
-// A 16-bit table whose tail repeats one value, kept up to saturated_from (inclusive).
+// A table whose tail repeats one value, kept up to saturated_from (inclusive).
 template <size_t N>
-void saturating_table16(std::ostream& o, const std::string& name, const std::array<uint16_t, N>& v) {
-    std::vector<int> lo, hi;
-    for (size_t i = 0; i <= saturated_from(v); ++i) {
-        lo.push_back(v[i] & 0xFF);
-        hi.push_back(v[i] >> 8);
+std::vector<int> saturating(const std::array<uint16_t, N>& v) {
+    return std::vector<int>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(saturated_from(v)) + 1);
+}
+
+// The crash rule (frame_time.hpp, lock_may_crash): by lines cleared 1-4, the first spawn level
+// of its band (all CRASH_BAND_LEVELS wide: the cartridge tests level - first < that).
+std::vector<int> crash_first() {
+    std::vector<int> first;
+    for (uint8_t k = 1; k <= 4; ++k) {
+        if (crash_band(k).count != crash_band(1).count) throw std::logic_error("the crash bands' widths differ");
+        first.push_back(crash_band(k).first);
     }
-    table(o, name + "_lo", lo);
-    table(o, name + "_hi", hi);
+    return first;
+}
+
+// The two neighbours of a run of n cells (n = 1-4) in a row whose left neighbour is cell i (the
+// run's first column): entry halo.base[n] + i holds bit i | bit i + n + 1 (a row's bits: the left
+// wall, columns 0-9, the right wall), for every i whose right neighbour is at most the right wall
+// (cell 11). One block of entries a length, each at the first offset where it fits (low and high
+// byte both agree: none do).
+struct Halo {
+    std::array<int, 5> base{};  // by the run's cells n (1-4)
+    std::vector<int> lo, hi;
+};
+Halo halo_blocks() {
+    Halo h;
+    for (int n : {2, 1, 3, 4}) {  // (the runs of 2 first: their zeros end gen_bit_hi's, see generate)
+        std::vector<int> block;
+        for (int i = 0; i + n + 1 <= 11; ++i) block.push_back(1 << i | 1 << (i + n + 1));
+        size_t at = 0;
+        for (;; ++at) {
+            bool fits = true;
+            for (size_t k = 0; k < block.size() && at + k < h.lo.size(); ++k)
+                fits &= (h.lo[at + k] | h.hi[at + k] << 8) == block[k];
+            if (fits) break;
+        }
+        for (size_t k = 0; k < block.size(); ++k)
+            if (at + k >= h.lo.size()) {
+                h.lo.push_back(block[k] & 0xFF);
+                h.hi.push_back(block[k] >> 8);
+            }
+        h.base[static_cast<size_t>(n)] = static_cast<int>(at);
+    }
+    return h;
 }
 
 std::string generate(const EvalTables& tables) {
@@ -99,7 +196,7 @@ std::string generate(const EvalTables& tables) {
         int lowest_dy = 127;
         for (int i = 0; i < 4; ++i) {
             lowest_dy = std::min<int>(lowest_dy, s.cell_dy[i]);
-            columns.push_back(i < s.width() ? ((s.top_dy[i] + 2) << 2) | (s.bottom_dy[i] + 2) : 0);
+            columns.push_back(i < s.width() ? ((s.top_dy[i] + 2) << 2) | (s.bottom_dy[i] + 2) : kAny);
         }
         min_dy2.push_back(lowest_dy + 2);
     }
@@ -125,9 +222,10 @@ std::string generate(const EvalTables& tables) {
     // run lands between two empty cells: one class more a row, + 4 to keep it positive), and per
     // row (aligned with the
     // last of 4 slots) gen_halo's entry + 2 for its run at column 0 (the entry of a run of n
-    // cells whose left neighbour is cell i is (n - 1) * 12 + i; the left neighbour of a run
+    // cells whose left neighbour is cell i is halo.base[n] + i; the left neighbour of a run
     // starting at column c is cell c). The top row's slot is gen_shape_min_dy2 (the cartridge
-    // finds the top row from it).
+    // finds the top row from it). The slots before the top row's are never read (kAny).
+    const Halo halo = halo_blocks();
     std::vector<int> row_classes, row_halo;
     for (uint8_t o2 = 0; o2 < kOrientations; ++o2) {
         std::vector<int> entries;
@@ -136,21 +234,34 @@ std::string generate(const EvalTables& tables) {
             const int run = runs[4u * o2 + static_cast<unsigned>(slot)];
             if (!run) continue;
             if (top < 0) top = slot;
-            entries.push_back((run >> 4) + ((run & 0x0F) - 1) * 12);
+            entries.push_back((run >> 4) + halo.base[static_cast<size_t>(run & 0x0F)]);
         }
         row_classes.push_back(static_cast<int>(entries.size()) + 4);
         if (top != min_dy2[o2]) throw std::logic_error("the top row is not the highest cell's");
-        for (size_t i = entries.size(); i < 4; ++i) row_halo.push_back(0);
+        for (size_t i = entries.size(); i < 4; ++i) row_halo.push_back(kAny);
         for (int e : entries) row_halo.push_back(e);
     }
     o << "; ---- piece geometry (orientation ids 0-18); row offsets + 2 ----\n";
-    table(o, "gen_shape_runs", runs);             // 4 per orientation, by row slot
+    overlapped(o, {{"gen_shape_runs", runs},      // 4 per orientation, by row slot
+                   {"gen_row_halo", row_halo}});  // 4 per orientation
     table(o, "gen_row_classes", row_classes);
-    table(o, "gen_row_halo", row_halo);           // 4 per orientation
     table(o, "gen_shape_min_dx", min_dx);
     table(o, "gen_shape_width", width);
     table(o, "gen_shape_min_dy2", min_dy2);       // the highest cell
-    table(o, "gen_shape_column", columns);        // 4 per orientation, by column offset
+    overlapped(o, {{"gen_shape_column", columns}});  // 4 per orientation, by column offset (kAny: 0)
+
+    // The bit of cell i of a row (i = column + 1: 1-10; the walls' bits are never looked up) in
+    // its low byte (cells 0-7) and high byte (cells 8-11), and the runs' neighbours (halo_blocks):
+    // gen_bit_lo's last zeros are gen_bit_hi's first, and gen_halo_hi's first entries (the runs
+    // of 2: five zeros, then 01 02 04) end gen_bit_hi.
+    std::vector<int> bit_lo(12, kAny), bit_hi(12, kAny);
+    for (int i = 1; i <= 10; ++i) {
+        bit_lo[static_cast<size_t>(i)] = (1 << i) & 0xFF;
+        bit_hi[static_cast<size_t>(i)] = (1 << i) >> 8;
+    }
+    o << "\n; ---- a row's bits: cells, and the two neighbours of a run ----\n";
+    overlapped(o, {{"gen_bit_lo", bit_lo}, {"gen_bit_hi", bit_hi}, {"gen_halo_hi", halo.hi}});
+    overlapped(o, {{"gen_halo_lo", halo.lo}});
 
     // Rotation choices are slots 0-3: none, A, A+A, B; a type has the first rot_count of them
     // (checked here against the reference's rotations()).
@@ -168,8 +279,6 @@ std::string generate(const EvalTables& tables) {
         }
         rot_count.push_back(r.count);
     }
-    o << "\n; ---- rotation: choices per type (slots none, A, A+A, B) ----\n";
-    table(o, "gen_rot_count", rot_count);
 
 
     // The row of the piece k = 0..11 frames after spawn (+2, as the sweep compares it with
@@ -179,7 +288,8 @@ std::string generate(const EvalTables& tables) {
     // is the block's offset. The sweep never asks beyond frame 11 (2 x 5 shifts + 1).
     // The blocks overlap where their values agree (each is placed at the first offset that fits).
     constexpr int kRowFrames = 12;
-    std::vector<int> rows2(kRowFrames, 2), base(13, 0);
+    std::vector<int> rows2(kRowFrames, 2), base(13, kAny);  // (gravities no level has: never read)
+    base[12] = 0;
     std::vector<bool> used(13, false);
     for (int level = 0; level < 256; ++level) {
         const int g = ai::frames_per_drop(static_cast<uint8_t>(level));
@@ -202,8 +312,13 @@ std::string generate(const EvalTables& tables) {
     for (int k = 0; k < kRowFrames; ++k)
         if (ai::Gravity{12, false}.row_after(k) != 0 || ai::Gravity{1, true}.row_after(k) != 0)
             throw std::logic_error("block 0 of gen_rows2 is not row 0 throughout");
+    o << "\n; ---- rotation: choices per type (slots none, A, A+A, B) ----\n";
+    table(o, "gen_rot_count", rot_count);
+    // The blocks' offsets by gravity, and the spawn term's high bytes: its first zeros are the
+    // entries of the slowest gravities and of those no level has.
     o << "\n; ---- the piece's row (+2) k frames after spawn, by gravity (gen_gravity_base) ----\n";
-    table(o, "gen_gravity_base", base);
+    const auto [spawn_lo, spawn_hi] = split16("gen_spawn", entries(tables.spawn));
+    overlapped(o, {{"gen_gravity_base", base}, spawn_hi});
     table(o, "gen_rows2", rows2);
 
     // Rows in the cartridge are 12 bits: bit 0 the left wall, bit c+1 column c, bit 11 the right
@@ -224,39 +339,45 @@ std::string generate(const EvalTables& tables) {
     o << "\n; ---- row transitions: popcount of row ^ (row >> 1), walls in the row ----\n";
     table(o, "gen_nibble_count", nibble);
 
-    // Evaluation tables, 16-bit values as _lo/_hi.
+    // Evaluation tables, 16-bit values as _lo/_hi (overlapped: one table's head in another's tail,
+    // where their bytes agree).
     o << "\n; ---- evaluation tables ----\n";
     // More holes, or deeper gaps, than a few cost the same: those tables stop there (HOLE_LAST,
     // GAP_LAST), and the cartridge clamps its index.
-    saturating_table16(o, "gen_hole", tables.hole);
+    const auto [hole_lo, hole_hi] = split16("gen_hole", saturating(tables.hole));
+    const auto [gap_lo, gap_hi] = split16("gen_gap", saturating(tables.gap));
     // The stack term's two tables, one after the other: the cartridge adds STACK_FAST_OFFSET to
     // the index at one row a frame (s_stack_off).
     table16(o, "gen_stack", one_after_other(tables.stack, tables.stack_fast));
-    table16(o, "gen_spawn", tables.spawn);
+    table(o, spawn_lo.name, spawn_lo.v);
     // The well term's two tables, one after the other (one lookup serves both): ready[0..cap],
-    // then cover[0..20] from WELL_COVER_OFFSET.
-    table16(o, "gen_well", one_after_other(tables.ready, tables.cover));
+    // then cover[1..20] from WELL_COVER_OFFSET + 1 (cover[0], never read: the well column is at
+    // least one row above the lowest other column, would be ready[cap]'s entry).
+    std::vector<int> well = entries(tables.ready);
+    for (size_t d = 1; d < tables.cover.size(); ++d) well.push_back(tables.cover[d]);
+    const auto [well_lo, well_hi] = split16("gen_well", well);
+    table(o, well_lo.name, well_lo.v);
     // The lines term's two tables, one after the other: a search in danger adds
     // LINES_DANGER_OFFSET to the index (s_lines_off).
-    table16(o, "gen_lines", one_after_other(tables.lines, tables.lines_danger));
-    // The crash rule (frame_time.hpp, lock_may_crash): by lines cleared 1-4, the first spawn level
-    // of its band (all CRASH_BAND_LEVELS wide: the cartridge tests level - first < that).
-    std::vector<int> crash_first;
-    for (uint8_t k = 1; k <= 4; ++k) {
-        if (crash_band(k).count != crash_band(1).count) throw std::logic_error("the crash bands' widths differ");
-        crash_first.push_back(crash_band(k).first);
-    }
-    table(o, "gen_crash_first", crash_first);
-    // The row cost of a row by its transitions 0..10: row_step x class (a full row: class 0).
-    std::array<uint16_t, 11> by_transitions{};
-    for (int t = 0; t <= 10; ++t) by_transitions[t] = static_cast<uint16_t>(tables.row_step * (t == 0 ? 0 : t / 2 - 1));
-    table16(o, "gen_row", by_transitions);
+    const auto [lines_lo, lines_hi] = split16("gen_lines", entries(one_after_other(tables.lines, tables.lines_danger)));
+    table(o, lines_lo.name, lines_lo.v);
+    // The row cost of a row by its transitions 0..10: row_step x class (a full row: class 0). A
+    // row's transitions are even (both walls are filled): the odd entries are never read, so the
+    // low and high bytes interleave.
+    std::vector<int> by_transitions(11, kAny);
+    for (int t = 0; t <= 10; t += 2) by_transitions[static_cast<size_t>(t)] = (tables.row_step * (t == 0 ? 0 : t / 2 - 1)) & 0xFFFF;
+    const auto [row_lo, row_hi] = split16("gen_row", by_transitions);
+    overlapped(o, {well_hi, lines_hi, row_lo, row_hi});
     // A placement's row cost change by its count of class changes d = -4..+4 (entry d + 4),
     // modulo 2^16: added to a 16-bit sum.
-    std::array<uint16_t, 9> delta{};
-    for (int d = -4; d <= 4; ++d) delta[static_cast<size_t>(d + 4)] = static_cast<uint16_t>(d * tables.row_step);
-    table16(o, "gen_row_delta", delta);
-    saturating_table16(o, "gen_gap", tables.gap);
+    std::vector<int> delta;
+    for (int d = -4; d <= 4; ++d) delta.push_back((d * tables.row_step) & 0xFFFF);
+    const auto [delta_lo, delta_hi] = split16("gen_row_delta", delta);
+    table(o, delta_lo.name, delta_lo.v);
+    overlapped(o, {delta_hi, gap_hi, hole_hi});
+    table(o, gap_lo.name, gap_lo.v);
+    table(o, "gen_crash_first", crash_first());
+    table(o, hole_lo.name, hole_lo.v);
     return o.str();
 }
 
@@ -290,7 +411,12 @@ std::string generate_constants(const EvalTables& tables) {
     if (tables.ready[kReadyTetris] != 0) throw std::logic_error("the ready table's tetris entry must be 0");
     o << "READY_ZERO  = " << kReadyTetris << "     ; gen_well's ready entry that costs nothing (a tetris ready)\n";
     o << "READY_CAP   = " << kReadyCap << "     ; the well depth gen_well's ready part tells apart\n";
-    o << "WELL_COVER_OFFSET = " << kReadyCap + 1 << " ; gen_well's cover part, after the ready part\n";
+    o << "WELL_COVER_OFFSET = " << kReadyCap
+      << " ; gen_well's cover part (its entry 0, never read, is the ready part's last)\n";
+    const Halo halo = halo_blocks();
+    for (int n = 1; n <= 4; ++n)
+        o << "HALO_BLOCK_" << n << " = " << halo.base[static_cast<size_t>(n)]
+          << " ; gen_halo's entry of a run of " << n << " cell(s) whose left neighbour is cell 0\n";
     o << "SPAWN_TERM_FIRST = " << kSpawnTermFirst << " ; the spawn term reads the highest of columns SPAWN_TERM_FIRST-8\n";
     o << "PIECE_TYPES = " << kPieceTypes << "     ; the types the preview may show\n";
     o << "FIRST_PIECE_START_FRAME = " << ai::kFirstPieceStartFrame << " ; a game's first piece: its first input frame\n";

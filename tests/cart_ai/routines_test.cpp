@@ -259,7 +259,7 @@ TEST_CASE("table: gen_halo holds the two neighbours of every run that fits in a 
     for (int n = 1; n <= 4; ++n)
         for (int left = 0; left + n + 1 <= 11; ++left) {  // the right neighbour is at most the wall, cell 11
             const uint16_t want = static_cast<uint16_t>(1u << left | 1u << (left + n + 1));
-            const uint16_t entry = static_cast<uint16_t>((n - 1) * 12 + left);
+            const uint16_t entry = static_cast<uint16_t>(r.sym(("HALO_BLOCK_" + std::to_string(n)).c_str()) + left);
             const uint16_t got = static_cast<uint16_t>(r.m.read(static_cast<uint16_t>(lo + entry)) |
                                                        r.m.read(static_cast<uint16_t>(hi + entry)) << 8);
             INFO("run of " << n << " cells, left neighbour " << left);
