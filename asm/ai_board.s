@@ -69,8 +69,8 @@ same_step:
 .segment "PACK_ai_heights_from_rows"
 .proc ai_heights_from_rows
 full_below = z_t3           ; full rows below the row at hand
-seen_lo    = z_s0           ; the columns seen filled so far (walls included), as in a row
-seen_hi    = z_s1
+unseen_lo  = z_s0           ; the columns not seen filled so far, as in a row (walls: 0)
+unseen_hi  = z_s1
 new_lo     = z_t0           ; the columns first seen filled in the row at hand
 new_hi     = z_t1
 height     = z_t2           ; their height: 20 - row - full rows below
@@ -81,10 +81,10 @@ clear:
     sta eb_h,x
     dex
     bpl clear
-    lda #$01                ; seen so far: the walls
-    sta seen_lo
-    lda #$08
-    sta seen_hi
+    lda #$FE                ; not seen so far: every column
+    sta unseen_lo
+    lda #$07
+    sta unseen_hi
 row:
     lda eb_lo,y
     cmp #$FF
@@ -93,24 +93,22 @@ row:
     cmp #$0F
     bne not_full
     dec full_below          ; a full row: cleared
-    jmp next
+    bcs next                ; (always: C = 1 from the cmp)
 not_full:
-    lda seen_lo
-    eor #$FF
+    lda unseen_lo
     and eb_lo,y
     sta new_lo              ; cells of columns 0-6 first seen here (bits 1-7)
-    lda seen_hi
-    eor #$FF
+    lda unseen_hi
     and eb_hi,y
     sta new_hi              ; of columns 7-9 (bits 0-2)
     ora new_lo
     beq next
-    lda new_lo
-    ora seen_lo
-    sta seen_lo
-    lda new_hi
-    ora seen_hi
-    sta seen_hi
+    lda unseen_lo
+    eor new_lo
+    sta unseen_lo
+    lda unseen_hi
+    eor new_hi
+    sta unseen_hi
     tya
     eor #$FF
     sec
@@ -139,13 +137,9 @@ high_next:
     inx
     lda new_hi
     bne high
-    lda seen_lo
-    and seen_hi
-    cmp #$0F & $FF          ; all seen: $FF and $0F
-    bne next
-    lda seen_lo
-    cmp #$FF
-    beq done
+    lda unseen_lo
+    ora unseen_hi
+    beq done                ; all seen
 next:
     iny
     cpy #ROWS

@@ -127,23 +127,29 @@ done:
     rts
 .endproc
 
-; The task starts over at ai_task_main; the input driver forgets its plan.
+; The task starts over at ai_task_main; the input driver forgets its plan. Keeps X.
 .segment "PACK_reset_task"
 .proc reset_task
-    lda #<(ai_task_main-1)
-    sta co_buf
-    lda #>(ai_task_main-1)
-    sta co_buf+1
-    lda #2
-    sta co_len
     lda #0
     sta plan_ok
     sta plan_at
     sta task_late
-    sta in_search
-    sta finishing
     lda #RAM_OK
     sta ram_ok
+    lda #<(ai_task_main-1)
+    ldy #>(ai_task_main-1)
+.endproc
+; fall through
+; The task starts over at the address A (low byte), Y (high byte) + 1: the next resume returns
+; there, its stack frames dropped, its search abandoned. Keeps X.
+.proc restart_task
+    sta co_buf
+    sty co_buf+1
+    lda #2
+    sta co_len
+    lda #0
+    sta in_search
+    sta finishing
     rts
 .endproc
 
@@ -155,7 +161,7 @@ done:
     inc idle_count
     lda finishing           ; a frame has passed since late_spawn began to finish the search:
     beq searching           ; the piece's first input is made, the finish is of no use
-    ldx #<(finish_late-1)
+    lda #<(finish_late-1)
     ldy #>(finish_late-1)
     bne restart             ; (always: the address is above $00FF)
 searching:
@@ -164,16 +170,10 @@ searching:
     lda spawnCount
     cmp cur_id
     beq go_on
-    ldx #<(late_spawn-1)
+    lda #<(late_spawn-1)
     ldy #>(late_spawn-1)
 restart:
-    lda #0
-    sta in_search
-    sta finishing
-    stx co_buf
-    sty co_buf+1
-    lda #2
-    sta co_len
+    jsr restart_task
 go_on:
     tsx
     stx co_sp

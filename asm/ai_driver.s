@@ -32,13 +32,12 @@ valid:
     bne_no_active_piece gone
     cmp_current_piece
     bcs gone
-    lda drv_active
-    beq new_piece
     lda spawnCount
+    ldx drv_active
+    beq new_piece
     cmp drv_id
     beq counted
 new_piece:
-    lda spawnCount
     sta drv_id
     lda #1
     sta drv_active
@@ -72,14 +71,13 @@ nothing:
     lda #0
     rts
 planned:
+    ldy drv_slot
     lda drv_frame
     cmp #1
     bne latched
-    lda plan_at             ; the first input frame: the plan at hand is the piece's
-    sta drv_slot
+    ldy plan_at             ; the first input frame: the plan at hand is the piece's
+    sty drv_slot
 latched:
-    ldy drv_slot
-    lda drv_frame
     cmp plan_down,y
     bcs down                ; k >= max(2n, 1): soft drop
     lsr

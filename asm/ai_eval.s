@@ -309,7 +309,16 @@ no_gap:
     inx
     cpx window_end
     bne window
-    jmp restore_gh
+; gh of the covered columns c0 .. c1 - 1 back to eb_h's (Z = 1).
+restore_gh:
+    ldy c0
+restore:
+    lda eb_h,y
+    sta gh+1,y
+    iny
+    cpy c1
+    bne restore
+    rts
 pruned_gh:
     jsr restore_gh
 pruned:
@@ -343,16 +352,6 @@ one:
 ; entries of the row blocks by the piece's rows: 4 rows start at row0, 1 at row3
 row_entries:
     .addr row3, row2, row1, row0
-; gh of the covered columns c0 .. c1 - 1 back to eb_h's.
-restore_gh:
-    ldy c0
-restore:
-    lda eb_h,y
-    sta gh+1,y
-    iny
-    cpy c1
-    bne restore
-    rts
 
 ; Lines cleared (rare: a few of the evaluations of a search, but each costs more than thirty
 ; that clear nothing): first a bound, the rows (eb's sum and the changes: a full row costs what an
@@ -391,10 +390,10 @@ with_clear:
     jsr add_ax              ; (A = z_cost+1)
     cmp best_hi
     bcc clear_below
-    jne pruned
+    bne pruned
     lda z_cost
     cmp best_lo
-    jcs pruned
+    bcs pruned
 clear_below:
     ldx #COLUMNS-1
 save:

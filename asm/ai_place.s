@@ -127,7 +127,7 @@ compact:
     sta ud_rows,x
     tax
     inc z_lines
-    jmp skip
+    bne skip                ; (always)
 keep:
     lda eb_lo,x
     sta eb_lo,y
@@ -139,15 +139,15 @@ skip:
     bpl compact
     lda z_lines
     sta ud_count
+    tya
+    bmi rebuild             ; (Y = $FF: no row left to fill)
 fill:
-    cpy #$FF
-    beq rebuild
     lda #$01                ; an empty row: the walls
     sta eb_lo,y
     lda #$08
     sta eb_hi,y
     dey
-    jmp fill
+    bpl fill
 rebuild:
     rts
 .endproc
@@ -295,7 +295,7 @@ below:
     cmp #$0F
     bne stays
     dec full_below          ; a full row
-    jmp below
+    bcs below               ; (always: C = 1 from the cmp)
 stays:
     lda eb_lo,y
     and gen_bit_lo+1,x
@@ -392,7 +392,7 @@ find:
     sta eb_lo,x
     lda #$0F
     sta eb_hi,x
-    jmp next
+    bne next                ; (always)
 survivor:
     ldy kept_row
     lda eb_lo,y

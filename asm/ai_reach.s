@@ -188,9 +188,10 @@ target_orientation:
     cmp sw_count
     bne choice
     rts
-slot_presses:
-    .byte 0, 1, 2, 1        ; slots none, A, A+A, B
 .endproc
+; The rotation presses of each slot (none, A, A+A, B; publish reads them too).
+slot_presses:
+    .byte 0, 1, 2, 1
 
 ; One sweep from shifts A outward: 0 with sw_step -1 (leftward), 1 with +1. A step of the task
 ; of its own: near the top, many sweeps reach nothing (no evaluation, no step's end).
@@ -277,7 +278,7 @@ rotations:                  ; s <= presses (s = 0, 1, 2): the checks of the sche
     tay
     pla
     jsr check
-    jcc done
+    bcc done
     ; ... then rotated, at R(2s) if more input frames follow, else R(2s-1)
     lda sw_s
     asl
@@ -289,7 +290,7 @@ rotations:                  ; s <= presses (s = 0, 1, 2): the checks of the sche
 strict:
     lda sw_s
     jsr check
-    jcc done
+    bcc done
 steps:
     lda sw_s                ; rotation steps i = s+1 .. n at this column
     sta sw_i
@@ -300,7 +301,7 @@ steps:
     tay
     jsr check
     bcc not_reached
-    jmp reached
+    bcs reached             ; (always)
 step:
     lda sw_i
     cmp sw_n
@@ -322,7 +323,7 @@ strict2:
     lda sw_i
     jsr check               ; o(i+1) at R(2(i+1)) or R(2(i+1)-1)
     bcc not_reached
-    jmp step
+    bcs step                ; (always)
 reached:
     jsr shape_back
     jsr emit

@@ -19,20 +19,16 @@ line:
     lda s_lines_lo
     and #$0F
     cmp #$0A
-    bcc units_ok
+    bcc units_ok            ; (A: the units)
     lda s_lines_lo
-    clc
-    adc #$06
-    sta s_lines_lo
-    and #$F0
-    cmp #$A0
-    bcc units_ok
-    lda s_lines_lo
+    adc #$06-1              ; (C = 1)
+    cmp #$A0                ; (the units are 0 now: the tens, $A and up)
+    bcc tens_ok
     and #$0F
-    sta s_lines_lo
     inc s_lines_hi
+tens_ok:
+    sta s_lines_lo
 units_ok:
-    lda s_lines_lo
     and #$0F
     bne next
     lda s_lines_hi          ; the tens, (hi:lo) >> 4's low byte: lo's high nibble (its low one
@@ -104,7 +100,7 @@ find:
     bcs found
 lower:
     dex
-    jmp find
+    bpl find                ; (always)
 found:
     cpx s_keep
     bcs out                 ; not among the K best
@@ -131,7 +127,7 @@ field:
     dec fields_left
     bne field
     dey
-    jmp move
+    bpl move                ; (always: Y >= at)
 place:
     ldx at
     lda z_rot
@@ -413,18 +409,14 @@ ply2_candidate_done = ply2_candidates::candidate_done
 ; when there is no candidate.
 .segment "PACK_ai_finalize"
 .proc ai_finalize
-    ldx cand_count
-    beq none
     ldx #0
     cmp #PIECE_TYPES
     bcs chosen
     tay
     ldx best_k,y
 chosen:
-    sec
-    rts
-none:
-    clc
+    lda cand_count
+    cmp #1                  ; C = 1: a candidate
     rts
 .endproc
 

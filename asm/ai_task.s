@@ -47,10 +47,7 @@ new_game:
     bcs new_game
     lda spawnCount
     sta cur_id
-    lda #0
-    jsr read_or_check       ; the board, the piece and the level the game shows
-    jsr ai_precompute
-    jmp decide
+    bcc read                ; (always: C = 0, a piece)
 next_piece:
     ldx ply2_k              ; the chosen candidate
     jsr ai_candidate_placement
@@ -71,15 +68,15 @@ wait_spawn:
     lda spawnCount
     cmp cur_id
     beq wait_spawn          ; the same piece still
-    lda spawnCount
     sta cur_id
     lda #1
     jsr read_or_check       ; was the prediction right? else search again on what the game shows
     bcs decide
 redo:
     inc task_late
+read:
     lda #0
-    jsr read_or_check
+    jsr read_or_check       ; the board, the piece and the level the game shows
     jsr ai_precompute
 decide:
     lda displayNextPiece    ; the preview, when the player shows it
@@ -98,14 +95,12 @@ chosen:
 published:
     lda drv_active          ; did the driver give the piece up before the plan came?
     cmp #2
-    bne on_time
+    bne next_piece          ; (on time)
     lda drv_id
     cmp cur_id
-    bne on_time
+    bne next_piece
     jsr straight_drop       ; then it falls as it spawned, and the next search starts from that
     jmp placed
-on_time:
-    jmp next_piece
 no_plan:
     lda #PLAN_LOST          ; nothing reachable: the game is lost; wait for the next one
     sta plan_ok
@@ -208,9 +203,10 @@ verify:
     cpy fin_slot
     bne best_so_far
     inc late_exact
-    jmp ai_task_main::published
+    bcs counted             ; (always: C = 1 from the cpy)
 best_so_far:
     inc late_plans
+counted:
     jmp ai_task_main::published
 .endproc
 
@@ -400,8 +396,6 @@ down_known:
     lda #PLAN_OK
     sta plan_ok
     rts
-slot_presses:
-    .byte 0, 1, 2, 1
 slot_buttons:
     .byte 0, BUTTON_A, BUTTON_A, BUTTON_B
 .endproc
@@ -434,7 +428,7 @@ field:
     ldy mode
     bne compare
     sta s_type,x
-    jmp next
+    beq next                ; (always: mode 0)
 compare:
     cmp s_type,x
     bne differ
@@ -480,28 +474,24 @@ cells_left = z_t2           ; the row's cells still to go
     sta row_at
 row:
     ldy cell_at
-    lda #0                  ; empty cells, the right wall first (filled: 0)
-    sta bits_lo
-    sta bits_hi
+    ldx #1                  ; the right wall (filled: 1), then the cells from column 9
+    stx bits_lo
+    dex
+    stx bits_hi
     lda #COLUMNS
     sta cells_left
 cell:
-    lda playfield,y
-    cmp #EMPTY_TILE         ; C = empty
+    lda #EMPTY_TILE-1
+    cmp playfield,y         ; C = filled (its tile below the empty tile)
     rol bits_lo
     rol bits_hi
     dey
     dec cells_left
     bne cell
     sty cell_at
-    asl bits_lo             ; the left wall (filled)
+    sec                     ; the left wall (filled): the 12 bits
+    rol bits_lo
     rol bits_hi
-    lda bits_lo
-    eor #$FF
-    sta bits_lo
-    lda bits_hi
-    eor #$0F                ; the 12 bits: filled
-    sta bits_hi
     ldx row_at
     lda comparing
     bne compare
@@ -509,7 +499,7 @@ cell:
     sta eb_lo,x
     lda bits_hi
     sta eb_hi,x
-    jmp next
+    bne next                ; (always: the right wall)
 compare:
     lda bits_lo
     cmp eb_lo,x
