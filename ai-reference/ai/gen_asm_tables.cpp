@@ -374,7 +374,10 @@ std::string generate(const EvalTables& tables) {
     for (int d = -4; d <= 4; ++d) delta.push_back((d * tables.row_step) & 0xFFFF);
     const auto [delta_lo, delta_hi] = split16("gen_row_delta", delta);
     table(o, delta_lo.name, delta_lo.v);
-    overlapped(o, {delta_hi, gap_hi, hole_hi});
+    // (gen_gap_hi's zeros would fit in gen_row_delta_hi's tail, but those 8 bytes, 00 00 00 00
+    // 01 02 03 04, are the game's too: tests/tools "the release patches hold our bytes only")
+    table(o, delta_hi.name, delta_hi.v);
+    overlapped(o, {gap_hi, hole_hi});
     table(o, gap_lo.name, gap_lo.v);
     table(o, "gen_crash_first", crash_first());
     table(o, hole_lo.name, hole_lo.v);
