@@ -1,9 +1,9 @@
 ; The coroutine that runs the AI's task (ai_task.s) in the game's idle time, the wait for the
 ; vertical blank, and gives the CPU back to the game as soon as the NMI has come (AI_DESIGN.md).
 ;
-; Register contract: ai_idle is JMP'd to by the hook at the game's vertical-blank wait and jumps
-; back past the wait once the NMI has set verticalBlankingInterval (A, X, Y clobbered, as the wait
-; did).
+; Register contract: ai_idle is JMP'd to by the hook at the game's vertical-blank wait and ends
+; the wait as its routine does once the NMI has set verticalBlankingInterval, returning to the
+; routine's caller (A, X, Y clobbered, as the routine did).
 ; ai_yield, called by the task after every placement the search evaluates, returns at once while
 ; the frame has time left; otherwise it copies the task's stack frames (between its stack pointer
 ; and the one resume found) into co_buf and returns to ai_idle. resume, from ai_idle in the next
@@ -84,8 +84,11 @@ wait:
     ; 22 000 cycles at level 150 (more with each level): a step of the task carried into it would
     ; make it lag. That frame's NMI steps the animation (rowY 4 -> 5) when the frame counter is
     ; a multiple of 4. A lock without a line scores in the frame after UPDATE_LINES is set.
-    ; From level 128 that frame and its polls take the original's cycles: no step of the task,
-    ; and the human path through ai_poll until the next wait (AI_MODE_POLL_PAUSED).
+    ; From level 128 that frame runs as the original's: no step of the task, and the game's own
+    ; poll until the next wait (AI_MODE_POLL_PAUSED). The spin ends within 5 cycles of where the
+    ; original's would (its phase: the AI's frames before took other cycles), and that poll is 7
+    ; cycles faster than the original's, so the frame starts 2-12 cycles sooner and lags only
+    ; where the original lags.
     lda playState
     cmp #PLAY_STATE_UPDATE_LINES
     beq unscored

@@ -104,8 +104,8 @@ down:
 .segment "PACK_ai_poll"
 .proc ai_poll
     lda ai_mode
-    and #AI_MODE_MASK       ; (an AI game's scoring frame at a high level: AI_MODE_POLL_PAUSED)
-    bne ai_on
+    bmi human               ; AI_MODE_POLL_PAUSED: the game's own poll, 7 cycles sooner than the
+    bne ai_on               ; original's (ai_idle: the scoring frame starts before the original's)
     bit ai_mode             ; a human plays: the game's own poll, in the original's cycles (19
     bit ai_mode             ; here with the hook's jmp, as pollControllerButtons takes)
     jmp game_pollController

@@ -94,9 +94,9 @@ inline constexpr CycleRange kAiBesidesLoop{kOriginalBesidesLoop.first,
 inline constexpr FrameWork kAiGameWork{
     kAiPreLoop, {{kAiBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop}}};
 // From level hooks::AI_POLL_PAUSE_LEVEL (128) the AI's games run a scoring frame as the original
-// runs it: the task does not think in the frame before it, and the frame's polls take the human
-// path (ai_idle, AI_MODE_POLL_PAUSED). Only the wait before it may end a few cycles apart (its
-// spin's phase), inside kPreLoopMargin.
+// runs it: the task does not think in the frame before it, and the frame's polls take the game's
+// own path (ai_idle, AI_MODE_POLL_PAUSED), 7 cycles faster; with the wait's spin phase the frame
+// starts 2-12 cycles sooner than the original's, inside kPreLoopMargin.
 inline const FrameWork& ai_game_work(uint8_t level) {
     return level >= hooks::AI_POLL_PAUSE_LEVEL ? kOriginalWork : kAiGameWork;
 }

@@ -75,9 +75,11 @@ TEST_CASE("real game: an AI game replayed on the original is the same game every
 }
 
 // From level 128 an AI game's scoring frames run as the original's (ai_idle pauses the AI's polls
-// for them, AI_MODE_POLL_PAUSED): an AI game from a model-made state at level 140 lags where the
-// original lags, frame for frame, to its curtain (with the AI's polls in those frames, this game
-// lagged on the patched game alone at frame 1 774, level 142).
+// for them, AI_MODE_POLL_PAUSED) and start a few cycles sooner: an AI game from a model-made state
+// at level 140 lags only where the original lags. The two part at the first frame lagging on the
+// original alone (its work ended within those cycles after the NMI); till then they are the same
+// game, lag frames included. (With the AI's polls in those frames, this game lagged on the patched
+// game alone at frame 1 774, level 142.)
 TEST_CASE("real game: an AI game at levels 140-149 lags only where the original lags") {
     const auto roms = game_roms_or_skip();
     if (!roms) return;
@@ -87,11 +89,11 @@ TEST_CASE("real game: an AI game at levels 140-149 lags only where the original 
     const game::AiGameOnOriginal r =
         game::compare_ai_game_with_original(*roms, shipped_cart(), walk, 12'000, game::ModelStart{140, 1});
     INFO(r.mismatch.value_or("identical") << "; " << r.first_lag_difference.value_or("no lag difference"));
-    CHECK_FALSE(r.mismatch);
     CHECK(r.lag_patched_only == 0);
-    CHECK(r.lag_original_only == 0);
-    CHECK(r.lag_original > 10);   // the levels where the scoring frames lag
-    CHECK(r.level >= 145);
+    CHECK(r.lag_original_only <= 1);
+    CHECK(r.mismatch.has_value() == (r.lag_original_only == 1));  // a difference is that lag frame
+    CHECK(r.lag_patched > 10);   // the levels where the scoring frames lag, on both
+    CHECK(r.level >= 144);
 }
 
 // The hooks keep the original's timing in human play (the poll's human path and the wait's spin,

@@ -5,9 +5,12 @@
 #include "tests/game/game_support.hpp"
 #include "tools/harness/fidelity.hpp"
 #include "tetris_map.hpp"
+#include "ai-reference/model/random_movie.hpp"
+#include "ai-reference/model/ram_map.hpp"
 
 #include <algorithm>
 #include <array>
+#include <tuple>
 
 #include <catch2/catch.hpp>
 
@@ -165,4 +168,44 @@ TEST_CASE("real game: the original reads no free ROM at any level (0-255: the le
     }
     CHECK(ok == games.size());
     CHECK(std::count(seen.begin(), seen.end(), true) == 256);
+}
+
+// A lag frame's NMI that lands in loadSpriteIntoOamStaging, between its load of the sprite's data
+// pointer (generalCounter, generalCounter2) and the loop that reads through it, leaves the render's
+// values there, and the loop reads on from $818C or $81D9 (two-player code) until a $FF. Human play
+// from model-made states at levels 160 and 163 (score 999 999, random movies: the games of
+// check-identity --high-levels 60 where the patched game's sprites differed) on the original: none
+// of it may read a free region.
+TEST_CASE("real game: the original reads no free ROM when a lag NMI rewrites the sprite loader's pointer") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    game::AccessTrace trace(free_rom_ranges());
+    for (const auto& [seed, level, frames] : {std::tuple<uint64_t, uint8_t, uint64_t>{28, 163, 1000}, {49, 160, 1250}}) {
+        emu::Nes x(roms->original);
+        game::MenuWalk walk;
+        walk.ai = false;
+        walk.title_wait = static_cast<int>(seed % 200);
+        x.run_input(game::menu_walk_input(walk));
+        for (int f = 0; !(x.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY && x.read_ram(tetris::gameModeState) == 2 &&
+                          x.read_ram(tetris::verticalBlankingInterval) == 0);
+             ++f) {
+            REQUIRE(f < 300);
+            x.run_frame();
+        }
+        // The state check-identity --high-levels writes (compare_high_level_play_with_original).
+        const GameState s = game::high_level_state(from_ram(x.ram()), level, seed);
+        to_ram(s, x.ram());
+        trace.attach(x);
+        const Movie movie = make_random_movie(s, seed, frames).movie;
+        for (uint64_t f = 0; f < movie.frames.size(); ++f) {
+            x.set_buttons(game::pad_from_game(movie.frames[f]));
+            x.run_frame();
+        }
+    }
+    const DemoCode d = demo_code();
+    for (const game::AccessSite& site : trace.sites()) {
+        INFO(site.describe());
+        if (site.range.rfind("FREED_", 0) == 0 && d.contains(site.pc)) continue;  // the poll (check_trace)
+        FAIL_CHECK("the original game touches a free region");
+    }
 }

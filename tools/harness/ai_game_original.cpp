@@ -130,20 +130,7 @@ unsigned lines_of(const emu::Nes& x) { return bcd_to_int(&x.ram()[tetris::lines]
 
 }  // namespace
 
-namespace {
-
-// Both games run on (no buttons) to the first frame boundary of play, where a model-made state
-// goes into both: `level`, score 999 999, a stack 8 rows high with one gap a row (from `seed`).
-GameState start_from_model_state(emu::Nes& x, emu::Nes& y, uint8_t level, uint64_t seed) {
-    for (int f = 0;; ++f) {
-        const bool at_boundary = x.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY &&
-                                 x.read_ram(tetris::gameModeState) == 2 && x.read_ram(tetris::verticalBlankingInterval) == 0;
-        if (at_boundary) break;
-        if (f > 300) throw std::runtime_error("the game did not start (menu path lost)");
-        x.run_frame();
-        y.run_frame();
-    }
-    GameState s = from_ram(x.ram());
+GameState high_level_state(GameState s, uint8_t level, uint64_t seed) {
     s.levelNumber = level;
     s.score = {0x99, 0x99, 0x99};
     uint64_t z = seed * 0x9E3779B97F4A7C15ull + 1;
@@ -153,6 +140,23 @@ GameState start_from_model_state(emu::Nes& x, emu::Nes& y, uint8_t level, uint64
         for (int c = 0; c < kPlayfieldWidth; ++c)
             s.playfield[static_cast<std::size_t>(row * 10 + c)] = c == gap ? kTileEmpty : kTileBlockA;
     }
+    return s;
+}
+
+namespace {
+
+// Both games run on (no buttons) to the first frame boundary of play, where a model-made state
+// goes into both (high_level_state).
+GameState start_from_model_state(emu::Nes& x, emu::Nes& y, uint8_t level, uint64_t seed) {
+    for (int f = 0;; ++f) {
+        const bool at_boundary = x.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY &&
+                                 x.read_ram(tetris::gameModeState) == 2 && x.read_ram(tetris::verticalBlankingInterval) == 0;
+        if (at_boundary) break;
+        if (f > 300) throw std::runtime_error("the game did not start (menu path lost)");
+        x.run_frame();
+        y.run_frame();
+    }
+    const GameState s = high_level_state(from_ram(x.ram()), level, seed);
     to_ram(s, x.ram());
     to_ram(s, y.ram());
     return s;

@@ -287,6 +287,9 @@ struct ModelStart {
 };
 AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartImage& cart, const MenuWalk& walk,
                                                uint64_t max_frames, std::optional<ModelStart> start = std::nullopt);
+// A model-made state at a high level from the game's state at its first frame of play: `level`,
+// score 999 999, a stack 8 rows high with one gap a row (from `seed`).
+GameState high_level_state(GameState at_start, uint8_t level, uint64_t seed);
 // Human play at a high level on both games: the same menu walk (no Select), then at the first
 // frame of play a model-made state written into both (`level`, score 999 999, a stack 8 rows
 // high), then the same random movie (make_random_movie, `seed`) on both, compared as above, their
