@@ -27,8 +27,13 @@ ai_mode:    .res 1      ; AI_MODE_HUMAN, AI_MODE_DEMO or AI_MODE_GAME (set by th
 .segment "AI_RAM_GUARD"
 ram_ok:     .res 1
 
-.segment "AI_BSS"
+; Written in human play too (ai_idle's human path), so not in $0500-$05FF: the original reads that
+; page as sprite data when a lag NMI rewrites the sprite loader's pointer (asm/nestris.cfg), and
+; there it must hold what the game wrote.
+.segment "AI_BSS_SEARCH"
 last_mode:  .res 1      ; ai_mode when ai_idle last looked
+
+.segment "AI_BSS"
 co_sp:      .res 1      ; the stack pointer resume found
 co_len:     .res 1      ; bytes of the task's stack in co_buf
 co_buf:     .res CO_BUF_SIZE

@@ -132,6 +132,11 @@ done:
 human:
     jmp game_pollController
 drive:
+    lda ai_mode
+    cmp #AI_MODE_DEMO
+    bne plan
+    jsr demo_tick
+plan:
     jsr plan_buttons
     tax
     eor drv_held            ; new presses: held now, not held last frame, as the game has them

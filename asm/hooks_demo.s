@@ -14,6 +14,8 @@ hook_end DEMO_PICK
 
 .segment "HOOKS"
 .proc demo_pick
+    lda #AI_MODE_DEMO           ; the demo's pieces are picked from its start on: the AI plays it
+    sta ai_mode
     lda rngSeed
     pha
     lda rngSeed+1
@@ -28,21 +30,14 @@ hook_end DEMO_PICK
     rts
 .endproc
 
-; The main loop in demo mode: was lda demoButtonsAddr+1 / cmp #>demoTetriminoTypeTable (Z=1
-; ends the demo: the game's code that follows goes back to the title screen).
-hook_begin DEMO_END
-    jsr demo_tick
-    nop
-hook_end DEMO_END
-
-.segment "HOOKS"
-; After every step of the play loop in the demo (main loop, gameMode 5). Keeps the AI on and the
-; level at DEMO_LEVEL or above; returns Z=1, AI off, when the demo is over: at the original
-; demo's end frame, or once the curtain is down after a top-out (so it never reaches the game
-; over, the high-score table or an ending).
+; Each NMI of the demo (ai_poll, the AI's path): keeps the level at DEMO_LEVEL or above, and ends
+; the demo the original's way, at its end frame or once the curtain is down after a top-out (so it
+; never reaches the game over, the high-score table or an ending): the main loop's own test ends
+; it when demoButtonsAddr+1 reaches DEMO_BUTTONS_END, as the original's playback made it do. (The
+; main loop is left as it was: the sprite loader can read its bytes through a pointer a lag NMI
+; rewrote, asm/nestris.cfg.)
+.segment "PACK_demo_tick"
 .proc demo_tick
-    lda #AI_MODE_DEMO
-    sta ai_mode
     lda player1_levelNumber     ; the game started the demo at level 0
     cmp #DEMO_LEVEL
     bcs level_ok
@@ -63,8 +58,8 @@ clock:
     cmp #>DEMO_END_FRAME
     bne done
 over:
-    lda #AI_MODE_HUMAN          ; Z=1
-    sta ai_mode
+    lda #DEMO_BUTTONS_END
+    sta demoButtonsAddr+1
 done:
     rts
 .endproc

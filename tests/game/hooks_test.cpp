@@ -106,7 +106,6 @@ TEST_CASE("the hook sites hold the calls into the AI and the hook code") {
     CHECK(bytes("HOOK_TITLE_ENTER") == with_nops(call_bytes(kJsr, cart.require("title_enter")), 1));
     CHECK(cart.require("ai_mode") < 0x100);
     CHECK(bytes("HOOK_GAME_OVER") == call_bytes(kJsr, cart.require("game_over")));
-    CHECK(bytes("HOOK_DEMO_END") == with_nops(call_bytes(kJsr, cart.require("demo_tick")), 1));
     CHECK(bytes("HOOK_LEVEL_START") == with_nops(call_bytes(kJsr, cart.require("level_start")), 1));
     CHECK(bytes("HOOK_LEVEL_MENU_HINT") == call_bytes(kJsr, cart.require("level_menu_hint")));
     CHECK(bytes("HOOK_DEMO_PICK") == call_bytes(kJmp, cart.require("demo_pick")));
@@ -164,14 +163,18 @@ TEST_CASE("game_over: a human game goes on to the high scores and an AI game swi
     CHECK(t.ram("ai_mode") == hooks::AI_MODE_HUMAN);
 }
 
-TEST_CASE("demo_tick: keeps the AI on and the level up and ends at the original demo's end frame or the curtain") {
+TEST_CASE("demo_tick: keeps the level up and ends the demo the original's way at its end frame or the curtain") {
     Machine t;
-    auto tick = [&] { return (t.call("demo_tick") & kZ) != 0; };
+    const uint16_t buttons_page = static_cast<uint16_t>(t.sym("demoButtonsAddr") + 1);
+    auto tick = [&] {  // the demo ends when the main loop finds its playback at the end page
+        t.m.write(buttons_page, 0xDD);
+        t.call("demo_tick");
+        return t.m.read(buttons_page) == tetris::DEMO_BUTTONS_END;
+    };
     t.set("player1_levelNumber", 0);
     t.set("player1_playState", tetris::PLAY_STATE_ACTIVE);
     t.m.write16(t.sym("frameCounter"), 0x0501);
     CHECK_FALSE(tick());
-    CHECK(t.ram("ai_mode") == hooks::AI_MODE_DEMO);
     const uint8_t demo_level = hooks::DEMO_LEVEL;
     CHECK(demo_level >= 18);
     CHECK(t.ram("player1_levelNumber") == demo_level);
@@ -182,14 +185,12 @@ TEST_CASE("demo_tick: keeps the AI on and the level up and ends at the original 
     CHECK_FALSE(tick());
     t.m.write16(t.sym("frameCounter"), hooks::DEMO_END_FRAME);  // the original demo's last frame
     CHECK(tick());
-    CHECK(t.ram("ai_mode") == hooks::AI_MODE_HUMAN);
     t.m.write16(t.sym("frameCounter"), 0x0900);
     t.set("player1_playState", tetris::PLAY_STATE_CURTAIN);  // topped out: the curtain falls
     t.set("player1_curtainRow", tetris::CURTAIN_DOWN - 1);
     CHECK_FALSE(tick());
     t.set("player1_curtainRow", tetris::CURTAIN_DOWN);  // down
     CHECK(tick());
-    CHECK(t.ram("ai_mode") == hooks::AI_MODE_HUMAN);
     t.set("player1_playState", tetris::PLAY_STATE_ACTIVE);  // a stale curtain row outside the curtain means nothing
     CHECK_FALSE(tick());
 }
@@ -207,7 +208,9 @@ TEST_CASE("demo_pick: the game's pick on a copy of the RNG and the demo's pieces
     t.m.write(seed + 1, 0x34);
     t.set("spawnCount", 9);
     t.set("demoIndex", 4);
+    t.set("ai_mode", hooks::AI_MODE_HUMAN);
     REQUIRE(t.m.call(t.sym("game_chooseNextTetrimino_demo"), 10'000).ok());  // through the hook
+    CHECK(t.ram("ai_mode") == hooks::AI_MODE_DEMO);  // the demo's first pick turns the AI on
     CHECK(t.m.cpu().a() == 0x0E);
     CHECK(t.m.read(seed) == 0x12);
     CHECK(t.m.read(seed + 1) == 0x34);

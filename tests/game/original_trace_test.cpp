@@ -172,14 +172,18 @@ TEST_CASE("real game: the original reads no free ROM at any level (0-255: the le
 
 // A lag frame's NMI that lands in loadSpriteIntoOamStaging, between its load of the sprite's data
 // pointer (generalCounter, generalCounter2) and the loop that reads through it, leaves the render's
-// values there, and the loop reads on from $818C or $81D9 (two-player code) until a $FF. Human play
+// values there, and the loop reads on from page $81 (the main loop, two-player code) until a $FF,
+// or from $0500 (the AI's RAM, which human play leaves as the game wrote it). Human play
 // from model-made states at levels 160 and 163 (score 999 999, random movies: the games of
 // check-identity --high-levels 60 where the patched game's sprites differed) on the original: none
-// of it may read a free region.
+// of it may read a free region or a hook site.
 TEST_CASE("real game: the original reads no free ROM when a lag NMI rewrites the sprite loader's pointer") {
     const auto roms = game_roms_or_skip();
     if (!roms) return;
-    game::AccessTrace trace(free_rom_ranges());
+    std::vector<game::WatchedRange> watched = free_rom_ranges();
+    for (const CartRegion& r : shipped_cart().regions)  // (the main loop's demo test was one)
+        if (r.is_hook_site()) watched.push_back({r.start, region_last(r), r.name});
+    game::AccessTrace trace(watched);
     for (const auto& [seed, level, frames] : {std::tuple<uint64_t, uint8_t, uint64_t>{28, 163, 1000}, {49, 160, 1250}}) {
         emu::Nes x(roms->original);
         game::MenuWalk walk;
@@ -206,6 +210,10 @@ TEST_CASE("real game: the original reads no free ROM when a lag NMI rewrites the
     for (const game::AccessSite& site : trace.sites()) {
         INFO(site.describe());
         if (site.range.rfind("FREED_", 0) == 0 && d.contains(site.pc)) continue;  // the poll (check_trace)
-        FAIL_CHECK("the original game touches a free region");
+        if (site.range.rfind("HOOK_", 0) == 0 && site.kind == game::kExecute) continue;  // the game's code, run
+        // Known and not fixed: from $81D9 the loop reads on (y wraps at $82D8) into the title
+        // screen's hook at $8254 (README, "Human play is untouched": a sprite of such a frame).
+        if (site.range == "HOOK_TITLE_ENTER" && site.pc >= 0x8C3B && site.pc <= 0x8C57) continue;
+        FAIL_CHECK("the original game touches a free region, or reads a hook site as data");
     }
 }
