@@ -5,8 +5,8 @@
 ; updateAudioWaitForNmiAndResetOamStaging, the main loop's wait for the NMI:
 ; was   nop / @loop: lda verticalBlankingInterval / beq @loop   (5 bytes)
 hook_begin IDLE
-    jmp ai_idle             ; comes back to the byte after this site once the NMI has set
-    nop                     ; verticalBlankingInterval (never run)
+    jmp ai_idle             ; which ends the wait routine itself (its tail, then rts) once the
+    nop                     ; NMI has set verticalBlankingInterval: these bytes never run
     nop
 hook_end IDLE
 

@@ -145,24 +145,21 @@ GameState high_level_state(GameState s, uint8_t level, uint64_t seed) {
 
 namespace {
 
-// Both games run on (no buttons) to the first frame boundary of play, where a model-made state
-// goes into both (high_level_state).
-GameState start_from_model_state(emu::Nes& x, emu::Nes& y, uint8_t level, uint64_t seed) {
+}  // namespace
+
+GameState start_from_model_state(std::initializer_list<emu::Nes*> machines, uint8_t level, uint64_t seed) {
+    emu::Nes& x = **machines.begin();
     for (int f = 0;; ++f) {
         const bool at_boundary = x.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY &&
                                  x.read_ram(tetris::gameModeState) == 2 && x.read_ram(tetris::verticalBlankingInterval) == 0;
         if (at_boundary) break;
         if (f > 300) throw std::runtime_error("the game did not start (menu path lost)");
-        x.run_frame();
-        y.run_frame();
+        for (emu::Nes* m : machines) m->run_frame();
     }
     const GameState s = high_level_state(from_ram(x.ram()), level, seed);
-    to_ram(s, x.ram());
-    to_ram(s, y.ram());
+    for (emu::Nes* m : machines) to_ram(s, m->ram());
     return s;
 }
-
-}  // namespace
 
 AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, const CartImage& cart, uint8_t level,
                                                        uint64_t seed, uint64_t max_frames) {
@@ -178,7 +175,7 @@ AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, con
     const std::string input = menu_walk_input(walk);
     x.run_input(input);
     y.run_input(input);
-    const GameState s = start_from_model_state(x, y, level, seed);
+    const GameState s = start_from_model_state({&x, &y}, level, seed);
     x.log_ppu_writes(true);
     y.log_ppu_writes(true);
     const Movie movie = make_random_movie(s, seed, max_frames).movie;
@@ -209,7 +206,7 @@ AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartI
     x.run_input(menu_walk_input(human));
     y.run_input(menu_walk_input(walk));
     if (start) {
-        start_from_model_state(x, y, start->level, start->seed);
+        start_from_model_state({&x, &y}, start->level, start->seed);
         // The AI starts over on the new board, as after the game's wipe of its RAM at a game's start.
         y.ram()[cart.require("ram_ok")] = 0;
     }

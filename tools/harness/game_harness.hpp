@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -290,6 +291,9 @@ AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartI
 // A model-made state at a high level from the game's state at its first frame of play: `level`,
 // score 999 999, a stack 8 rows high with one gap a row (from `seed`).
 GameState high_level_state(GameState at_start, uint8_t level, uint64_t seed);
+// The machines (the first one's game decides) run on, no buttons, to the first frame boundary of
+// play, where high_level_state goes into each; returns it.
+GameState start_from_model_state(std::initializer_list<emu::Nes*> machines, uint8_t level, uint64_t seed);
 // Human play at a high level on both games: the same menu walk (no Select), then at the first
 // frame of play a model-made state written into both (`level`, score 999 999, a stack 8 rows
 // high), then the same random movie (make_random_movie, `seed`) on both, compared as above, their
