@@ -10,9 +10,6 @@
 ; frame's idle time, copies them back below the current stack pointer and returns into the task,
 ; or restarts it (reset_task, late_spawn, finish_late) when the game has moved on.
 ; next_frame yields until the next frame's idle time and says whether a piece is under control.
-;
-; Its RAM comes first of the task's, in the link order of asm/CMakeLists.txt (ai_coroutine.s,
-; then ai_task.s), which lays out AI_BSS.
 .include "ai.inc"
 .include "hooks.inc"
 
@@ -21,16 +18,10 @@ CO_BUF_SIZE = 12
 .segment "AI_ZEROPAGE": zeropage
 ai_mode:    .res 1      ; AI_MODE_HUMAN, AI_MODE_DEMO or AI_MODE_GAME (set by the hooks), or AI_MODE_POLL_PAUSED
 
-; ram_ok is the page's first byte: every write of the game's to the page covers it (the fill of
-; a game's start and end, the copy of a B-Type game's garbage to $0500-$05C8, the row a full top
-; row moves in at $0500-$0509), and none writes RAM_OK.
-.segment "AI_RAM_GUARD"
-ram_ok:     .res 1
-
-; Written in human play too (ai_idle's human path), so not in $0500-$05FF: the original reads that
-; page as sprite data when a lag NMI rewrites the sprite loader's pointer (asm/nestris.cfg), and
-; there it must hold what the game wrote.
-.segment "AI_BSS_SEARCH"
+; 0 whenever the game is not in a game or the demo (every wait there stores 0): so every game the
+; AI plays begins with a fresh task and driver (reset_task), and the AI needs no sign in RAM that
+; a game began.
+.segment "AI_BSS"
 last_mode:  .res 1      ; ai_mode when ai_idle last looked
 
 .segment "AI_BSS"
@@ -70,14 +61,10 @@ ai_plays:
 playing:
     jsr playing_mode
     tax
-    lda ram_ok
-    cmp #RAM_OK
-    bne restart
-    lda last_mode           ; the AI just switched on: a fresh start
+    lda last_mode           ; the AI just switched on (a game or the demo began): a fresh start
     bne wait
     txa
     beq wait
-restart:
     jsr reset_task
 wait:
     stx last_mode
@@ -142,8 +129,6 @@ done:
     sta plan_ok
     sta plan_at
     sta task_late
-    lda #RAM_OK
-    sta ram_ok
     lda #<(ai_task_main-1)
     ldy #>(ai_task_main-1)
 .endproc

@@ -8,7 +8,7 @@
 
 RESET_BUTTONS = BUTTON_A | BUTTON_B | BUTTON_SELECT | BUTTON_START
 
-.segment "AI_BSS"
+.segment "AI_BSS_PLAN"
 drv_active: .res 1      ; 0: no piece; 1: on the piece drv_id; 2: on it, but its plan was not
                         ; there by its first input frame (it gets no input: it falls as it is)
 drv_id:     .res 1
@@ -21,13 +21,6 @@ drv_slot:   .res 1      ; the plan slot the piece follows: plan_at at its first 
 ; A = the buttons of the plan this frame (0: no piece under control, no plan in time, paused).
 .segment "PACK_plan_buttons"
 .proc plan_buttons
-    lda ram_ok              ; the game wiped the AI's RAM (a game started): a clean driver
-    cmp #RAM_OK
-    beq valid
-    lda #0
-    sta drv_active
-    sta drv_held
-valid:
     bne_not_playing nothing ; paused: nothing, and the piece's frames stand still
     bne_no_active_piece gone
     cmp_current_piece
@@ -105,13 +98,19 @@ down:
 .proc ai_poll
     lda ai_mode
     bmi human               ; AI_MODE_POLL_PAUSED: the game's own poll, 7 cycles sooner than the
+    .assert >* = >human, lderror, "ai_poll's branch to human must not cross a page (its cycles)"
     bne ai_on               ; original's (ai_idle: the scoring frame starts before the original's)
     bit ai_mode             ; a human plays: the game's own poll, in the original's cycles (19
     bit ai_mode             ; here with the hook's jmp, as pollControllerButtons takes)
     jmp game_pollController
 ai_on:
     jsr playing_mode
-    beq human               ; not in a game: the game's own poll
+    bne in_game
+    sta drv_active          ; (A = 0) not in a game: the game's own poll, and the driver forgets
+    sta drv_held            ; its piece, so that every game begins with a clean driver
+human:
+    jmp game_pollController
+in_game:
     lda drv_pad             ; the game finds new presses against the controller's last buttons,
     sta heldButtons_player1 ; not against the AI's
     jsr game_pollController
@@ -129,8 +128,6 @@ ai_on:
     jmp game_demoStartPressed ; the demo: the game's own way back to the title
 done:
     rts
-human:
-    jmp game_pollController
 drive:
     lda ai_mode
     cmp #AI_MODE_DEMO

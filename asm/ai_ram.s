@@ -1,10 +1,9 @@
-; RAM of the cartridge AI. $0500-$05FF is the second player's playfield, unused in one-player
-; games (the game fills it with $EF when a game starts and ends); the zero-page bytes and
-; $0600-$067F are ones the game never reads or writes (checked by the ROM tests).
+; RAM of the cartridge AI: bytes the game never reads or writes but for its power-on clear
+; (asm/nestris.cfg; checked by the ROM tests).
 ;
 ; Segments, by role (asm/nestris.cfg places them): AI_ZEROPAGE ($1B-$32) scratch and the
 ; search's state; AI_ZP_SWEEP ($07-$13) the reachability sweep; AI_ZP_EVAL ($35-$3F) the
-; evaluation's costs and target; AI_RAM_GUARD and AI_BSS ($0500-$05FF) the evaluation board, the
+; evaluation's costs and target; AI_BSS ($0300-$03EF) the evaluation board, the
 ; task, the plan and the driver; AI_BSS_SEARCH ($0600-$067F) the search's candidates and the gap
 ; term's caches. The modules' link order (asm/CMakeLists.txt) lays each one out.
 ;

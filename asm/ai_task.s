@@ -16,7 +16,7 @@
 
 PLAN_LOST   = $4C       ; plan_ok when the piece has no reachable placement (not a plan)
 
-.segment "AI_BSS"       ; (after the coroutine's: ai_coroutine.s)
+.segment "AI_BSS_PLAN"
 cur_id:     .res 1      ; spawnCount of the piece the task is working for
 plan_ok:    .res 1      ; PLAN_OK: the plan in slot plan_at is for the piece plan_id
 plan_id:    .res 1

@@ -122,7 +122,7 @@ TEST_CASE("free regions and hook sites do not overlap and the AI's RAM is where 
         }
     CHECK(cart.region("AI_ZP").start == 0x1B);
     CHECK(cart.region("AI_ZP").size == 0x18);
-    CHECK(cart.region("AI_RAM").start == 0x500);
+    CHECK(cart.region("AI_RAM7").start == 0x755);  // above what the sprite loader reads in AI games
 }
 
 TEST_CASE("level_start: Select held at Start switches the AI on and A still adds 10 levels") {
@@ -147,20 +147,26 @@ TEST_CASE("level_start: Select held at Start switches the AI on and A still adds
     }
 }
 
-TEST_CASE("game_over: a human game goes on to the high scores and an AI game switches the AI off") {
+TEST_CASE("game_over: a human game goes on to the high scores and an AI game switches the AI off and clears its RAM") {
     Machine t;
     const uint16_t hs = t.sym("game_handleHighScoreIfNecessary");
     // Stand-in: the high-score check marks that it ran.
     const uint8_t marker[] = {0xE6, 0xF0, kRts};  // inc $F0 / rts
     t.m.load(hs, marker);
     t.m.write(0xF0, 0);
+    const uint16_t ram6 = t.cart.region("AI_RAM6").start, zp = t.cart.region("AI_ZP").start;
+    t.m.write(ram6, 0x77);
+    t.m.write(zp + 1, 0x77);
     t.set("ai_mode", hooks::AI_MODE_HUMAN);
     t.call("game_over");
     CHECK(t.m.read(0xF0) == 1);
+    CHECK(t.m.read(ram6) == 0x77);  // a human game's end leaves RAM alone
     t.set("ai_mode", hooks::AI_MODE_GAME);
     t.call("game_over");
     CHECK(t.m.read(0xF0) == 1);
     CHECK(t.ram("ai_mode") == hooks::AI_MODE_HUMAN);
+    CHECK(t.m.read(ram6) == 0);  // as the original holds it, for the human game that may follow
+    CHECK(t.m.read(zp + 1) == 0);
 }
 
 TEST_CASE("demo_tick: keeps the level up and ends the demo the original's way at its end frame or the curtain") {
@@ -219,21 +225,39 @@ TEST_CASE("demo_pick: the game's pick on a copy of the RNG and the demo's pieces
     CHECK(t.ram("spawnID") == 0x0E);
 }
 
-TEST_CASE("title_enter: the AI off and the demo's pieces taken off spawnCount") {
+TEST_CASE("title_enter: the AI off, the demo's pieces taken off spawnCount, the AI's RAM the original holds at 0 cleared") {
     Machine t;
+    const CartImage& cart = shipped_cart();
     for (uint8_t demo_pieces : {uint8_t{0}, uint8_t{37}}) {
         INFO("demo pieces " << int(demo_pieces));
+        // What the AI leaves in its RAM, and the game's bytes between its zero-page areas.
+        for (uint16_t a = 0; a < 0x800; ++a) t.m.write(a, static_cast<uint8_t>(0x5A ^ a));
         t.set("ai_mode", 1);
         t.set("renderMode", 3);
         t.set("spawnCount", 20);
         t.set("demoIndex", demo_pieces);
         t.m.cpu().set_a(0);
-        t.call("title_enter");
+        const emu::CallResult r = t.m.call(t.sym("title_enter"), 100'000);
+        REQUIRE(r.ok());
         CHECK(t.m.cpu().a() == 0);  // the game stores it on
         CHECK(t.ram("ai_mode") == 0);
         CHECK(t.ram("renderMode") == 0);
         CHECK(t.ram("spawnCount") == static_cast<uint8_t>(20 - demo_pieces));
         CHECK(t.ram("demoIndex") == 0);
+        // The hook (jsr title_enter / nop) took the place of two zero-page stores (6 cycles):
+        // what it adds is a multiple of the wait's spin (6 cycles).
+        CHECK((r.cycles + 2 - 6) % 6 == 0);
+        for (uint16_t a = 0; a < 0x800; ++a) {
+            bool cleared = false;
+            for (const CartRegion& region : cart.regions)
+                if (region.is_ram && region.name != "AI_RAM7" && a >= region.start && a < region.start + region.size)
+                    cleared = true;
+            if (a == t.sym("renderMode") || a == t.sym("spawnCount") || a == t.sym("demoIndex")) continue;
+            if (a >= 0x100 && a <= 0x1FF) continue;  // the stack (the call's return address)
+            INFO("$" << std::hex << a);
+            if (cleared) CHECK(t.m.read(a) == 0);
+            else CHECK(t.m.read(a) == static_cast<uint8_t>(0x5A ^ a));  // the game's RAM and AI_RAM7 as they were
+        }
     }
 }
 

@@ -76,21 +76,14 @@ void check_trace(const TraceRun& run) {
                 CHECK(s.kind == game::kRead);
                 CHECK(s.game_mode == tetris::GAME_MODE_DEMO);
             }
-        } else if (s.range.rfind("AI_ZP", 0) == 0 || s.range == "AI_RAM6") {
+        } else if (s.range == "AI_RAM7") {
+            FAIL_CHECK("the original game touches $0755-$07FF (not even its power-on clear does)");
+        } else if (s.range.rfind("AI_", 0) == 0) {
             // Only the power-on clear of $0000-$06FF writes them, once.
             const CartRegion& r = shipped_cart().region(s.range);
             CHECK(s.kind == game::kWrite);
             CHECK(s.first_frame < 3);
             CHECK(s.count == region_last(r) - r.start + 1u);
-        } else if (s.range == "AI_RAM") {
-            // Never read. Written by the power-on clear and fill, and in a game only while it
-            // starts (B-Type: a copy of the garbage, gameModeState 1) or ends (the $EF fill of
-            // the game over, gameModeState 3): never while a piece is in play.
-            CHECK(s.kind == game::kWrite);
-            const bool power_on = s.first_frame < 5 && s.game_mode == tetris::GAME_MODE_LEGAL;
-            const bool start_or_end = (s.game_mode == tetris::GAME_MODE_PLAY || s.game_mode == tetris::GAME_MODE_DEMO) &&
-                                      (s.game_mode_state == 1 || s.game_mode_state == 3);
-            CHECK((power_on || start_or_end));
         } else {
             FAIL_CHECK("unexpected range " << s.range);
         }
@@ -172,16 +165,19 @@ TEST_CASE("real game: the original reads no free ROM at any level (0-255: the le
 // A lag frame's NMI that lands in loadSpriteIntoOamStaging, between its load of the sprite's data
 // pointer (generalCounter, generalCounter2) and the loop that reads through it, leaves the render's
 // values there, and the loop reads on from page $81 (the main loop, two-player code) until a $FF,
-// or from $0500 (the AI's RAM, which human play leaves as the game wrote it). Human play
-// from model-made states at levels 160 and 163 (score 999 999, random movies: the games of
-// check-identity --high-levels 60 where the patched game's sprites differed) on the original: none
-// of it may read a free region or a hook site.
+// or from RAM: the poll leaves its new presses in generalCounter2, so with Down and Left pressed
+// together the loop reads page $06-$07 (asm/nestris.cfg). Human play from model-made states at
+// levels 160 and 163 (score 999 999, random movies: the games of check-identity --high-levels 60
+// where the patched game's sprites differed) on the original: none of it may read a free region
+// or a hook site, and only the loop may read the AI's RAM: the AI's zero page and AI_RAM6, which
+// the patched game holds at 0 when a person plays, as the original (clear_ai_ram, tested in
+// hooks_test), and AI_RAM7, which the original never writes (the console's power-on values).
 TEST_CASE("real game: the original reads no free ROM when a lag NMI rewrites the sprite loader's pointer") {
     const auto roms = game_roms_or_skip();
     if (!roms) return;
     std::vector<game::WatchedRange> watched = free_rom_ranges();
     for (const CartRegion& r : shipped_cart().regions)  // (the main loop's demo test was one)
-        if (r.is_hook_site()) watched.push_back({r.start, region_last(r), r.name});
+        if (r.is_hook_site() || r.is_ram) watched.push_back({r.start, region_last(r), r.name});
     game::AccessTrace trace(watched);
     for (const auto& [seed, level, frames] : {std::tuple<uint64_t, uint8_t, uint64_t>{28, 163, 1000}, {49, 160, 1250}}) {
         emu::Nes x(roms->original);
@@ -205,9 +201,12 @@ TEST_CASE("real game: the original reads no free ROM when a lag NMI rewrites the
         if (site.range.rfind("HOOK_", 0) == 0 && site.kind == game::kExecute) continue;  // the game's code, run
         // Known and not fixed: from $81D9 the loop reads on (y wraps at $82D8) into the title
         // screen's hook at $8254 (README, "Human play is untouched": a sprite of such a frame).
-        if (site.range == "HOOK_TITLE_ENTER" && site.pc >= tetris::game_spriteLoaderLoop &&
-            site.pc <= tetris::game_spriteLoaderLoop_last)
+        const bool loop = site.pc >= tetris::game_spriteLoaderLoop && site.pc <= tetris::game_spriteLoaderLoop_last;
+        if (site.range == "HOOK_TITLE_ENTER" && loop) continue;
+        if (site.range.rfind("AI_", 0) == 0 && loop && site.kind == game::kRead) {
+            std::cout << "  " << site.describe() << "\n";
             continue;
-        FAIL_CHECK("the original game touches a free region, or reads a hook site as data");
+        }
+        FAIL_CHECK("the original game touches a free region or the AI's RAM, or reads a hook site as data");
     }
 }

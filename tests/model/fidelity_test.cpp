@@ -112,3 +112,18 @@ TEST_CASE("fidelity: model-made stacks at levels 140-255 and score 999 999, ever
     CHECK(forecast.count(Maybe::Yes, true) > 0);
     CHECK(100 * (forecast.count(Maybe::May, true) + forecast.count(Maybe::May, false)) < frames);
 }
+
+// An NMI that lands in the main loop's dispatch of gameModeState 8 ($AC89, between its pulls and
+// its jmp) sends the game into the legal screen's code (traced, game_harness.hpp DispatchWatch):
+// the game has left play, at a lock the model called one that may crash. Without the watch the
+// game's RAM at the next wait (gameModeState 8) was read as a state the game cannot be in.
+TEST_CASE("fidelity: a dispatch sent astray by an NMI ends the game as a crash the model forecast") {
+    const auto rom = nestris::test::tetris_rom_or_skip();
+    if (!rom) return;
+    const FidelityResult r = run_fidelity_game(*rom, stacked_fidelity_games(1, 4000, 4154, {254}, true)[0]);
+    INFO(describe(r));
+    REQUIRE(r.crash);
+    CHECK(r.crash->how.find("dispatch went to $8220") != std::string::npos);
+    CHECK(r.crash->predicted);
+    CHECK(r.ok());
+}

@@ -23,12 +23,18 @@ struct LagWatch {
     unsigned lag_nmis = 0;       // in the emulator frame under way
     uint16_t lag_pc = 0;         // the instruction the last lag NMI interrupted
     uint8_t lag_play_state = 0;
-    bool crashed = false;        // the CPU ran RAM during play
-    uint16_t crash_pc = 0;
+    bool crashed = false;        // the CPU ran RAM during play, or a dispatch went astray
+    std::string crash_how;
+    DispatchWatch dispatch;
 
     void on_instruction(const emu::Nes& n) {
         const uint16_t pc = n.cpu().pc();
         const bool playing = n.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY;
+        dispatch.on_instruction(n);
+        if (playing && !crashed && dispatch.astray()) {
+            crashed = true;
+            crash_how = *dispatch.astray();
+        }
         if (pc == tetris::game_waitForVblank_loop || pc == tetris::game_waitForVblank_loop2) {
             waited = true;
         } else if (pc == nmi_entry) {
@@ -42,7 +48,7 @@ struct LagWatch {
             waited = false;
         } else if (pc < 0x8000 && playing && !crashed) {
             crashed = true;
-            crash_pc = pc;
+            crash_how = "runs RAM at " + hex(pc, 4);
         }
     }
 };
@@ -89,9 +95,9 @@ bool step_both(emu::Nes& x, emu::Nes& y, LagWatch& lx, LagWatch& ly, uint8_t pad
     r.level = std::max<unsigned>(r.level, x.read_ram(tetris::levelNumber));
     if (lx.crashed || ly.crashed) {
         r.end = AiGameComparison::End::Crash;
-        r.end_detail = std::string("the original ") + (lx.crashed ? "runs RAM at " + hex(lx.crash_pc, 4) : "goes on") +
-                       ", the patched " + (ly.crashed ? "runs RAM at " + hex(ly.crash_pc, 4) : "goes on");
-        if (lx.crashed != ly.crashed || lx.crash_pc != ly.crash_pc) r.mismatch = "frame " + std::to_string(f) + ": " + r.end_detail;
+        r.end_detail = std::string("the original ") + (lx.crashed ? lx.crash_how : "goes on") + ", the patched " +
+                       (ly.crashed ? ly.crash_how : "goes on");
+        if (lx.crashed != ly.crashed || lx.crash_how != ly.crash_how) r.mismatch = "frame " + std::to_string(f) + ": " + r.end_detail;
         return false;
     }
     const uint16_t vbi = tetris::verticalBlankingInterval;
@@ -197,8 +203,19 @@ AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartI
     exclusions.ranges.emplace_back(0x0000, 0x0001);
     emu::Nes x(roms.original), y(roms.patched);
     LagWatch lx{x.nmi_vector()}, ly{y.nmi_vector()};
+    // A model-made state: the AI starts over on the new board, as at a game's start. Its task
+    // when ai_idle next begins (the AI just switched on: last_mode 0; written there, as the
+    // wait under way stores last_mode), its driver at once (as the NMIs between games leave it).
+    bool restart_task = false;
+    const uint16_t idle_entry = cart.require("ai_idle"), last_mode = cart.require("last_mode");
     x.set_instruction_hook([&lx](const emu::Nes& n) { lx.on_instruction(n); });
-    y.set_instruction_hook([&ly](const emu::Nes& n) { ly.on_instruction(n); });
+    y.set_instruction_hook([&](const emu::Nes& n) {
+        if (restart_task && n.cpu().pc() == idle_entry) {
+            y.write_ram(last_mode, 0);
+            restart_task = false;
+        }
+        ly.on_instruction(n);
+    });
     // The same walk, frame for frame; the original's without Select at Start (held with A, it
     // would spoil the original's A+Start test for the +10 levels).
     MenuWalk human = walk;
@@ -207,8 +224,8 @@ AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartI
     y.run_input(menu_walk_input(walk));
     if (start) {
         start_from_model_state({&x, &y}, start->level, start->seed);
-        // The AI starts over on the new board, as after the game's wipe of its RAM at a game's start.
-        y.ram()[cart.require("ram_ok")] = 0;
+        for (const char* name : {"drv_active", "drv_held"}) y.write_ram(cart.require(name), 0);
+        restart_task = true;
     }
     x.log_ppu_writes(true);
     y.log_ppu_writes(true);

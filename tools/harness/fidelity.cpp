@@ -52,12 +52,14 @@ struct Harness {
     uint64_t nmi_at = 0;   // the cycle its interrupt began
     uint64_t wait_at = 0;  // the cycle the main loop's wait last began
     bool reached_state6 = false, reached_state7 = false;  // where that work was
+    game::DispatchWatch dispatch;
 
     Harness(std::span<const uint8_t> rom, std::function<void(const emu::Nes&)> observe)
         : nes(rom), nmi_address(tetris::game_nmi) {
         nes.power_on();
         nes.set_instruction_hook([this, observe = std::move(observe)](const emu::Nes& n) {
             if (observe) observe(n);
+            dispatch.on_instruction(n);
             const uint16_t pc = n.cpu().pc();
             if (pc == tetris::game_waitForVblank_loop || pc == tetris::game_waitForVblank_loop2) wait_at = n.cycles();
             reached_state6 |= pc == tetris::game_checkForResetKeyCombo;
@@ -69,12 +71,13 @@ struct Harness {
     void next_nmi() {
         if (auto why = try_next_nmi()) throw std::runtime_error(*why);
     }
-    // The same; a game that went astray (the CPU jammed, no NMI, or an NMI that interrupted
-    // code in RAM) is said, not thrown.
+    // The same; a game that went astray (a dispatch that jumped elsewhere, the CPU jammed, no
+    // NMI, or an NMI that interrupted code in RAM) is said, not thrown.
     std::optional<std::string> try_next_nmi() {
         if (nes.cpu().pc() == nmi_address) nes.step();
         if (!lag) reached_state6 = reached_state7 = false;  // a frame's work begins
         const emu::RunStatus status = nes.run_until_pc(nmi_address, kCyclesPerNmi);
+        if (dispatch.astray()) return dispatch.astray();
         if (status != emu::RunStatus::Reached)
             return std::string("the game did not reach its NMI: ") + emu::to_string(status);
         ++nmis;

@@ -2,6 +2,7 @@
 
 #include "ai-reference/ai/ai_player.hpp"
 #include "tools/harness/cart_loop.hpp"
+#include "base/hex.hpp"
 #include "emu-test/opcodes.hpp"
 #include "patcher/patch.hpp"
 #include "ai-reference/model/player.hpp"
@@ -263,6 +264,27 @@ void count_lag_nmi(LagNmis& lag, const emu::Nes& n, bool reached_state6, bool re
             at >= tetris::game_startButtonHandling_pause && at < tetris::game_startButtonHandling_paused);
     lag.stale_vram_row_save = lag.stale_vram_row_save || (at == tetris::game_savePlayer1State_store &&
                                                           n.cpu().x() == tetris::vramRow - tetris::tetriminoX);
+}
+
+void DispatchWatch::on_instruction(const emu::Nes& n) {
+    const uint16_t pc = n.cpu().pc();
+    if (pc == tetris::game_switchDispatch) {
+        // The caller's jsr pushed the table's address - 1; the dispatch reads (that),y with y =
+        // 2A + 1 (8 bits) and the next byte.
+        const auto stack = [&](int i) { return n.read_ram(static_cast<uint16_t>(0x100 + ((n.cpu().s() + i) & 0xFF))); };
+        const uint16_t base = static_cast<uint16_t>(stack(1) | stack(2) << 8);
+        const uint8_t y = static_cast<uint8_t>((n.cpu().a() << 1) + 1);
+        if (expected_.size() < 64)
+            expected_.push_back(static_cast<uint16_t>(n.peek(static_cast<uint16_t>(base + y)) |
+                                                      n.peek(static_cast<uint16_t>(base + static_cast<uint8_t>(y + 1))) << 8));
+    } else if (pc == tetris::game_switchWindowLast && !expected_.empty()) {
+        const uint16_t target = static_cast<uint16_t>(n.read_ram(0) | n.read_ram(1) << 8);
+        const uint16_t expected = expected_.back();
+        expected_.pop_back();
+        if (target != expected && !astray_)
+            astray_ = "a jump-table dispatch went to " + hex(target, 4) + ", not to its table's " + hex(expected, 4) +
+                      " (an NMI landed between its pulls and its jmp)";
+    }
 }
 
 std::string menu_walk_input(const MenuWalk& w) {

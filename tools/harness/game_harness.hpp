@@ -209,6 +209,24 @@ IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const D
 // `reached` or not, the pause's start), and whether on the player's save's store of vramRow.
 void count_lag_nmi(LagNmis& lag, const emu::Nes& at_nmi, bool reached_state6, bool reached_state7);
 
+// The game's jump-table dispatch (switch_s_plus_2a), watched: the entry its table gives for A,
+// against where its jmp (tmp1) goes. An NMI between the dispatch's pulls and its jmp leaves tmp1
+// and tmp2 as its own dispatch rewrote them, and the jmp goes astray: into RAM (a crash), or
+// into the game's code elsewhere (traced: `nestris-ai fidelity --games 0 --stacked 1
+// --stacked-levels 254 --max-score --seed 4154`, an NMI at $AC89 in gameModeState 8's dispatch
+// sent the game into the legal screen's code at $8220, with gameModeState 8). Either way the
+// game has left play: the harnesses end the game there as a crash.
+class DispatchWatch {
+public:
+    void on_instruction(const emu::Nes& n);
+    // Where the first dispatch that went astray went, said for people; nothing until one did.
+    const std::optional<std::string>& astray() const { return astray_; }
+
+private:
+    std::vector<uint16_t> expected_;  // nested: an NMI's dispatch inside the main loop's
+    std::optional<std::string> astray_;
+};
+
 // ---- the menus as a player walks them ------------------------------------------------------
 struct MenuWalk {
     int level = 19;          // 0-19 (10-19: A held at Start)

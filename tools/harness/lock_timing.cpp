@@ -58,11 +58,13 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
     LockTiming t;
     uint64_t score_nmi = 0, loop_start = 0, loop_end = 0, wait_at = 0;
     bool in_frame = false;
+    DispatchWatch dispatch;
     nes.set_instruction_hook([&](const emu::Nes& n) {
         const uint16_t pc = n.cpu().pc();
         const uint64_t c = n.cycles();
-        if (pc < 0x8000 && !t.crashed) {  // the game's code is all in ROM
-            t.crashed = true;
+        dispatch.on_instruction(n);
+        if ((pc < 0x8000 || dispatch.astray()) && !t.crashed) {  // the game's code is all in ROM; a dispatch
+            t.crashed = true;                                    // gone astray left play (DispatchWatch)
             t.crash_pc = pc;
         } else if (pc == tetris::game_nmi) {
             if (in_frame) t.landed.push_back({c - emu::Nes::kInterruptCycles - score_nmi, n.interrupted_pc()});
