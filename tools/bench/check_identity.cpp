@@ -72,8 +72,14 @@ int check_against_original(uint64_t count, unsigned threads, const std::string& 
     return mismatches || more || less ? 1 : 0;
 }
 
+// Game i of --from-level L: level L + (37 i mod (256 - L)), its stack from seed first + i.
+game::ModelStart model_start(int from_level, uint64_t first_seed, uint64_t i) {
+    return {static_cast<uint8_t>(from_level + static_cast<int>((i * 37) % static_cast<uint64_t>(256 - from_level))),
+            first_seed + i};
+}
+
 int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, int level, bool b_type,
-                   uint64_t frames, unsigned threads) {
+                   uint64_t frames, unsigned threads, int from_level, uint64_t first_seed) {
     using Game = game::AiGameComparison;
     std::vector<Game> games(count);
     std::mutex out;
@@ -82,12 +88,18 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
         walk.level = level;
         walk.b_type = b_type;
         walk.title_wait = first_wait + static_cast<int>(i);
-        const Game c = game::compare_ai_game_with_loop(roms.patched, shipped_cart(), walk, frames);
+        std::optional<game::ModelStart> start;
+        std::string from;
+        if (from_level >= 0) {
+            start = model_start(from_level, first_seed, i);
+            from = ", from level " + std::to_string(start->level) + ", seed " + std::to_string(start->seed);
+        }
+        const Game c = game::compare_ai_game_with_loop(roms.patched, shipped_cart(), walk, frames, start);
         games[i] = c;
         std::lock_guard<std::mutex> lock(out);
-        std::printf("AI game %llu (title wait %d): %llu frames, %u pieces, %u lines, %u fallback pieces (loop %u; at level 29+: %u of "
+        std::printf("AI game %llu (title wait %d%s): %llu frames, %u pieces, %u lines, %u fallback pieces (loop %u; at level 29+: %u of "
                     "%u pieces), %s, idle %u-%u (mean %.0f), %llu lag frames in %llu frames (most %u): %s\n",
-                    static_cast<unsigned long long>(i), walk.title_wait, static_cast<unsigned long long>(c.frames), c.pieces,
+                    static_cast<unsigned long long>(i), walk.title_wait, from.c_str(), static_cast<unsigned long long>(c.frames), c.pieces,
                     c.lines, c.real_fallbacks, c.loop_fallbacks, c.fallbacks_29, c.pieces_29,
                     (game::describe_end(c) + (c.end == Game::End::Crash ? (c.crash_predicted ? " (forecast: may crash)" : " (NOT forecast)") : "")).c_str(),
                     c.idle_min, c.idle_max, c.idle_mean, static_cast<unsigned long long>(c.lag_frames),
@@ -108,14 +120,15 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
         besides_loop.merge(c.besides_loop);
     }
     const uint64_t unreadable = sum_of(games, [](const Game& c) { return c.end == Game::End::Unreadable; });
-    std::printf("%llu AI games from level %d (%s), %llu frames, %llu pieces, %llu lines, %llu game overs (the curtain), "
+    const std::string from = from_level >= 0 ? std::to_string(from_level) + "-255 (model-made states)" : std::to_string(level);
+    std::printf("%llu AI games from level %s (%s), %llu frames, %llu pieces, %llu lines, %llu game overs (the curtain), "
                 "%llu crashes, %llu states the model could not read, %llu reached 230 lines, "
                 "%llu lag frames (every one stepped by the model too)\n"
                 "pieces given the best placement of a search not done at their spawn: %llu (%.1f %%); below level 29: "
                 "%llu of %llu (%.1f %%), at level 29 and above: %llu of %llu (%.1f %%)\n"
                 "mismatches with the cartridge in the loop: %llu\n"
                 "crashes the model did not forecast: %llu; %s\n%s\n",
-                static_cast<unsigned long long>(count), level, b_type ? "B-Type" : "A-Type",
+                static_cast<unsigned long long>(count), from.c_str(), b_type ? "B-Type" : "A-Type",
                 static_cast<unsigned long long>(sum_of(games, &Game::frames)), static_cast<unsigned long long>(pieces),
                 static_cast<unsigned long long>(sum_of(games, &Game::lines)),
                 static_cast<unsigned long long>(sum_of(games, &Game::game_over)),
@@ -170,9 +183,10 @@ int main(int argc, char** argv) {
                  "is lag the AI caused); a crash must be alike on both");
     int from_level = -1;
     app.add_option("--from-level", from_level,
-                   "with --ai-games --against-original: each AI game goes on from a model-made state written at its\n"
-                   "first frame of play (score 999 999, a stack 8 rows high from --first-seed + i), game i at\n"
-                   "level L + (37 i mod (256 - L)): levels L-255 (100-255)")
+                   "with --ai-games: each AI game goes on from a model-made state written at its first frame of\n"
+                   "play (score 999 999, a stack 8 rows high from --first-seed + i), game i at level\n"
+                   "L + (37 i mod (256 - L)): levels L-255 (100-255); against the cartridge in the loop, or with\n"
+                   "--against-original against the original")
         ->check(CLI::Range(100, 255));
     app.add_flag("--no-crash-rule", no_crash_rule,
                  "with --ai-games: the AI without its crash rule (its crash bands moved to level 250), the AI\n"
@@ -181,7 +195,7 @@ int main(int argc, char** argv) {
     return nestris::run_program(app, argc, argv, [&]() -> int {
         if ((on_original || no_crash_rule) && !ai_games)
             throw UsageError("--against-original and --no-crash-rule go with --ai-games");
-        if (from_level >= 0 && !on_original) throw UsageError("--from-level goes with --ai-games --against-original");
+        if (from_level >= 0 && !ai_games) throw UsageError("--from-level goes with --ai-games");
         if (high_levels && (ai_games || !movie_out.empty()))
             throw UsageError("--high-levels goes with neither --ai-games nor --movie-out");
         game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
@@ -213,9 +227,7 @@ int main(int argc, char** argv) {
                         name += ")";
                         return game::compare_ai_game_with_original(roms, shipped_cart(), walk, frames);
                     }
-                    const game::ModelStart start{
-                        static_cast<uint8_t>(from_level + static_cast<int>((i * 37) % static_cast<uint64_t>(256 - from_level))),
-                        first_seed + i};
+                    const game::ModelStart start = model_start(from_level, first_seed, i);
                     name += ", from level " + std::to_string(start.level) + ", seed " + std::to_string(start.seed) + ")";
                     return game::compare_ai_game_with_original(roms, shipped_cart(), walk, frames, start);
                 });
@@ -228,7 +240,7 @@ int main(int argc, char** argv) {
                            std::to_string(first_seed + i) + ")";
                     return game::compare_high_level_play_with_original(roms, shipped_cart(), at, first_seed + i, frames);
                 });
-        if (ai_games) return check_ai_games(roms, ai_games, first_wait, level, b_type, frames, threads);
+        if (ai_games) return check_ai_games(roms, ai_games, first_wait, level, b_type, frames, threads, from_level, first_seed);
         std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0};
         std::mutex out;
         parallel_for(movies, std::max(1u, threads), [&](uint64_t i) {

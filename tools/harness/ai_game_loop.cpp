@@ -45,10 +45,16 @@ std::string describe_end(const AiGameComparison& c) {
 }
 
 AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom, const CartImage& cart,
-                                           const MenuWalk& walk, uint64_t max_frames) {
+                                           const MenuWalk& walk, uint64_t max_frames,
+                                           std::optional<ModelStart> start) {
     emu::Nes nes(patched_rom);
     nes.run_input(menu_walk_input(walk));
     nes.set_buttons(0);
+    AiRestart restart(cart);
+    if (start) {
+        start_from_model_state({&nes}, start->level, start->seed);
+        restart.arm(nes);
+    }
     const uint16_t idle_entry = cart.require("ai_idle"), late_plans = cart.require("late_plans");
     const uint16_t nmi_entry = nes.nmi_vector();
 
@@ -108,6 +114,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
     DispatchWatch dispatch;
     nes.set_instruction_hook([&](const emu::Nes& n) {
         const uint16_t pc = n.cpu().pc();
+        restart.on_instruction(nes, n);
         if (ended) return;
         dispatch.on_instruction(n);
         if (in_play && dispatch.astray()) {
@@ -153,6 +160,10 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
                 end_with(AiGameComparison::End::Crash, "no frame boundary in 120 frames (the game froze)");
         }
     });
+
+    // A model-made state was written into the game in its wait: the game's first boundary, from
+    // which the loop starts (the NMI that follows is the first either one's driver sees it in).
+    if (start) reach_boundary(nes);
 
     std::optional<tools::CartridgeInTheLoop> loop;
     uint32_t next_idle = 0;

@@ -203,17 +203,10 @@ AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartI
     exclusions.ranges.emplace_back(0x0000, 0x0001);
     emu::Nes x(roms.original), y(roms.patched);
     LagWatch lx{x.nmi_vector()}, ly{y.nmi_vector()};
-    // A model-made state: the AI starts over on the new board, as at a game's start. Its task
-    // when ai_idle next begins (the AI just switched on: last_mode 0; written there, as the
-    // wait under way stores last_mode), its driver at once (as the NMIs between games leave it).
-    bool restart_task = false;
-    const uint16_t idle_entry = cart.require("ai_idle"), last_mode = cart.require("last_mode");
+    AiRestart restart(cart);
     x.set_instruction_hook([&lx](const emu::Nes& n) { lx.on_instruction(n); });
     y.set_instruction_hook([&](const emu::Nes& n) {
-        if (restart_task && n.cpu().pc() == idle_entry) {
-            y.write_ram(last_mode, 0);
-            restart_task = false;
-        }
+        restart.on_instruction(y, n);
         ly.on_instruction(n);
     });
     // The same walk, frame for frame; the original's without Select at Start (held with A, it
@@ -224,8 +217,7 @@ AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartI
     y.run_input(menu_walk_input(walk));
     if (start) {
         start_from_model_state({&x, &y}, start->level, start->seed);
-        for (const char* name : {"drv_active", "drv_held"}) y.write_ram(cart.require(name), 0);
-        restart_task = true;
+        restart.arm(y);
     }
     x.log_ppu_writes(true);
     y.log_ppu_writes(true);

@@ -287,6 +287,23 @@ void DispatchWatch::on_instruction(const emu::Nes& n) {
     }
 }
 
+AiRestart::AiRestart(const CartImage& cart)
+    : idle_entry_(cart.require("ai_idle")), last_mode_(cart.require("last_mode")),
+      drv_active_(cart.require("drv_active")), drv_held_(cart.require("drv_held")) {}
+
+void AiRestart::arm(emu::Nes& patched) {
+    patched.write_ram(drv_active_, 0);
+    patched.write_ram(drv_held_, 0);
+    armed_ = true;
+}
+
+void AiRestart::on_instruction(emu::Nes& patched, const emu::Nes& n) {
+    if (armed_ && n.cpu().pc() == idle_entry_) {
+        patched.write_ram(last_mode_, 0);
+        armed_ = false;
+    }
+}
+
 std::string menu_walk_input(const MenuWalk& w) {
     if (w.level < 0 || w.level > 19) throw std::invalid_argument("the start level is 0-19 (10-19 with the A trick)");
     if (w.height < 0 || w.height > 5) throw std::invalid_argument("the B-Type height is 0-5");

@@ -274,8 +274,31 @@ struct AiGameComparison {
 };
 // "game over (the curtain)", "frames ran out", "CRASH: ..." or "cannot read the state: ...".
 std::string describe_end(const AiGameComparison& c);
+// A game from a model-made state: at its first frame of play, `level`, score 999 999, a stack 8
+// rows high from `seed` (high_level_state below), written into the game's RAM; the AI starts
+// over there, on that board (AiRestart).
+struct ModelStart {
+    uint8_t level = 0;
+    uint64_t seed = 0;
+};
+// With `start`, the game goes on from a model-made state, and the loop starts from it.
 AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom, const CartImage& cart,
-                                           const MenuWalk& walk, uint64_t max_frames);
+                                           const MenuWalk& walk, uint64_t max_frames,
+                                           std::optional<ModelStart> start = std::nullopt);
+// The AI starts over after a harness wrote another state into the game's RAM, as at a game's
+// start: its driver at once (drv_active, drv_held 0, as the NMIs between games leave them), its
+// task when ai_idle next begins (last_mode 0: the AI just switched on; written there, since the
+// wait under way stores last_mode). on_instruction goes in the machine's instruction hook.
+class AiRestart {
+public:
+    explicit AiRestart(const CartImage& cart);
+    void arm(emu::Nes& patched);
+    void on_instruction(emu::Nes& patched, const emu::Nes& n);
+
+private:
+    uint16_t idle_entry_, last_mode_, drv_active_, drv_held_;
+    bool armed_ = false;
+};
 
 // ---- an AI game of the patched game replayed on the original --------------------------------
 // The patched game plays an AI game (menu walk); the original game gets the same walk, then, each
@@ -298,12 +321,7 @@ struct AiGameOnOriginal {
     unsigned lines = 0, level = 0;   // at the end; level: the highest seen
 };
 // With `start`, the game goes on from a model-made state written into both at its first frame
-// of play (as compare_high_level_play_with_original's: start->level, score 999 999, a stack 8 rows
-// high from start->seed); the AI starts over there, on that board.
-struct ModelStart {
-    uint8_t level = 0;
-    uint64_t seed = 0;
-};
+// of play (as compare_high_level_play_with_original's).
 AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartImage& cart, const MenuWalk& walk,
                                                uint64_t max_frames, std::optional<ModelStart> start = std::nullopt);
 // A model-made state at a high level from the game's state at its first frame of play: `level`,
