@@ -165,8 +165,8 @@ TEST_CASE("real game: the original reads no free ROM at any level (0-255: the le
 // A lag frame's NMI that lands in loadSpriteIntoOamStaging, between its load of the sprite's data
 // pointer (generalCounter, generalCounter2) and the loop that reads through it, leaves the render's
 // values there, and the loop reads on from page $81 (the main loop, two-player code) until a $FF,
-// or from RAM: the poll leaves its new presses in generalCounter2, so with Down and Left pressed
-// together the loop reads page $06-$07 (asm/nestris.cfg). Human play from model-made states at
+// or from RAM: the poll leaves the buttons it read in generalCounter2, so with Down and Left held
+// the loop reads page $06-$07 (asm/nestris.cfg). Human play from model-made states at
 // levels 160 and 163 (score 999 999, random movies: the games of check-identity --high-levels 60
 // where the patched game's sprites differed) on the original: none of it may read a free region
 // or a hook site, and only the loop may read the AI's RAM: the AI's zero page and AI_RAM6, which

@@ -34,6 +34,20 @@ using namespace nestris;
 
 namespace {
 
+// Instruction starts (cycles after the loop's end) as runs: " +a-b +c-d" (a gap over 8 cycles
+// starts another run).
+std::string spans(const std::vector<uint64_t>& starts) {
+    std::string out;
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+        const uint64_t w = starts[i];
+        const bool first = i == 0 || starts[i - 1] + 8 < w;
+        const bool last = i + 1 == starts.size() || starts[i + 1] > w + 8;
+        if (first) out.append(" +").append(std::to_string(w));
+        if (last && !first) out.append("-").append(std::to_string(w));
+    }
+    return out;
+}
+
 const char* end_name(const game::AiGameTimes& g) {
     switch (g.end) {
     case game::AiGameTimes::End::Curtain: return "topped out (the curtain)";
@@ -174,14 +188,9 @@ int main(int argc, char** argv) {
                                    static_cast<uint8_t>(lines / 100)};  // the hundreds byte counts on past 9
                     const game::LockTiming o = game::trace_lock(roms.original, setup);
                     const uint64_t model = score_loop_work(setup.level, setup.lines_cleared, setup.score).cycles;
-                    std::string where, windows;
-                    for (std::size_t i = 0; i < o.crash_window_starts.size(); ++i) {
-                        const uint64_t w = o.crash_window_starts[i];
-                        const bool first = i == 0 || o.crash_window_starts[i - 1] + 8 < w;
-                        const bool last = i + 1 == o.crash_window_starts.size() || o.crash_window_starts[i + 1] > w + 8;
-                        if (first) windows.append(" +").append(std::to_string(w));
-                        if (last && !first) windows.append("-").append(std::to_string(w));
-                    }
+                    std::string where;
+                    const std::string windows = spans(o.crash_window_starts), loader = spans(o.loader_window_starts),
+                                      minos = spans(o.mino_window_starts);
                     for (const game::LandedNmi& l : o.landed) {
                         char buf[48];
                         std::snprintf(buf, sizeof buf, " $%04X@%llu", l.pc, static_cast<unsigned long long>(l.at));
@@ -197,6 +206,10 @@ int main(int argc, char** argv) {
                                 where.c_str());
                     if (windows_too && !windows.empty())
                         std::printf("%33s dispatch windows after the loop (cycles):%s\n", "", windows.c_str());
+                    if (windows_too && !minos.empty())
+                        std::printf("%33s current piece's minos after the loop (cycles):%s\n", "", minos.c_str());
+                    if (windows_too && !loader.empty())
+                        std::printf("%33s sprite loader after the loop (cycles):%s\n", "", loader.c_str());
                 }
         return 0;
     });

@@ -37,6 +37,12 @@ bool in_dispatch_crash_window(uint16_t pc) {
     return pc >= tetris::game_switchWindowFirst && pc <= tetris::game_switchWindowLast;
 }
 
+bool in_mino_window(uint16_t pc) { return pc >= tetris::game_stageMinoLoop && pc <= tetris::game_stageMinoLoopLast; }
+
+bool in_sprite_loader_window(uint16_t pc) {
+    return pc >= tetris::game_spriteLoaderPointerSet && pc <= tetris::game_spriteLoaderLoopJmp;
+}
+
 LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& setup) {
     if (setup.lines_cleared > 4) throw std::invalid_argument("a lock clears 0-4 lines");
     emu::Nes nes(original_rom);
@@ -79,6 +85,10 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
                              n.read_ram(static_cast<uint16_t>(tetris::score + 2))};
         } else if (in_frame && loop_end && in_dispatch_crash_window(pc)) {
             t.crash_window_starts.push_back(c - loop_end);
+        } else if (in_frame && loop_end && in_sprite_loader_window(pc)) {
+            t.loader_window_starts.push_back(c - loop_end);
+        } else if (in_frame && loop_end && in_mino_window(pc)) {
+            t.mino_window_starts.push_back(c - loop_end);
         } else if (pc == tetris::game_waitForVblank_loop && in_frame && wait_at == 0) {
             wait_at = c;
             in_frame = false;

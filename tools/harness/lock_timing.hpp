@@ -46,7 +46,21 @@ struct LockTiming {
     // them has its own dispatch overwrite tmp1/tmp2, and the game jumps astray. Cycles from the
     // loop's end to each such instruction's first cycle, in the order run.
     std::vector<uint64_t> crash_window_starts;
+    // The same for the sprite loader (loadSpriteIntoOamStaging) after the loop, from the store of
+    // its pointer to its loop's last instruction: an NMI there leaves the pointer at (the render's
+    // digits, the buttons the poll read: generalCounter2 is its scratch), RAM, and the loop reads
+    // on there to a $FF record (MODEL.md "Time").
+    std::vector<uint64_t> loader_window_starts;
+    // And the current piece's sprite staging (stageSpriteForCurrentPiece's loop over its minos):
+    // an NMI there leaves the buttons the poll read as the loop's count, 0 when none is held, and
+    // the loop then runs 256 times, longer than a frame, so the next NMI lands in it again: the
+    // game freezes until a button is held (MODEL.md "Time").
+    std::vector<uint64_t> mino_window_starts;
 };
+// stageSpriteForCurrentPiece's loop over the minos.
+bool in_mino_window(uint16_t pc);
+// The sprite loader's instructions from its pointer's store to its loop's jmp.
+bool in_sprite_loader_window(uint16_t pc);
 
 // The instructions of switch_s_plus_2a from its first store into tmp1 to its jmp (tmp1).
 bool in_dispatch_crash_window(uint16_t pc);
