@@ -55,7 +55,8 @@ done:                       ; updateAudioWaitForNmiAndResetOamStaging after its 
     jsr game_memset_page
     rts
 ai_plays:
-    bpl playing             ; (N: AI_MODE_POLL_PAUSED) the scoring frame is over: the AI's polls again
+    bit ai_mode
+    bvc playing             ; (V: AI_MODE_POLL_PAUSED / _LAG) the scoring frame is over: the AI's polls again
     lda #AI_MODE_GAME
     sta ai_mode
 playing:
@@ -77,10 +78,10 @@ wait:
     ; make it lag. That frame's NMI steps the animation (rowY 4 -> 5) when the frame counter is
     ; a multiple of 4. A lock without a line scores in the frame after UPDATE_LINES is set.
     ; From level 128 that frame runs as the original's: no step of the task, and the game's own
-    ; poll until the next wait (AI_MODE_POLL_PAUSED). The spin ends within 5 cycles of where the
-    ; original's would (its phase: the AI's frames before took other cycles), and that poll is 7
-    ; cycles faster than the original's, so the frame starts 2-12 cycles sooner and lags only
-    ; where the original lags.
+    ; poll until the next wait (AI_MODE_POLL_PAUSED, then _LAG). The spin ends within 5 cycles of
+    ; where the original's would (its phase: the AI's frames before took other cycles); the
+    ; frame's NMI takes 5 cycles less than the original's and this wait's end 8 less, so the
+    ; frame starts 8-18 cycles sooner and lags only where the original lags.
     lda playState
     cmp #PLAY_STATE_UPDATE_LINES
     beq unscored
@@ -98,7 +99,16 @@ wait:
 pause:
     lda #AI_MODE_POLL_PAUSED
     sta ai_mode
-    bmi spin                ; (always)
+    ldx #>oamStaging        ; (the wait's end, below, without the cycles of these)
+    ldy #>oamStaging
+pause_spin:
+    lda verticalBlankingInterval
+    beq pause_spin
+    .assert >pause_spin = >*, lderror, "ai_idle's pause spin must not cross a page (its branch: 3 cycles)"
+    lda #AI_MODE_POLL_LAG   ; until the next wait, an NMI lands in the frame's work
+    sta ai_mode
+    lda #$FF
+    jmp game_memset_page    ; (its rts is the wait routine's)
 unscored:
     bit levelNumber
     bmi pause

@@ -95,20 +95,52 @@ down:
 .endproc
 
 .segment "PACK_ai_poll"
+; The modes by bit (hooks.inc): N clear and V clear: a human plays; V alone: the first NMI of a
+; scoring frame the AI leaves to the game; N and V: a lag NMI in that frame; N alone: the AI plays.
 .proc ai_poll
-    lda ai_mode
-    bmi human               ; AI_MODE_POLL_PAUSED: the game's own poll, 7 cycles sooner than the
-    .assert >* = >human, lderror, "ai_poll's branch to human must not cross a page (its cycles)"
-    bne ai_on               ; original's (ai_idle: the scoring frame starts before the original's)
+    bit ai_mode
+    bmi ai_or_lag
+    .assert >* = >ai_or_lag, lderror, "ai_poll's branches must not cross a page (their cycles)"
+    bvs paused
+    .assert >* = >paused, lderror, "ai_poll's branches must not cross a page (their cycles)"
     bit ai_mode             ; a human plays: the game's own poll, in the original's cycles (19
     bit ai_mode             ; here with the hook's jmp, as pollControllerButtons takes)
     jmp game_pollController
+paused:                     ; the game's own poll, 5 cycles sooner than the original's (ai_idle:
+    jmp game_pollController ; the scoring frame starts before the original's)
+ai_or_lag:
+    bvc ai_on
+    ; A lag NMI (21 cycles, 2 more than the original's poll: the frame started 8 or more sooner).
+    ; stageSpriteForCurrentPiece counts the piece's 4 minos in generalCounter2, which the poll
+    ; uses as scratch (the buttons held, 0 when none is): an NMI in that loop sets it to 0, the
+    ; loop then runs 256 times, longer than a frame, and the next NMI lands in it again. The
+    ; original freezes there until a button is held; no one holds one in an AI game. An NMI in
+    ; that loop with a count over 4 is in the runaway loop: it stops at the mino under way.
+    lda generalCounter2
+    cmp #5
+    bcs runaway
+poll:
+    jmp game_pollController
+runaway:
+    tsx                     ; the interrupted instruction: above the NMI's P, its A, X, Y (pushed
+    lda $0108,x             ; by its handler) and the handler's return address
+    cmp #>game_stageMinoLoop
+    bne poll
+    lda $0107,x
+    cmp #<game_stageMinoLoop
+    bcc poll
+    cmp #<(game_stageMinoLoopLast + 1)
+    bcs poll
+    .assert >game_stageMinoLoop = >game_stageMinoLoopLast, error, "the mino loop is in one page"
+    jsr game_pollController
+    lda #1
+    sta generalCounter2
+    rts
 ai_on:
     jsr playing_mode
     bne in_game
     sta drv_active          ; (A = 0) not in a game: the game's own poll, and the driver forgets
     sta drv_held            ; its piece, so that every game begins with a clean driver
-human:
     jmp game_pollController
 in_game:
     lda drv_pad             ; the game finds new presses against the controller's last buttons,

@@ -95,8 +95,8 @@ inline constexpr FrameWork kAiGameWork{
     kAiPreLoop, {{kAiBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop, kOriginalBesidesLoop}}};
 // From level hooks::AI_POLL_PAUSE_LEVEL (128) the AI's games run a scoring frame as the original
 // runs it: the task does not think in the frame before it, and the frame's polls take the game's
-// own path (ai_idle, AI_MODE_POLL_PAUSED), 7 cycles faster; with the wait's spin phase the frame
-// starts 2-12 cycles sooner than the original's, inside kPreLoopMargin.
+// own path (ai_idle, AI_MODE_POLL_PAUSED), 5 cycles faster, and the wait's end 8 faster; with the
+// wait's spin phase the frame starts 8-18 cycles sooner than the original's, inside kPreLoopMargin.
 inline const FrameWork& ai_game_work(uint8_t level) {
     return level >= hooks::AI_POLL_PAUSE_LEVEL ? kOriginalWork : kAiGameWork;
 }

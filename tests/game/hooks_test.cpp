@@ -285,3 +285,32 @@ TEST_CASE("the level-menu hint is a copy list of one row of the menu's font") {
     CHECK(decoded == " HOLD SELECT - AI PLAYS ");
     CHECK(seg->bytes[i + length] >= 0x80);  // end of the list
 }
+
+// A lag NMI of an AI game's scoring frame (AI_MODE_POLL_LAG): the game's own poll, and a stop to
+// stageSpriteForCurrentPiece's runaway loop: an NMI that lands in its loop over the minos with a
+// count over 4 (the poll's 0, decremented) sets the count to 1; anywhere else, or with a count of
+// 4 or less, the byte is the poll's.
+TEST_CASE("ai_poll: a lag NMI in the current piece's runaway sprite staging stops it, and nothing else") {
+    Machine t;
+    const uint16_t gc2 = tetris::generalCounter2;
+    const uint8_t poll_stub[] = {0xA9, 0x00, 0x85, static_cast<uint8_t>(gc2), kRts};  // the poll's scratch: 0
+    t.m.load(tetris::game_pollController, poll_stub);
+    struct Case {
+        uint16_t interrupted;
+        uint8_t count;
+        uint8_t after;
+    };
+    for (const Case c : {Case{tetris::game_stageMinoLoop, 200, 1}, Case{tetris::game_stageMinoLoopLast, 12, 1},
+                         Case{0x8A97, 255, 1}, Case{tetris::game_stageMinoLoop, 4, 0}, Case{0x8A4A, 200, 0},
+                         Case{0x8A9A, 200, 0}, Case{0x9C90, 200, 0}, Case{0x8B4B, 200, 0}}) {
+        INFO("interrupted at $" << std::hex << c.interrupted << ", count " << std::dec << int(c.count));
+        t.set("ai_mode", hooks::AI_MODE_POLL_LAG);
+        t.m.write(gc2, c.count);
+        // The stack as the NMI left it at the poll: the handler's return, Y, X, A, then P, PCL, PCH.
+        t.m.cpu().set_s(0xF0);
+        t.m.write(0x01F5, static_cast<uint8_t>(c.interrupted & 0xFF));  // (call: its return at $01EF-$01F0)
+        t.m.write(0x01F6, static_cast<uint8_t>(c.interrupted >> 8));
+        t.call("ai_poll");
+        CHECK(t.m.read(gc2) == c.after);
+    }
+}

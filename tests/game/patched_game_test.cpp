@@ -178,7 +178,7 @@ TEST_CASE("real game: a Start held over several frames pauses an AI game once as
         emu::Nes p(roms->patched);
         // A player's Start lasts several frames: it starts the game and is still held in it.
         p.run_input(to_level_menu(false) + (ai ? "E*3 E+S*8 " : "S*9 ") + ".*60");
-        CHECK(p.read_ram(game::ai_mode_address()) == (ai ? 2 : 0));
+        CHECK(p.read_ram(game::ai_mode_address()) == (ai ? hooks::AI_MODE_GAME : hooks::AI_MODE_HUMAN));
         CHECK(p.read_ram(tetris::renderMode) == 3);  // not paused
         p.run_input("S*10");
         CHECK(p.read_ram(tetris::renderMode) == 0);  // paused, and stays so while Start is held

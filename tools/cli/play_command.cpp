@@ -7,6 +7,7 @@
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "tools/harness/game_harness.hpp"
+#include "hooks_map.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "emu-test/image.hpp"
 #include "emu-test/debug/emu_commands.hpp"
@@ -219,13 +220,22 @@ int play(const PlayOptions& o) {
     const uint32_t score_value = bcd_to_int(nes.ram().data() + t::score, 3);
     static const char* const kModeNames[] = {"the legal screen", "the title", "the game type menu", "the level menu",
                                              "a game", "the demo", "the title (to the demo)"};
-    static const char* const kAiModeNames[] = {"the AI off", "the AI in the demo", "the AI playing"};
+    const auto ai_mode_name = [](uint8_t m) {
+        switch (m) {
+        case hooks::AI_MODE_HUMAN: return "the AI off";
+        case hooks::AI_MODE_DEMO: return "the AI in the demo";
+        case hooks::AI_MODE_GAME: return "the AI playing";
+        case hooks::AI_MODE_POLL_PAUSED:
+        case hooks::AI_MODE_POLL_LAG: return "the AI playing (a scoring frame left to the game)";
+        default: return "the AI in an unknown mode";
+        }
+    };
     const uint8_t mode_now = nes.read_ram(t::gameMode), ai_now = nes.read_ram(ai_mode);
     const bool b_type_now = nes.read_ram(t::gameType) != 0;
     print("played %s for %llu frames (%.1f s); at the end: %s, %s, level %u, %u %s, score %u, %llu %s, "
                 "%llu %s\n",
                 what.c_str(), static_cast<unsigned long long>(o.frames), static_cast<double>(o.frames) / 60.0988,
-                mode_now < 7 ? kModeNames[mode_now] : "an unknown screen", ai_now < 3 ? kAiModeNames[ai_now] : "the AI in an unknown mode",
+                mode_now < 7 ? kModeNames[mode_now] : "an unknown screen", ai_mode_name(ai_now),
                 nes.read_ram(t::player1_levelNumber), line_count, b_type_now ? "lines left" : "lines", score_value,
                 static_cast<unsigned long long>(pieces), pieces == 1 ? "piece" : "pieces",
                 static_cast<unsigned long long>(top_outs), top_outs == 1 ? "top-out" : "top-outs");
