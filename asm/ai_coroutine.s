@@ -16,15 +16,13 @@
 CO_BUF_SIZE = 12
 
 .segment "AI_ZEROPAGE": zeropage
-ai_mode:    .res 1      ; AI_MODE_HUMAN, AI_MODE_DEMO or AI_MODE_GAME (set by the hooks), or AI_MODE_POLL_PAUSED
+ai_mode:    .res 1      ; AI_MODE_HUMAN, _DEMO or _GAME (set by the hooks), or _POLL_PAUSED / _POLL_LAG (hooks.inc)
 
 ; 0 whenever the game is not in a game or the demo (every wait there stores 0): so every game the
 ; AI plays begins with a fresh task and driver (reset_task), and the AI needs no sign in RAM that
 ; a game began.
 .segment "AI_BSS"
 last_mode:  .res 1      ; ai_mode when ai_idle last looked
-
-.segment "AI_BSS"
 co_sp:      .res 1      ; the stack pointer resume found
 co_len:     .res 1      ; bytes of the task's stack in co_buf
 co_buf:     .res CO_BUF_SIZE

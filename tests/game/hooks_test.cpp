@@ -301,8 +301,11 @@ TEST_CASE("ai_poll: a lag NMI in the current piece's runaway sprite staging stop
         uint8_t after;
     };
     for (const Case c : {Case{tetris::game_stageMinoLoop, 200, 1}, Case{tetris::game_stageMinoLoopLast, 12, 1},
-                         Case{0x8A97, 255, 1}, Case{tetris::game_stageMinoLoop, 4, 0}, Case{0x8A4A, 200, 0},
-                         Case{0x8A9A, 200, 0}, Case{0x9C90, 200, 0}, Case{0x8B4B, 200, 0}}) {
+                         Case{0x8A97, 255, 1},  // its dec of the count
+                         Case{tetris::game_stageMinoLoop, 4, 0},
+                         Case{tetris::game_stageMinoLoop - 1, 200, 0}, Case{tetris::game_stageMinoLoopLast + 1, 200, 0},
+                         Case{tetris::game_scoreLoopDone, 200, 0},  // elsewhere in the frame's work
+                         Case{tetris::game_stageMinoLoop + 0x100, 200, 0}}) {
         INFO("interrupted at $" << std::hex << c.interrupted << ", count " << std::dec << int(c.count));
         t.set("ai_mode", hooks::AI_MODE_POLL_LAG);
         t.m.write(gc2, c.count);

@@ -149,10 +149,6 @@ GameState high_level_state(GameState s, uint8_t level, uint64_t seed) {
     return s;
 }
 
-namespace {
-
-}  // namespace
-
 GameState start_from_model_state(std::initializer_list<emu::Nes*> machines, uint8_t level, uint64_t seed) {
     emu::Nes& x = **machines.begin();
     for (int f = 0;; ++f) {
