@@ -5,6 +5,7 @@
 #include "ai-reference/model/game_model.hpp"
 
 #include <optional>
+#include <stdexcept>
 
 #include "ai-reference/model/frame_time.hpp"
 
@@ -222,23 +223,7 @@ u8 bcd_increment_low_digit(u8 v) {
 }
 
 void add_lines_a_type(GameState& s) {
-    for (u8 n = s.completedLines; n != 0; --n) {
-        u8 low = static_cast<u8>(s.lines[0] + 1);
-        if ((low & 0x0F) >= 0x0A) {
-            low = static_cast<u8>(low + 6);
-            if ((low & 0xF0) >= 0xA0) {
-                low &= 0x0F;
-                ++s.lines[1];
-            }
-        }
-        s.lines[0] = low;
-        if ((low & 0x0F) != 0) continue;
-        // Level-up check on every tenth line: the lines counter / 10, taken as the raw BCD
-        // byte, compared signed with the level. Its BCD reading makes start levels above 9
-        // level up later than (level + 1) * 10 lines.
-        const u8 tens = static_cast<u8>(((s.lines[1] << 8 | s.lines[0]) >> 4) & 0xFF);
-        if (minus(s.levelNumber, tens)) ++s.levelNumber;
-    }
+    for (u8 n = s.completedLines; n != 0; --n) add_one_line_a_type(s.lines, s.levelNumber);
 }
 
 void subtract_lines_b_type(GameState& s) {
@@ -502,7 +487,10 @@ uint32_t bcd_to_int(const uint8_t* bytes, std::size_t count) {
     return value;
 }
 
-uint32_t lines_count(const GameState& s) { return bcd_to_int(s.lines.data(), 2); }
+// The low byte is BCD; the game increments the hundreds byte in binary (no decimal adjust), so
+// $0A00 is 1 000 lines and $1000 is 1 600: the lines made, modulo 25 600.
+uint32_t lines_made(uint8_t low, uint8_t hundreds) { return 100u * hundreds + bcd_to_int(&low, 1); }
+uint32_t lines_count(const GameState& s) { return lines_made(s.lines[0], s.lines[1]); }
 uint32_t score_value(const GameState& s) { return bcd_to_int(s.score.data(), 3); }
 uint32_t piece_stat(const GameState& s, int type) {
     if (type < 0 || type >= kPieceTypeCount) return 0;
@@ -578,6 +566,39 @@ uint64_t hash_value(const GameState& s) {
     h *= 0xff51afd7ed558ccdull;
     h ^= h >> 33;
     return h;
+}
+
+void add_one_line_a_type(std::array<uint8_t, 2>& lines, uint8_t& level) {
+    u8 low = static_cast<u8>(lines[0] + 1);
+    if ((low & 0x0F) >= 0x0A) {
+        low = static_cast<u8>(low + 6);
+        if ((low & 0xF0) >= 0xA0) {
+            low &= 0x0F;
+            ++lines[1];
+        }
+    }
+    lines[0] = low;
+    if ((low & 0x0F) != 0) return;
+    // Level-up check on every tenth line: the lines counter / 10, taken as the raw BCD byte,
+    // compared signed with the level. Its BCD reading makes start levels above 9 level up later
+    // than (level + 1) * 10 lines.
+    const u8 tens = static_cast<u8>(((lines[1] << 8 | lines[0]) >> 4) & 0xFF);
+    if (minus(level, tens)) ++level;
+}
+
+LinesAtLevel first_reaching(uint8_t start_level, unsigned levels_up) {
+    LinesAtLevel at{{0, 0}, start_level, 0};
+    unsigned up = 0;
+    // Every start level levels up within 2 560 lines (the tens byte runs through all 256
+    // values), so a level-up comes within 2 560 lines of the last one.
+    for (uint32_t guard = 0; up < levels_up; ++guard) {
+        if (guard > 2560u * (levels_up + 1u)) throw std::logic_error("first_reaching: no level-up");
+        const uint8_t before = at.level;
+        add_one_line_a_type(at.lines, at.level);
+        ++at.count;
+        if (at.level != before) ++up;
+    }
+    return at;
 }
 
 }  // namespace nestris

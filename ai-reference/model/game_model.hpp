@@ -159,8 +159,22 @@ bool is_topped_out(const GameState& state);
 // The piece under the player's control, movable this frame.
 bool has_active_piece(const GameState& state);
 
+// One more line of an A-Type game: the lines counter (BCD low byte, the hundreds byte without a
+// decimal adjust) and the game's level-up test on every tenth line (a raw BCD byte, compared
+// signed with the level; level 255 goes up to 0, the rebirth).
+void add_one_line_a_type(std::array<uint8_t, 2>& lines, uint8_t& level);
+// The counter where a game from `start_level`, a line at a time, first makes its
+// `levels_up`-th level-up (levels past 255 count on: 256 + k is level k after the rebirth).
+struct LinesAtLevel {
+    std::array<uint8_t, 2> lines{};
+    uint8_t level = 0;
+    uint32_t count = 0;  // lines made
+};
+LinesAtLevel first_reaching(uint8_t start_level, unsigned levels_up);
+
 uint32_t bcd_to_int(const uint8_t* bytes_low_first, std::size_t count);
-uint32_t lines_count(const GameState& state);   // lines counter as a number (BCD decoded)
+uint32_t lines_count(const GameState& state);   // the lines made (the low byte BCD, the hundreds byte binary)
+uint32_t lines_made(uint8_t low, uint8_t hundreds);  // the same from the game's two bytes
 uint32_t score_value(const GameState& state);   // score as a number
 uint32_t piece_stat(const GameState& state, int piece_type);
 inline constexpr uint32_t kMaxScore = 999999;

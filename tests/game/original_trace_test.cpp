@@ -186,7 +186,7 @@ TEST_CASE("real game: the original reads no free ROM when a lag NMI rewrites the
         walk.title_wait = static_cast<int>(seed % 200);
         x.run_input(game::menu_walk_input(walk));
         // The state check-identity --high-levels writes (compare_high_level_play_with_original).
-        const GameState s = game::start_from_model_state({&x}, level, seed);
+        const GameState s = game::start_from_model_state({&x}, game::ModelStart{level, seed, {}});
         trace.attach(x);
         const Movie movie = make_random_movie(s, seed, frames).movie;
         for (uint64_t f = 0; f < movie.frames.size(); ++f) {

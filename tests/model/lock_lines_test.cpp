@@ -152,7 +152,7 @@ TEST_CASE("long games: lines past 999 and levels past 255 are states like any ot
     // The hundreds byte of lines has no decimal adjust: 1 000 lines read $0A00, and every
     // value of that byte follows. Such states validate, round-trip through text, and step.
     GameState s = fresh_piece(orient::tDown, 155);
-    s.lines = {0x99, 0x14};  // $1499: past 999 lines (the game shows it with a tile of its own)
+    s.lines = {0x99, 0x14};  // $1499: 2 099 lines (the game shows it with a tile of its own)
     s.score = {0x99, 0x99, 0x99};
     CHECK(validate(s).empty());
     for (uint8_t hundreds : {0x0A, 0x0F, 0x10, 0x99, 0xFF}) {
@@ -382,4 +382,45 @@ TEST_CASE("lag frame: the NMI in the work renders, counts, steps the RNG and pol
     counted.add(true, true, false);
     CHECK(counted.in_pause == 1);
     CHECK(counted.after == 1);
+}
+
+TEST_CASE("first_reaching: the lines of a game's level-ups, past the rebirth") {
+    // The known transitions: a game from level 19 first levels up at 140 lines, from 29 at 200,
+    // from 0 at 10 (the BCD test: lines $0140 reads $14 = 20 > 19).
+    CHECK(first_reaching(19, 1).count == 140);
+    CHECK(first_reaching(29, 1).count == 200);
+    CHECK(first_reaching(0, 1).count == 10);
+    CHECK(first_reaching(19, 1).level == 20);
+    // Every level-up after the first is 10 lines later until the tens byte wraps.
+    CHECK(first_reaching(19, 2).count == 150);
+    // The rebirth: level 255 goes up to 0, and the count goes on past it.
+    const LinesAtLevel rebirth = first_reaching(19, 256 - 19);
+    CHECK(rebirth.level == 0);
+    const LinesAtLevel before = first_reaching(19, 255 - 19);
+    CHECK(before.level == 255);
+    CHECK(rebirth.count > before.count);
+    // The counter is the game's: one line at a time from 0 gives the same bytes.
+    std::array<uint8_t, 2> lines{};
+    uint8_t level = 19;
+    for (uint32_t i = 0; i < rebirth.count; ++i) add_one_line_a_type(lines, level);
+    CHECK(lines == rebirth.lines);
+    CHECK(level == 0);
+    GameState counted = fresh_piece(orient::tDown, 0);
+    counted.lines = rebirth.lines;
+    CHECK(lines_count(counted) == rebirth.count);
+}
+
+TEST_CASE("lines_count: the hundreds byte counts in binary past 999 lines") {
+    GameState s = fresh_piece(orient::tDown, 155);
+    s.lines = {0x99, 0x09};
+    CHECK(lines_count(s) == 999);
+    s.lines = {0x00, 0x10};  // 1 600 lines: $0F99 + 1 line carries into $10
+    CHECK(lines_count(s) == 1600);
+    GameState t = fresh_piece(orient::tDown, 155);
+    t.lines = {0x99, 0x0F};
+    score_lines(t, 1);
+    CHECK(t.lines == std::array<uint8_t, 2>{0x00, 0x10});
+    CHECK(lines_count(t) == 1600);
+    s.lines = {0x99, 0xFF};
+    CHECK(lines_count(s) == 25599);
 }

@@ -92,7 +92,6 @@ struct Meter {
 
 std::string level_list_default() { return "0,18,19,29"; }
 
-uint32_t bcd(uint8_t lo, uint8_t hi) { return (lo & 0xF) + 10u * (lo >> 4) + 100u * (hi & 0xF) + 1000u * (hi >> 4); }
 
 void print_row(const char* name, const Stat& s, const Stat& nmi, const Stat& work) {
     if (s.empty()) return;
@@ -194,7 +193,7 @@ int main(int argc, char** argv) {
                         ++measured;
                     }
                     max_level = std::max<int>(max_level, nes.read_ram(p1_level));
-                    max_lines = std::max<uint64_t>(max_lines, bcd(nes.read_ram(tetris::lines), nes.read_ram(static_cast<uint16_t>(tetris::lines + 1))));
+                    max_lines = std::max<uint64_t>(max_lines, lines_made(nes.read_ram(tetris::lines), nes.read_ram(static_cast<uint16_t>(tetris::lines + 1))));
                 }
             }
             std::printf("\nstart level %d: %llu frames of play in %llu games (up to level %d, %llu lines), %llu lag frames\n",

@@ -160,6 +160,15 @@ int main(int argc, char** argv) {
     app.add_option("rom", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
     app.add_option("--levels", levels_text, "levels, comma separated, ranges with '-' (0-255)");
     app.add_option("--clears", clears_text, "lines cleared by the lock, comma separated, ranges with '-' (0-4)");
+    std::string rest_text = "19";
+    app.add_option("--rest-rows", rest_text,
+                   "rows the I's lowest cell locks in, comma separated, ranges with '-' (4-19; default 19, the floor):\n"
+                   "below it, rows held up by column 9 with a gap at column 0");
+    unsigned hold_down = 0;
+    app.add_option("--hold-down", hold_down, "the soft drop's points at the lock (rows dropped with Down; 0-30)")
+        ->check(CLI::Range(0u, 30u));
+    bool no_preview = false;
+    app.add_flag("--no-preview", no_preview, "the next piece hidden (as after Select in a game)");
     app.add_option("--phases", phases, "runs per case, each with one more frame on the legal screen (another frame phase; 1-64)")
         ->check(CLI::Range(1, 64));
     return nestris::run_program(app, argc, argv, [&]() -> int {
@@ -168,6 +177,9 @@ int main(int argc, char** argv) {
             if (v > 255) throw UsageError("--levels are 0-255");
         for (uint32_t k : clears)
             if (k > 4) throw UsageError("--clears are 0-4");
+        const std::vector<uint32_t> rests = parse_number_list(rest_text);
+        for (uint32_t r : rests)
+            if (r < 4 || r > 19) throw UsageError("--rest-rows are 4-19");
         const game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
         if (ai_games && !ai_frames) throw UsageError("--ai-games needs --ai-game FRAMES (the frames each game may run)");
         if (ai_games) return print_ai_games(roms, title_wait, ai_games, ai_frames, threads);
@@ -175,12 +187,16 @@ int main(int argc, char** argv) {
         std::printf("cycles from the scoring frame's NMI entry: pre (to the score loop), loop, post (to the wait);\n"
                     "model = the loop's cycles as the model computes them (frame_time.hpp); an NMI frame is 29 780.5\n"
                     "cycles; lag = NMIs that landed in the work, each with the instruction it interrupted and when.\n");
-        std::printf("%5s %2s %6s %6s %6s %6s %6s %4s  %s\n", "level", "k", "pre", "loop", "model", "post", "total", "lag",
+        std::printf("%5s %2s %4s %6s %6s %6s %6s %6s %4s  %s\n", "level", "k", "rest", "pre", "loop", "model", "post", "total", "lag",
                     "outcome");
         for (uint32_t level : levels)
             for (uint32_t k : clears)
+                for (uint32_t rest : rests)
                 for (int p = 0; p < phases; ++p) {
                     game::LockSetup setup;
+                    setup.rest_row = static_cast<uint8_t>(rest);
+                    setup.preview = !no_preview;
+                    setup.hold_down_points = static_cast<uint8_t>(hold_down);
                     setup.level = static_cast<uint8_t>(level);
                     setup.lines_cleared = static_cast<uint8_t>(k);
                     setup.title_wait = p;
@@ -199,7 +215,7 @@ int main(int argc, char** argv) {
                     char outcome[40] = "ok";
                     if (!o.scored) std::snprintf(outcome, sizeof outcome, "the score loop never ran");
                     if (o.crashed) std::snprintf(outcome, sizeof outcome, "CRASH (PC $%04X)", o.crash_pc);
-                    std::printf("%5u %2u %6llu %6llu %6llu %6llu %6llu %4zu  %s%s\n", level, k,
+                    std::printf("%5u %2u %4u %6llu %6llu %6llu %6llu %6llu %4zu  %s%s\n", level, k, rest,
                                 static_cast<unsigned long long>(o.pre), static_cast<unsigned long long>(o.loop),
                                 static_cast<unsigned long long>(model), static_cast<unsigned long long>(o.post),
                                 static_cast<unsigned long long>(o.pre + o.loop + o.post), o.landed.size(), outcome,

@@ -216,7 +216,7 @@ int play(const PlayOptions& o) {
         if (crash_pc) crash_frame = f;
         take_sound();
     }
-    const uint32_t line_count = bcd_to_int(nes.ram().data() + t::lines, 2);
+    const uint32_t line_count = lines_made(nes.read_ram(t::lines), nes.read_ram(t::lines + 1));
     const uint32_t score_value = bcd_to_int(nes.ram().data() + t::score, 3);
     static const char* const kModeNames[] = {"the legal screen", "the title", "the game type menu", "the level menu",
                                              "a game", "the demo", "the title (to the demo)"};

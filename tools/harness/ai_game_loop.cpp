@@ -52,7 +52,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
     nes.set_buttons(0);
     AiRestart restart(cart);
     if (start) {
-        start_from_model_state({&nes}, start->level, start->seed);
+        start_from_model_state({&nes}, *start);
         restart.arm(nes);
     }
     const uint16_t idle_entry = cart.require("ai_idle"), late_plans = cart.require("late_plans");

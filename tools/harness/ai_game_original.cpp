@@ -132,14 +132,15 @@ bool step_both(emu::Nes& x, emu::Nes& y, LagWatch& lx, LagWatch& ly, uint8_t pad
     return true;
 }
 
-unsigned lines_of(const emu::Nes& x) { return bcd_to_int(&x.ram()[tetris::lines], 2); }
+unsigned lines_of(const emu::Nes& x) { return lines_made(x.read_ram(tetris::lines), x.read_ram(tetris::lines + 1)); }
 
 }  // namespace
 
-GameState high_level_state(GameState s, uint8_t level, uint64_t seed) {
-    s.levelNumber = level;
+GameState high_level_state(GameState s, const ModelStart& start) {
+    s.levelNumber = start.level;
+    s.lines = start.lines;
     s.score = {0x99, 0x99, 0x99};
-    uint64_t z = seed * 0x9E3779B97F4A7C15ull + 1;
+    uint64_t z = start.seed * 0x9E3779B97F4A7C15ull + 1;
     for (int row = 12; row < kPlayfieldHeight; ++row) {
         z ^= z << 13, z ^= z >> 7, z ^= z << 17;
         const int gap = static_cast<int>(z % 10);
@@ -149,7 +150,7 @@ GameState high_level_state(GameState s, uint8_t level, uint64_t seed) {
     return s;
 }
 
-GameState start_from_model_state(std::initializer_list<emu::Nes*> machines, uint8_t level, uint64_t seed) {
+GameState start_from_model_state(std::initializer_list<emu::Nes*> machines, const ModelStart& start) {
     emu::Nes& x = **machines.begin();
     for (int f = 0;; ++f) {
         const bool at_boundary = x.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY &&
@@ -158,7 +159,7 @@ GameState start_from_model_state(std::initializer_list<emu::Nes*> machines, uint
         if (f > 300) throw std::runtime_error("the game did not start (menu path lost)");
         for (emu::Nes* m : machines) m->run_frame();
     }
-    const GameState s = high_level_state(from_ram(x.ram()), level, seed);
+    const GameState s = high_level_state(from_ram(x.ram()), start);
     for (emu::Nes* m : machines) to_ram(s, m->ram());
     return s;
 }
@@ -177,7 +178,7 @@ AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, con
     const std::string input = menu_walk_input(walk);
     x.run_input(input);
     y.run_input(input);
-    const GameState s = start_from_model_state({&x, &y}, level, seed);
+    const GameState s = start_from_model_state({&x, &y}, ModelStart{level, seed, {}});
     x.log_ppu_writes(true);
     y.log_ppu_writes(true);
     const Movie movie = make_random_movie(s, seed, max_frames).movie;
@@ -212,7 +213,7 @@ AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartI
     x.run_input(menu_walk_input(human));
     y.run_input(menu_walk_input(walk));
     if (start) {
-        start_from_model_state({&x, &y}, start->level, start->seed);
+        start_from_model_state({&x, &y}, *start);
         restart.arm(y);
     }
     x.log_ppu_writes(true);

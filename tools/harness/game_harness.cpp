@@ -161,8 +161,7 @@ uint8_t GameDriver::play(const emu::Nes& nes) {
         wait_ = 0;
     }
     stats_.max_level = std::max<uint64_t>(stats_.max_level, nes.read_ram(tetris::levelNumber));
-    const uint64_t lines = (nes.read_ram(tetris::lines) & 0x0F) + 10 * (nes.read_ram(tetris::lines) >> 4) +
-                           100 * static_cast<uint64_t>(nes.read_ram(tetris::lines + 1) & 0x0F);
+    const uint64_t lines = lines_made(nes.read_ram(tetris::lines), nes.read_ram(tetris::lines + 1));
     stats_.max_lines = std::max(stats_.max_lines, lines);
     const bool render_changed = render != last_render_mode_;
     last_render_mode_ = render;

@@ -275,11 +275,12 @@ struct AiGameComparison {
 // "game over (the curtain)", "frames ran out", "CRASH: ..." or "cannot read the state: ...".
 std::string describe_end(const AiGameComparison& c);
 // A game from a model-made state: at its first frame of play, `level`, score 999 999, a stack 8
-// rows high from `seed` (high_level_state below), written into the game's RAM; the AI starts
-// over there, on that board (AiRestart).
+// rows high from `seed` (high_level_state below) and `lines` (BCD, as the game keeps it), written
+// into the game's RAM; the AI starts over there, on that board (AiRestart).
 struct ModelStart {
     uint8_t level = 0;
     uint64_t seed = 0;
+    std::array<uint8_t, 2> lines{};
 };
 // With `start`, the game goes on from a model-made state, and the loop starts from it.
 AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom, const CartImage& cart,
@@ -324,12 +325,12 @@ struct AiGameOnOriginal {
 // of play (as compare_high_level_play_with_original's).
 AiGameOnOriginal compare_ai_game_with_original(const GameRoms& roms, const CartImage& cart, const MenuWalk& walk,
                                                uint64_t max_frames, std::optional<ModelStart> start = std::nullopt);
-// A model-made state at a high level from the game's state at its first frame of play: `level`,
-// score 999 999, a stack 8 rows high with one gap a row (from `seed`).
-GameState high_level_state(GameState at_start, uint8_t level, uint64_t seed);
+// A model-made state at a high level from the game's state at its first frame of play: the
+// start's level and lines, score 999 999, a stack 8 rows high with one gap a row (from its seed).
+GameState high_level_state(GameState at_start, const ModelStart& start);
 // The machines (the first one's game decides) run on, no buttons, to the first frame boundary of
 // play, where high_level_state goes into each; returns it.
-GameState start_from_model_state(std::initializer_list<emu::Nes*> machines, uint8_t level, uint64_t seed);
+GameState start_from_model_state(std::initializer_list<emu::Nes*> machines, const ModelStart& start);
 // Human play at a high level on both games: the same menu walk (no Select), then at the first
 // frame of play a model-made state written into both (`level`, score 999 999, a stack 8 rows
 // high), then the same random movie (make_random_movie, `seed`) on both, compared as above, their

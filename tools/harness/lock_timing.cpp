@@ -45,6 +45,7 @@ bool in_sprite_loader_window(uint16_t pc) {
 
 LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& setup) {
     if (setup.lines_cleared > 4) throw std::invalid_argument("a lock clears 0-4 lines");
+    if (setup.rest_row < 4 || setup.rest_row >= kPlayfieldHeight) throw std::invalid_argument("the rest row is 4-19");
     emu::Nes nes(original_rom);
     start_game(nes, setup);
     GameState s = from_ram(nes.ram());
@@ -52,8 +53,12 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
     s.lines = setup.lines;
     s.levelNumber = setup.level;
     s.playfield.fill(kTileEmpty);
-    for (int r = kPlayfieldHeight - setup.lines_cleared; r < kPlayfieldHeight; ++r)
+    for (int r = setup.rest_row + 1 - setup.lines_cleared; r <= setup.rest_row; ++r)
         for (int c = 0; c < kPlayfieldWidth - 1; ++c) s.playfield[static_cast<std::size_t>(r * 10 + c)] = kTileBlockA;
+    for (int r = setup.rest_row + 1; r < kPlayfieldHeight; ++r)
+        for (int c = 1; c < kPlayfieldWidth; ++c) s.playfield[static_cast<std::size_t>(r * 10 + c)] = kTileBlockA;
+    s.displayNextPiece = setup.preview ? 0 : 1;
+    s.holdDownPoints = setup.hold_down_points;
     s.currentPiece = 17;  // I, vertical
     s.tetriminoX = 9;
     s.tetriminoY = 4;
@@ -196,7 +201,7 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
     }
     if (out.crashed) out.end = AiGameTimes::End::Crash;
     if (frame) out.frames.push_back(*frame);
-    out.lines = bcd_to_int(nes.ram().data() + tetris::lines, 2);
+    out.lines = lines_made(nes.read_ram(tetris::lines), nes.read_ram(tetris::lines + 1));
     out.level = nes.read_ram(tetris::player1_levelNumber);
     return out;
 }

@@ -3,8 +3,8 @@
 // checks the model's score loop against it).
 //
 // From a game started at the level menu, the first frame boundary of play is overwritten with a
-// model-made state: the given level, score and lines, `k` full rows but for column 9 and a
-// vertical I above that column, which then falls and locks. The per-instruction hook records
+// model-made state: the given level, score and lines, `k` full rows but for column 9 (their
+// lowest at the rest row) and a vertical I above that column, which then falls and locks. The per-instruction hook records
 // the frame that runs the score loop: its NMI entry, the loop's first instruction
 // (addLineClearPoints) and its end, the main loop's next wait for vertical blank, and every NMI
 // that lands before that wait (a lag frame) with the instruction it interrupted.
@@ -25,6 +25,11 @@ struct LockSetup {
     std::array<uint8_t, 3> score{0x99, 0x99, 0x99};  // BCD, low byte first
     std::array<uint8_t, 2> lines{0x01, 0x15};      // 2 101: BCD low byte, then the hundreds (binary past 9)
     int title_wait = 0;                            // extra frames on the legal screen: another frame phase
+    // The row the I's lowest cell locks in (4-19): below it, rows with column 9 filled and a gap
+    // at column 0 hold it up. A higher lock leaves the NMI's playfield copy longer at work.
+    uint8_t rest_row = 19;
+    bool preview = true;  // the next piece shown (Select hides it: displayNextPiece 1)
+    uint8_t hold_down_points = 0;  // rows soft-dropped (Down held alone), scored before the loop from 2
 };
 
 struct LandedNmi {
