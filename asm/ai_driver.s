@@ -90,7 +90,19 @@ no_shift:
 done:
     rts
 down:
+    jmp soft_drop
+.endproc
+
+; A = Down, or from level 128 nothing: at one row a frame the soft drop moves nothing, and its
+; points, added before the score loop, would move the scoring frame's time (MODEL.md "Time").
+.segment "PACK_soft_drop"
+.proc soft_drop
+    .assert AI_POLL_PAUSE_LEVEL = $80, error, "the soft drop stops at the level's bit 7"
+    lda #0
+    bit levelNumber
+    bmi done
     lda #BUTTON_DOWN
+done:
     rts
 .endproc
 

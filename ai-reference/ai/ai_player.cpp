@@ -2,9 +2,11 @@
 
 #include <algorithm>
 
+#include "hooks_map.hpp"
+
 namespace nestris::ai {
 
-uint8_t plan_buttons(const Target& t, int k) {
+uint8_t plan_buttons(const Target& t, int k, uint8_t level) {
     const int n = t.input_frames();
     if (k >= 1 && (k & 1) && (k + 1) / 2 <= n) {
         const int i = (k + 1) / 2;
@@ -13,7 +15,10 @@ uint8_t plan_buttons(const Target& t, int k) {
         if (i <= t.rotation_presses) b |= t.ccw ? tetris::BUTTON_B : tetris::BUTTON_A;
         return b;
     }
-    // Down once the inputs are done: a new press with Left/Right released, held until the lock.
+    // Down once the inputs are done: a new press with Left/Right released, held until the lock;
+    // from level 128 none (at one row a frame it moves nothing, and its points, added before the
+    // score loop, would move the scoring frame's time: MODEL.md "Time").
+    if (level >= hooks::AI_POLL_PAUSE_LEVEL) return 0;
     return k >= std::max(2 * n, 1) ? tetris::BUTTON_DOWN : 0;
 }
 
@@ -56,7 +61,7 @@ uint8_t AiPlayer::buttons(const PlayerView& view) {
     }
     ++frame_;
     if (!decision_->chosen) return 0;
-    return plan_buttons(decision_->target(), frame_ - start_frame_ + 1);
+    return plan_buttons(decision_->target(), frame_ - start_frame_ + 1, view.levelNumber);
 }
 
 }  // namespace nestris::ai

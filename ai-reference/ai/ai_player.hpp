@@ -10,8 +10,9 @@
 
 namespace nestris::ai {
 
-// The buttons of a plan on frame k after the piece appeared (k = 1 is the first input frame).
-uint8_t plan_buttons(const Target& target, int k);
+// The buttons of a plan on frame k after the piece appeared (k = 1 is the first input frame), at
+// the game's `level` that frame.
+uint8_t plan_buttons(const Target& target, int k, uint8_t level);
 
 struct Decision {
     Precomputed search;

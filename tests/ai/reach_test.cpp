@@ -133,10 +133,15 @@ TEST_CASE("plan buttons: one shift and one rotation per odd frame, then Down") {
     t.rotation_presses = 2;
     const uint8_t expected[8] = {tetris::BUTTON_LEFT | tetris::BUTTON_A, 0, tetris::BUTTON_LEFT | tetris::BUTTON_A, 0, tetris::BUTTON_LEFT,
                                  tetris::BUTTON_DOWN, tetris::BUTTON_DOWN, tetris::BUTTON_DOWN};
-    for (int k = 1; k <= 8; ++k) CHECK(plan_buttons(t, k) == expected[k - 1]);
+    for (int k = 1; k <= 8; ++k) CHECK(plan_buttons(t, k, 19) == expected[k - 1]);
     Target none;
-    CHECK(plan_buttons(none, 1) == tetris::BUTTON_DOWN);
-    CHECK(plan_buttons(none, 0) == 0);
+    CHECK(plan_buttons(none, 1, 19) == tetris::BUTTON_DOWN);
+    CHECK(plan_buttons(none, 0, 19) == 0);
+    // From level 128 no soft drop: the shifts and rotations as before, then nothing.
+    for (int k = 1; k <= 8; ++k)
+        CHECK(plan_buttons(t, k, 128) == (k <= 5 ? expected[k - 1] : 0));
+    CHECK(plan_buttons(none, 1, 127) == tetris::BUTTON_DOWN);
+    CHECK(plan_buttons(none, 1, 255) == 0);
 }
 
 TEST_CASE("strength smoke test: a few level-19 games clear lines") {

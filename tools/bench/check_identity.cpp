@@ -7,7 +7,6 @@
 #include "patcher/cart_image.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
-#include "base/hex.hpp"
 #include "base/tally.hpp"
 #include "tools/harness/game_harness.hpp"
 #include "base/worker_pool.hpp"
@@ -73,35 +72,6 @@ int check_against_original(uint64_t count, unsigned threads, const std::string& 
     return mismatches || more || less ? 1 : 0;
 }
 
-// Game i of --from-level L: level count L + (37 i mod (last + 1 - L)), its stack from seed
-// first + i. Up to 255 (last 255) the lines counter is 0; past 255 (last 511) the level is the
-// count's low byte, after the rebirth, with the lines of a game from level 19 when it first
-// reached that count (first_reaching).
-constexpr int kLastPastRebirth = 511;
-int last_level(int from_level) { return from_level <= 255 ? 255 : kLastPastRebirth; }
-
-struct NamedStart {
-    game::ModelStart start;
-    std::string name;  // ", from level ..., seed ..."
-};
-NamedStart model_start(int from_level, uint64_t first_seed, uint64_t i) {
-    const int count = from_level + static_cast<int>((i * 37) % static_cast<uint64_t>(last_level(from_level) + 1 - from_level));
-    NamedStart n{{static_cast<uint8_t>(count & 0xFF), first_seed + i, {}}, ""};
-    n.name = ", from level " + std::to_string(count);
-    if (count > 255) {
-        const LinesAtLevel at = first_reaching(19, static_cast<unsigned>(count - 19));
-        n.start.lines = at.lines;
-        n.name += " (level " + std::to_string(n.start.level) + " after the rebirth, lines " + hex(at.lines[1], 2) +
-                  hex_digits(at.lines[0], 2) + ")";
-    }
-    n.name += ", seed " + std::to_string(n.start.seed);
-    return n;
-}
-std::string from_levels(int from_level) {
-    return std::to_string(from_level) + "-" + std::to_string(last_level(from_level)) + " (model-made states" +
-           (from_level > 255 ? ", past the rebirth)" : ")");
-}
-
 int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, int level, bool b_type,
                    uint64_t frames, unsigned threads, int from_level, uint64_t first_seed) {
     using Game = game::AiGameComparison;
@@ -115,7 +85,7 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
         std::optional<game::ModelStart> start;
         std::string from;
         if (from_level >= 0) {
-            const NamedStart named = model_start(from_level, first_seed, i);
+            const game::NamedModelStart named = game::model_start_of_game(from_level, first_seed, i);
             start = named.start;
             from = named.name;
         }
@@ -145,7 +115,7 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
         besides_loop.merge(c.besides_loop);
     }
     const uint64_t unreadable = sum_of(games, [](const Game& c) { return c.end == Game::End::Unreadable; });
-    const std::string from = from_level >= 0 ? from_levels(from_level) : std::to_string(level);
+    const std::string from = from_level >= 0 ? game::model_start_levels(from_level) : std::to_string(level);
     std::printf("%llu AI games from level %s (%s), %llu frames, %llu pieces, %llu lines, %llu game overs (the curtain), "
                 "%llu crashes, %llu states the model could not read, %llu reached 230 lines, "
                 "%llu lag frames (every one stepped by the model too)\n"
@@ -213,7 +183,7 @@ int main(int argc, char** argv) {
                    "L + (37 i mod (M + 1 - L)), M = 255 for L up to 255 (lines 0), else 511: past 255, the\n"
                    "level after the rebirth (the count - 256) with the lines a game from level 19 has there\n"
                    "(100-510); against the cartridge in the loop, or with --against-original against the original")
-        ->check(CLI::Range(100, kLastPastRebirth - 1));
+        ->check(CLI::Range(100, game::kLastLevelPastRebirth - 1));
     app.add_flag("--no-crash-rule", no_crash_rule,
                  "with --ai-games: the AI without its crash rule (its crash bands moved to level 250), the AI\n"
                  "of before issue 30, whose long games crash the game");
@@ -241,7 +211,7 @@ int main(int argc, char** argv) {
         if (ai_games && on_original)
             return check_against_original(
                 ai_games, threads,
-                "AI games from level " + (from_level < 0 ? std::to_string(level) : from_levels(from_level)) +
+                "AI games from level " + (from_level < 0 ? std::to_string(level) : game::model_start_levels(from_level)) +
                     (b_type ? " (B-Type)" : " (A-Type)") + " replayed on the original",
                 [&](uint64_t i, std::string& name) {
                     game::MenuWalk walk;
@@ -253,7 +223,7 @@ int main(int argc, char** argv) {
                         name += ")";
                         return game::compare_ai_game_with_original(roms, shipped_cart(), walk, frames);
                     }
-                    const NamedStart start = model_start(from_level, first_seed, i);
+                    const game::NamedModelStart start = game::model_start_of_game(from_level, first_seed, i);
                     name += start.name + ")";
                     return game::compare_ai_game_with_original(roms, shipped_cart(), walk, frames, start.start);
                 });

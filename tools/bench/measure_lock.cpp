@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -48,21 +49,39 @@ std::string spans(const std::vector<uint64_t>& starts) {
     return out;
 }
 
-const char* end_name(const game::AiGameTimes& g) {
+std::string end_name(const game::AiGameTimes& g) {
     switch (g.end) {
     case game::AiGameTimes::End::Curtain: return "topped out (the curtain)";
-    case game::AiGameTimes::End::Crash: return g.crash_pc ? "CRASHED (the CPU ran RAM)" : "CRASHED (thrown out of play)";
+    case game::AiGameTimes::End::Crash:
+        return "CRASHED (" + (g.crash_detail.empty() ? std::string("thrown out of play") : g.crash_detail) + ")";
     case game::AiGameTimes::End::FramesRanOut: return "frames ran out";
     }
     return "?";
 }
 
-int print_ai_game(const game::GameRoms& roms, int title_wait, uint64_t frames) {
+// An AI game's walk and start: from level 19, or from a model-made state (--from-level).
+struct AiGameStart {
     game::MenuWalk walk;
-    walk.title_wait = title_wait;
-    const game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), walk, frames);
-    std::printf("scoring frames of an AI game from level 19 (title wait %d): level k hold levelup row5 allegro vramRow "
-                "score pre loop model lag(PC@cycle)\n", title_wait);
+    std::optional<game::ModelStart> start;
+    std::string name;
+};
+AiGameStart ai_game_start(int title_wait, int from_level, uint64_t i) {
+    AiGameStart g;
+    g.walk.title_wait = title_wait + static_cast<int>(i);
+    g.name = "title wait " + std::to_string(g.walk.title_wait);
+    if (from_level >= 0) {
+        const game::NamedModelStart n = game::model_start_of_game(from_level, 1, i);
+        g.start = n.start;
+        g.name += n.name;
+    }
+    return g;
+}
+
+int print_ai_game(const game::GameRoms& roms, int title_wait, int from_level, uint64_t frames) {
+    const AiGameStart at = ai_game_start(title_wait, from_level, 0);
+    const game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), at.walk, frames, at.start);
+    std::printf("scoring frames of an AI game (%s): level k hold levelup row5 allegro vramRow "
+                "score lines pre loop model lag(PC@cycle)\n", at.name.c_str());
     uint64_t loop_equal = 0, unlagged = 0;
     for (const game::ScoringFrame& f : g.frames) {
         const uint64_t model = score_loop_work(f.level, f.lines_cleared, f.score).cycles;
@@ -76,33 +95,32 @@ int print_ai_game(const game::GameRoms& roms, int title_wait, uint64_t frames) {
             ++unlagged;
             loop_equal += model == f.loop;
         }
-        std::printf("%3u %u %3u %u %2u %3u %3u %02X%02X%02X %5llu %6llu %6llu%s%s\n", f.level, f.lines_cleared,
+        std::printf("%3u %u %3u %u %2u %3u %3u %02X%02X%02X %02X%02X %5llu %6llu %6llu%s%s\n", f.level, f.lines_cleared,
                     f.hold_down_points, f.level_up, f.row5_first_block, f.allegro, f.vram_row, f.score[2], f.score[1],
-                    f.score[0], static_cast<unsigned long long>(f.pre), static_cast<unsigned long long>(f.loop),
+                    f.score[0], f.lines[1], f.lines[0], static_cast<unsigned long long>(f.pre), static_cast<unsigned long long>(f.loop),
                     static_cast<unsigned long long>(model), where.c_str(), f.crashed ? " CRASH" : "");
     }
     std::printf("%zu scoring frames in %llu frames, the game at level %u, %u lines, %s; the model's loop equals the "
                 "game's in %llu of the %llu frames the NMI did not interrupt\n",
-                g.frames.size(), static_cast<unsigned long long>(g.frames_run), g.level, g.lines, end_name(g),
+                g.frames.size(), static_cast<unsigned long long>(g.frames_run), g.level, g.lines, end_name(g).c_str(),
                 static_cast<unsigned long long>(loop_equal), static_cast<unsigned long long>(unlagged));
     return 0;
 }
 
 // Many AI games to their end (title waits first .. first + count - 1), a line each and the totals.
-int print_ai_games(const game::GameRoms& roms, int first, int count, uint64_t frames, unsigned threads) {
+int print_ai_games(const game::GameRoms& roms, int first, int from_level, int count, uint64_t frames, unsigned threads) {
     std::vector<game::AiGameTimes> games(static_cast<std::size_t>(count));
     std::mutex out;
     parallel_for(static_cast<uint64_t>(count), std::max(1u, threads), [&](uint64_t i) {
-        game::MenuWalk walk;
-        walk.title_wait = first + static_cast<int>(i);
-        game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), walk, frames);
+        const AiGameStart at = ai_game_start(first, from_level, i);
+        game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), at.walk, frames, at.start);
         uint64_t lagged = 0;
         for (const game::ScoringFrame& f : g.frames) lagged += !f.landed.empty();
         std::lock_guard<std::mutex> lock(out);
-        std::printf("AI game (title wait %d): %llu frames, level %u, %u lines, %llu lagging scoring frames, %zu NMIs "
+        std::printf("AI game (%s): %llu frames, level %u, %u lines, %llu lagging scoring frames, %zu NMIs "
                     "in the game's work: %s\n",
-                    walk.title_wait, static_cast<unsigned long long>(g.frames_run), g.level, g.lines,
-                    static_cast<unsigned long long>(lagged), g.lags.size(), end_name(g));
+                    at.name.c_str(), static_cast<unsigned long long>(g.frames_run), g.level, g.lines,
+                    static_cast<unsigned long long>(lagged), g.lags.size(), end_name(g).c_str());
         for (const auto& l : g.lags)
             std::printf("  lag: frame %llu, level %u, play state %u, the NMI at $%04X\n",
                         static_cast<unsigned long long>(l.frame), l.level, l.play_state, l.pc);
@@ -118,9 +136,9 @@ int print_ai_games(const game::GameRoms& roms, int first, int count, uint64_t fr
         lines += g.lines;
         past_1500 += g.lines > 1500;
     }
-    std::printf("%d AI games from level 19 on the patched game: %llu top-outs (the curtain), %llu crashes, %llu ran "
+    std::printf("%d AI games from level %s on the patched game: %llu top-outs (the curtain), %llu crashes, %llu ran "
                 "out of frames; mean %.1f lines, %llu past 1 500 lines\n",
-                count, static_cast<unsigned long long>(curtains), static_cast<unsigned long long>(crashes),
+                count, from_level >= 0 ? game::model_start_levels(from_level).c_str() : "19", static_cast<unsigned long long>(curtains), static_cast<unsigned long long>(crashes),
                 static_cast<unsigned long long>(ran_out), count ? static_cast<double>(lines) / count : 0.0,
                 static_cast<unsigned long long>(past_1500));
     return crashes ? 1 : 0;
@@ -156,6 +174,11 @@ int main(int argc, char** argv) {
                    "with --ai-game: this many games (title waits from --title-wait on), a line each and the "
                    "totals; exit status 1 when one crashed (1-1000)")
         ->check(CLI::Range(1, 1000));
+    int from_level = -1;
+    app.add_option("--from-level", from_level,
+                   "with --ai-game(s): game i goes on from a model-made state as check-identity's --from-level\n"
+                   "makes it (seed 1 + i; 100-510, past 255 after the rebirth)")
+        ->check(CLI::Range(100, game::kLastLevelPastRebirth - 1));
     app.add_option("--threads", threads, "threads for --ai-games")->check(CLI::Range(1u, 256u));
     app.add_option("rom", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
     app.add_option("--levels", levels_text, "levels, comma separated, ranges with '-' (0-255)");
@@ -167,6 +190,12 @@ int main(int argc, char** argv) {
     unsigned hold_down = 0;
     app.add_option("--hold-down", hold_down, "the soft drop's points at the lock (rows dropped with Down; 0-30)")
         ->check(CLI::Range(0u, 30u));
+    int margins_from = -1;
+    app.add_option("--margins", margins_from,
+                   "also trace each case at this level (one whose frame does not lag: 0-140) and print where the\n"
+                   "first lag NMI landed, in cycles after the loop's end, against that trace's dispatch\n"
+                   "instructions: the nearest before and after it, and how far (the margins)")
+        ->check(CLI::Range(0, 140));
     bool no_preview = false;
     app.add_flag("--no-preview", no_preview, "the next piece hidden (as after Select in a game)");
     app.add_option("--phases", phases, "runs per case, each with one more frame on the legal screen (another frame phase; 1-64)")
@@ -182,8 +211,9 @@ int main(int argc, char** argv) {
             if (r < 4 || r > 19) throw UsageError("--rest-rows are 4-19");
         const game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
         if (ai_games && !ai_frames) throw UsageError("--ai-games needs --ai-game FRAMES (the frames each game may run)");
-        if (ai_games) return print_ai_games(roms, title_wait, ai_games, ai_frames, threads);
-        if (ai_frames) return print_ai_game(roms, title_wait, ai_frames);
+        if (from_level >= 0 && !ai_frames) throw UsageError("--from-level goes with --ai-game");
+        if (ai_games) return print_ai_games(roms, title_wait, from_level, ai_games, ai_frames, threads);
+        if (ai_frames) return print_ai_game(roms, title_wait, from_level, ai_frames);
         std::printf("cycles from the scoring frame's NMI entry: pre (to the score loop), loop, post (to the wait);\n"
                     "model = the loop's cycles as the model computes them (frame_time.hpp); an NMI frame is 29 780.5\n"
                     "cycles; lag = NMIs that landed in the work, each with the instruction it interrupted and when.\n");
@@ -220,6 +250,25 @@ int main(int argc, char** argv) {
                                 static_cast<unsigned long long>(model), static_cast<unsigned long long>(o.post),
                                 static_cast<unsigned long long>(o.pre + o.loop + o.post), o.landed.size(), outcome,
                                 where.c_str());
+                    if (margins_from >= 0 && o.scored && !o.landed.empty() && o.loop) {
+                        game::LockSetup calm = setup;
+                        calm.level = static_cast<uint8_t>(margins_from);
+                        const game::LockTiming r = game::trace_lock(roms.original, calm);
+                        if (!r.landed.empty() || r.crash_window_starts.empty())
+                            throw std::runtime_error("--margins: the frame at level " + std::to_string(margins_from) +
+                                                     " lags or runs no dispatch");
+                        const auto at = static_cast<int64_t>(o.landed.front().at - o.pre - o.loop);
+                        int64_t before = -100000, after = 100000;
+                        for (const uint64_t w : r.crash_window_starts) {
+                            const auto s = static_cast<int64_t>(w);
+                            if (s < at) before = std::max(before, s);
+                            else after = std::min(after, s);
+                        }
+                        std::printf("%33s margins: NMI at +%lld, dispatch instruction before +%lld (%lld), after +%lld (%lld)\n",
+                                    "", static_cast<long long>(at), static_cast<long long>(before),
+                                    static_cast<long long>(at - before), static_cast<long long>(after),
+                                    static_cast<long long>(after - at));
+                    }
                     if (windows_too && !windows.empty())
                         std::printf("%33s dispatch windows after the loop (cycles):%s\n", "", windows.c_str());
                     if (windows_too && !minos.empty())

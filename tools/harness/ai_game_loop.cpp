@@ -156,8 +156,9 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
                 pending.back().idle = static_cast<uint32_t>(n.cycles() - emu::Nes::kInterruptCycles - idle_from);
                 pending.back().idle_known = true;
             }
-            if (in_play && ++nmis_since_boundary > 120)
-                end_with(AiGameComparison::End::Crash, "no frame boundary in 120 frames (the game froze)");
+            if (in_play && ++nmis_since_boundary > kFreezeFrames)
+                end_with(AiGameComparison::End::Crash,
+                         "no frame boundary in " + std::to_string(kFreezeFrames) + " frames (the game froze)");
         }
     });
 

@@ -102,9 +102,9 @@ bool step_both(emu::Nes& x, emu::Nes& y, LagWatch& lx, LagWatch& ly, uint8_t pad
     }
     const uint16_t vbi = tetris::verticalBlankingInterval;
     if (x.read_ram(vbi) != 0 || y.read_ram(vbi) != 0) {  // a frame still at work: compared with the next
-        if (++frames_without_wait > 120) {
+        if (++frames_without_wait > kFreezeFrames) {
             r.end = AiGameComparison::End::Crash;
-            r.end_detail = "no wait for the vertical blank in 120 frames (the game froze)";
+            r.end_detail = "no wait for the vertical blank in " + std::to_string(kFreezeFrames) + " frames (the game froze)";
             return false;
         }
         return true;
@@ -135,6 +135,31 @@ bool step_both(emu::Nes& x, emu::Nes& y, LagWatch& lx, LagWatch& ly, uint8_t pad
 unsigned lines_of(const emu::Nes& x) { return lines_made(x.read_ram(tetris::lines), x.read_ram(tetris::lines + 1)); }
 
 }  // namespace
+
+namespace {
+int last_level_of(int from_level) { return from_level <= 255 ? 255 : kLastLevelPastRebirth; }
+}  // namespace
+
+NamedModelStart model_start_of_game(int from_level, uint64_t first_seed, uint64_t i) {
+    if (from_level < 100 || from_level >= kLastLevelPastRebirth)
+        throw std::invalid_argument("model-made states start at levels 100-510");
+    const int count = from_level + static_cast<int>((i * 37) % static_cast<uint64_t>(last_level_of(from_level) + 1 - from_level));
+    NamedModelStart n{{static_cast<uint8_t>(count & 0xFF), first_seed + i, {}}, ""};
+    n.name = ", from level " + std::to_string(count);
+    if (count > 255) {
+        const LinesAtLevel at = first_reaching(19, static_cast<unsigned>(count - 19));
+        n.start.lines = at.lines;
+        n.name += " (level " + std::to_string(n.start.level) + " after the rebirth, lines " + hex(at.lines[1], 2) +
+                  hex_digits(at.lines[0], 2) + ")";
+    }
+    n.name += ", seed " + std::to_string(n.start.seed);
+    return n;
+}
+
+std::string model_start_levels(int from_level) {
+    return std::to_string(from_level) + "-" + std::to_string(last_level_of(from_level)) + " (model-made states" +
+           (from_level > 255 ? ", past the rebirth)" : ")");
+}
 
 GameState high_level_state(GameState s, const ModelStart& start) {
     s.levelNumber = start.level;

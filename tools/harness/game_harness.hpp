@@ -227,6 +227,11 @@ private:
     std::optional<std::string> astray_;
 };
 
+// A frame whose work outlasts this many NMIs is a freeze (a crash). Not fewer: a lag NMI in the
+// sprite loader (MODEL.md "Time") makes it read RAM until a $FF record, which frameCounter
+// becomes within 256 frames: a stall of up to 256 frames, after which the game goes on.
+inline constexpr uint64_t kFreezeFrames = 300;
+
 // ---- the menus as a player walks them ------------------------------------------------------
 struct MenuWalk {
     int level = 19;          // 0-19 (10-19: A held at Start)
@@ -256,7 +261,7 @@ struct AiGameComparison {
     bool game_over = false;            // the game reached its curtain (else see `end`)
     // How the comparison ended. Only the curtain is a game over: the game leaving play any other
     // way (the CPU running outside the game's code, a reset to the menus, no frame boundary for
-    // 120 frames) is a crash, and a frame boundary whose RAM is not a model state is an error
+    // kFreezeFrames frames) is a crash, and a frame boundary whose RAM is not a model state is an error
     // that names the variable (it is never taken as an end of the game).
     enum class End { FramesRanOut, Curtain, Crash, Unreadable } end = End::FramesRanOut;
     std::string end_detail;            // what the crash or the unreadable state was
@@ -282,6 +287,19 @@ struct ModelStart {
     uint64_t seed = 0;
     std::array<uint8_t, 2> lines{};
 };
+// Game i of a run of games from model-made states from level count `from_level` (100-510): level
+// count L + (37 i mod (last + 1 - L)), its stack from seed first_seed + i. Up to 255 (last 255)
+// the lines counter is 0; past 255 (last 511) the level is the count's low byte, after the
+// rebirth, with the lines of a game from level 19 when it first reached that count
+// (first_reaching). `name`: ", from level ..., seed ...", for people.
+inline constexpr int kLastLevelPastRebirth = 511;
+struct NamedModelStart {
+    ModelStart start;
+    std::string name;
+};
+NamedModelStart model_start_of_game(int from_level, uint64_t first_seed, uint64_t i);
+// "L-255 (model-made states)" or "L-511 (model-made states, past the rebirth)".
+std::string model_start_levels(int from_level);
 // With `start`, the game goes on from a model-made state, and the loop starts from it.
 AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom, const CartImage& cart,
                                            const MenuWalk& walk, uint64_t max_frames,
@@ -308,7 +326,7 @@ private:
 // frame where both wait for the NMI, and every frame's lag NMIs (NMIs that came in play before the
 // main loop reached its wait) are counted on each: a frame that lags on the patched game and not
 // on the original would be lag the AI caused. Ends at the curtain, a crash (the CPU running RAM,
-// or no wait in 120 frames: both must crash alike) or after max_frames.
+// or no wait in kFreezeFrames frames: both must crash alike) or after max_frames.
 struct AiGameOnOriginal {
     uint64_t frames = 0, compared_frames = 0;
     std::optional<std::string> mismatch;   // the first difference (the run stops there)

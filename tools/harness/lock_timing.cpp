@@ -1,5 +1,6 @@
 #include "tools/harness/lock_timing.hpp"
 
+#include "base/hex.hpp"
 #include "emu-test/nes.hpp"
 #include "ai-reference/model/pieces.hpp"
 #include "ai-reference/model/ram_map.hpp"
@@ -121,7 +122,7 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
 namespace nestris::game {
 
 AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const CartImage& cart, const MenuWalk& walk,
-                                uint64_t frames) {
+                                uint64_t frames, std::optional<ModelStart> start) {
     // The AI's code and tables: an NMI there is an NMI in the idle time.
     std::vector<std::pair<uint16_t, uint16_t>> ai_code;
     for (const CartSegment* seg : cart.rom_segments())
@@ -135,6 +136,12 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
     emu::Nes nes(patched_rom);
     nes.run_input(menu_walk_input(walk));
     nes.set_buttons(0);
+    AiRestart restart(cart);
+    if (start) {
+        start_from_model_state({&nes}, *start);
+        restart.arm(nes);
+    }
+    DispatchWatch dispatch;
     AiGameTimes out;
     uint64_t last_nmi = 0, loop_start = 0;
     std::optional<ScoringFrame> frame;  // the scoring frame being traced
@@ -142,10 +149,13 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
     nes.set_instruction_hook([&](const emu::Nes& n) {
         const uint16_t pc = n.cpu().pc();
         const uint64_t c = n.cycles();
+        restart.on_instruction(nes, n);
         if (out.crashed) return;
-        if (pc < 0x8000) {
+        dispatch.on_instruction(n);
+        if (pc < 0x8000 || dispatch.astray()) {  // RAM, or a dispatch gone astray (DispatchWatch)
             out.crashed = true;
-            out.crash_pc = pc;
+            out.crash_pc = pc < 0x8000 ? pc : 0;
+            out.crash_detail = pc < 0x8000 ? "the CPU ran RAM at " + hex(pc, 4) : *dispatch.astray();
             if (frame) frame->crashed = true;
         } else if (pc == tetris::game_nmi) {
             const uint16_t ret = n.interrupted_pc();
@@ -168,6 +178,7 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
             f.lines_cleared = n.read_ram(tetris::completedLines);
             f.hold_down_points = n.read_ram(tetris::holdDownPoints);
             f.allegro = at_nmi[tetris::allegro];
+            f.lines = {at_nmi[tetris::lines], at_nmi[tetris::lines + 1]};
             f.vram_row = at_nmi[tetris::vramRow];
             for (uint8_t col = 0; col < 10; ++col)
                 if (at_nmi[static_cast<std::size_t>(tetris::playfield + 50 + col)] != kTileEmpty) {

@@ -81,6 +81,7 @@ struct ScoringFrame {
     uint8_t allegro = 0;            // the music's danger state before the frame
     uint8_t vram_row = 0;           // the NMI's playfield copy in progress (32: none)
     std::array<uint8_t, 3> score{}; // before the loop
+    std::array<uint8_t, 2> lines{}; // the lines counter before the frame (BCD low byte, hundreds)
     uint64_t pre = 0, loop = 0;     // as in LockTiming
     std::vector<LandedNmi> landed;
     bool crashed = false;
@@ -100,11 +101,13 @@ struct AiGameTimes {
     };
     std::vector<Lag> lags;
     bool crashed = false;  // end == Crash
-    uint16_t crash_pc = 0; // where the CPU ran RAM (0: it left play instead)
+    uint16_t crash_pc = 0; // where the CPU ran RAM (0: it left play instead, or a dispatch went astray)
+    std::string crash_detail;  // what the crash was, for people (empty: thrown out of play)
     uint32_t lines = 0;
     uint8_t level = 0;
 };
+// With `start`, the game goes on from a model-made state (the AI restarts there: AiRestart).
 AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const CartImage& cart, const MenuWalk& walk,
-                                uint64_t frames);
+                                uint64_t frames, std::optional<ModelStart> start = std::nullopt);
 
 }  // namespace nestris::game
