@@ -1,5 +1,7 @@
 #include "ai-reference/model/frame_time.hpp"
 
+#include <cstdint>
+
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -115,6 +117,43 @@ LevelBand crash_band(uint8_t lines) {
     return lines < bands.size() ? bands[lines] : LevelBand{};
 }
 
+
+std::optional<CycleRange> ai_pre_loop(const AiScoringKind& kind) {
+    // [lines][tens][level_up]: 46 522 scoring frames at levels 128-255 of AI games from model-made
+    // states (measure-lock tetris.nes --ai-game 30000 --from-level L --title-wait T, L = 128-255:
+    // MODEL.md "Time"), row 5 empty and the music unchanged, not after a lag; {0, 0}: never (a
+    // level-up needs the tens digit to change; no line changes nothing). The hundreds digit's
+    // change adds about 10 cycles inside its kind's range.
+    static constexpr CycleRange kSeen[5][2][2] = {{{{6946, 6951}, {0, 0}}, {{0, 0}, {0, 0}}},
+                                                  {{{6332, 6350}, {0, 0}}, {{6413, 6430}, {6429, 6448}}},
+                                                  {{{6455, 6475}, {0, 0}}, {{6538, 6555}, {6553, 6583}}},
+                                                  {{{6583, 6600}, {0, 0}}, {{6663, 6679}, {6681, 6697}}},
+                                                  {{{6725, 6735}, {0, 0}}, {{6806, 6813}, {6822, 6832}}}};
+    if (kind.lines > 4 || (kind.level_up && !kind.tens)) return std::nullopt;
+    const CycleRange r = kSeen[kind.lines][kind.tens][kind.level_up];
+    if (r.last == 0) return std::nullopt;
+    return r;
+}
+
+NmiLanding ai_scoring_nmi_landing(uint8_t level, const AiScoringKind& kind, bool preview_shown, uint32_t margin) {
+    NmiLanding out;
+    const std::optional<CycleRange> pre = ai_pre_loop(kind);
+    const int64_t loop = static_cast<int64_t>(score_loop_work(level, kind.lines, {0x99, 0x99, 0x99}).cycles);
+    if (!pre) {  // a kind never traced: anywhere
+        out.earliest = INT64_MIN / 2;
+        out.latest = INT64_MAX / 2;
+        out.crash = Maybe::May;
+        return out;
+    }
+    out.earliest = static_cast<int64_t>(kAiNextNmi.first) - pre->last - loop - margin;
+    out.latest = static_cast<int64_t>(kAiNextNmi.last) - pre->first - loop + margin;
+    const int64_t shift = preview_shown ? 0 : kPreviewStagingCycles;
+    for (const CycleRange& w : kDispatchWindows) {
+        const int64_t first = static_cast<int64_t>(w.first) - shift, last = static_cast<int64_t>(w.last) - shift;
+        if (out.earliest <= last && out.latest >= first) out.crash = Maybe::May;
+    }
+    return out;
+}
 
 const char* to_string(Maybe m) {
     switch (m) {

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace nestris {
@@ -34,6 +35,8 @@ ScoreLoopWork score_loop_work(uint8_t level, uint8_t lines, std::array<uint8_t, 
 struct CycleRange {
     uint32_t first = 0, last = 0;
 };
+enum class Maybe : uint8_t { No, May, Yes };
+const char* to_string(Maybe m);
 // The next NMI's interrupted instruction starts this many cycles after the scoring frame's NMI
 // entry (traced 29 778-29 783; 2 more each side).
 inline constexpr CycleRange kNextNmiAfterNmi{29776, 29785};
@@ -68,6 +71,41 @@ struct LevelBand {
 LevelBand crash_band(uint8_t lines);
 inline bool lock_may_crash(uint8_t spawn_level, uint8_t lines) { return crash_band(lines).contains(spawn_level); }
 
+// ---- the crash, window by window (session 29; for the AI's rule of issue 31) ----------------
+// The 8 dispatch windows after the loop's end with the next piece shown: the cycles of each
+// one's first and last instruction (measure-lock --windows at level 100: every clear, 5 rest
+// rows, 3 frame phases, with and without the soft drop's points, the same 8). An NMI taken on
+// one of those instructions (but $AC91's, which goes on) sends the game astray: every crash of
+// measure-lock's surveys was such a landing (MODEL.md "Time").
+inline constexpr std::array<CycleRange, 8> kDispatchWindows{
+    {{1529, 1556}, {1589, 1616}, {1691, 1718}, {1751, 1778}, {1852, 1879}, {1912, 1939}, {2031, 2058}, {2091, 2118}}};
+// With the next piece hidden (Select) its sprite staging does not run: every window this many
+// cycles sooner (+1 135 for the first).
+inline constexpr uint32_t kPreviewStagingCycles = 394;
+// The next NMI of an AI game's scoring frame, from its NMI's entry (measure-lock --ai-game).
+inline constexpr CycleRange kAiNextNmi{29777, 29784};
+// What the cycles before the loop depend on in the AI's scoring frames from level 128, where it
+// does not soft-drop (AI_DESIGN.md): the lines cleared, whether the lines counter's tens digit
+// changes (the level-up test runs) and whether the level goes up, with the music unchanged (row 5
+// empty after the lock, as before it: else its scan and a change of tune move the frame).
+struct AiScoringKind {
+    uint8_t lines = 0;      // 0-4
+    bool tens = false;      // the tens digit changes (lines % 10 + cleared >= 10)
+    bool level_up = false;  // the level goes up (then tens too)
+};
+// Their cycles from the NMI's entry to the loop, as measured (measure-lock --ai-game
+// --from-level, MODEL.md "Time"); nullopt for a kind not seen.
+std::optional<CycleRange> ai_pre_loop(const AiScoringKind& kind);
+// Where the first lag NMI of such a frame is taken, cycles after the loop's end (negative: in
+// the loop), at the earliest and the latest, with `margin` cycles more each side; and whether it
+// may land in a window (May: the range meets one; never Yes, since $AC91 goes on; the loop at
+// 999 999).
+struct NmiLanding {
+    int64_t earliest = 0, latest = 0;
+    Maybe crash = Maybe::No;
+};
+NmiLanding ai_scoring_nmi_landing(uint8_t level, const AiScoringKind& kind, bool preview_shown, uint32_t margin);
+
 // ---- the forecast: does a frame lag, may it crash ------------------------------------------
 // The cycles of a scoring frame's work: from the NMI's interrupt to the loop, by lines cleared
 // (0-4: where the next NMI lands, for the crash), and the whole work to the main loop's wait less
@@ -101,8 +139,6 @@ inline const FrameWork& ai_game_work(uint8_t level) {
     return level >= hooks::AI_POLL_PAUSE_LEVEL ? kOriginalWork : kAiGameWork;
 }
 
-enum class Maybe : uint8_t { No, May, Yes };
-const char* to_string(Maybe m);
 struct FrameTimeForecast {
     Maybe lag = Maybe::No;    // the frame's work outlasts it: one NMI or more in the work
     Maybe crash = Maybe::No;  // its first such NMI lands in a dispatch window (the crash)

@@ -69,3 +69,52 @@ TEST_CASE("real game: a lock whose work outlasts the frame lags, and crashes whe
     CHECK(lag.landed[0].pc >= 0x9C37);
     CHECK(lag.landed[0].pc < 0x9C98);
 }
+
+TEST_CASE("real game: the model's dispatch windows are the traced ones, the preview shown and hidden") {
+    auto roms = game_roms_or_skip();
+    if (!roms) return;
+    for (const bool preview : {true, false}) {
+        game::LockSetup setup;
+        setup.level = 100;  // the frame fits: every window is run
+        setup.preview = preview;
+        for (uint8_t k = 0; k <= 4; ++k) {
+            setup.lines_cleared = k;
+            const game::LockTiming t = game::trace_lock(roms->original, setup);
+            INFO((preview ? "shown, " : "hidden, ") << int(k) << " lines");
+            REQUIRE(t.crash_window_starts.size() == 8 * 9);
+            for (std::size_t w = 0; w < 8; ++w) {
+                const uint32_t shift = preview ? 0 : kPreviewStagingCycles;
+                CHECK(t.crash_window_starts[w * 9] == kDispatchWindows[w].first - shift);
+                CHECK(t.crash_window_starts[w * 9 + 8] == kDispatchWindows[w].last - shift);
+            }
+        }
+    }
+}
+
+// An AI game from a model-made state at level 203, where the scoring frames with lines outlast
+// their NMI: each scoring frame of a measured kind (frame_time.hpp, ai_pre_loop) takes
+// the kind's cycles before its loop, and none crashes that the windows did not forecast.
+TEST_CASE("real game: the AI's scoring frames from level 128 take their kind's cycles before the loop") {
+    auto roms = game_roms_or_skip();
+    if (!roms) return;
+    game::MenuWalk walk;
+    walk.title_wait = 7;
+    const game::AiGameTimes g = game::trace_ai_game_locks(roms->patched, shipped_cart(), walk, 8000,
+                                                          game::ModelStart{203, 8, {}});
+    uint64_t checked = 0, lagged = 0;
+    for (const game::ScoringFrame& f : g.frames) {
+        if (f.hold_down_points >= 2 || f.row5_first_block != 10 || f.allegro != 0 || f.pre > 8000) continue;
+        const AiScoringKind kind{f.lines_cleared, (f.lines[0] & 0x0F) + f.lines_cleared >= 10, f.level_up};
+        const std::optional<CycleRange> r = ai_pre_loop(kind);
+        INFO("level " << int(f.level) << ", " << int(f.lines_cleared) << " lines, pre " << f.pre);
+        REQUIRE(r);
+        CHECK(f.pre >= r->first);
+        CHECK(f.pre <= r->last);
+        if (f.crashed) CHECK(ai_scoring_nmi_landing(f.level, kind, f.preview_shown, 0).crash == Maybe::May);
+        ++checked;
+        lagged += !f.landed.empty();
+    }
+    INFO(checked << " frames checked, " << lagged << " lagged");
+    CHECK(checked >= 50);
+    CHECK(lagged >= 10);
+}

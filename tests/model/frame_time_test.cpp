@@ -119,3 +119,23 @@ TEST_CASE("time: the forecast finds the scoring frame and says yes, may or no by
     CHECK(t.first_wrong.find("here: forecast no") == 0);
     CHECK(t.summary().find("wrong 1") != std::string::npos);
 }
+
+TEST_CASE("time: the AI's scoring frames by kind: where the first lag NMI lands, and the windows") {
+    // The windows' union is the one range the crash bands use.
+    CHECK(kDispatchWindows.front().first >= kDispatchWindowsAfterLoop.first);
+    CHECK(kDispatchWindows.back().last <= kDispatchWindowsAfterLoop.last);
+    // A kind never traced says nothing: it may land anywhere.
+    CHECK(ai_scoring_nmi_landing(200, AiScoringKind{0, true, false}, true, 0).crash == Maybe::May);
+    CHECK_FALSE(ai_pre_loop(AiScoringKind{1, false, true}));
+    // Level 255, no line: 256 additions of nothing; the NMI lands 1 563-1 575 cycles after the
+    // loop's end, between the first two windows (1 529-1 556, 1 589-1 616)...
+    const NmiLanding at255 = ai_scoring_nmi_landing(255, AiScoringKind{}, true, 0);
+    CHECK(at255.earliest == 29777 - 6951 - 21263);
+    CHECK(at255.latest == 29784 - 6946 - 21263);
+    CHECK(at255.crash == Maybe::No);
+    // ...which 8 cycles of margin each side no longer clear; hidden, every window is 394 sooner.
+    CHECK(ai_scoring_nmi_landing(255, AiScoringKind{}, true, 8).crash == Maybe::May);
+    CHECK(ai_scoring_nmi_landing(255, AiScoringKind{}, false, 8).crash == Maybe::No);
+    // Below level 230 a lock without a line never lags: the NMI lands after the frame's work.
+    CHECK(ai_scoring_nmi_landing(200, AiScoringKind{}, true, 8).earliest > 2118);
+}

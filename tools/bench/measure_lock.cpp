@@ -77,13 +77,51 @@ AiGameStart ai_game_start(int title_wait, int from_level, uint64_t i) {
     return g;
 }
 
+// A scoring frame of an AI game from level 128 (no soft drop) with the music unchanged: its kind
+// (frame_time.hpp), whether its cycles before the loop are inside the kind's measured range, and
+// where the model says its first lag NMI lands.
+struct KindCheck {
+    bool applies = false, in_range = false;
+    std::optional<CycleRange> range;
+    NmiLanding landing;
+};
+KindCheck check_kind(const game::ScoringFrame& f) {
+    KindCheck c;
+    if (f.level < hooks::AI_POLL_PAUSE_LEVEL || f.hold_down_points >= 2 || f.row5_first_block != 10 || f.allegro != 0)
+        return c;
+    c.applies = true;
+    const AiScoringKind kind{f.lines_cleared, (f.lines[0] & 0x0F) + f.lines_cleared >= 10, f.level_up};
+    c.range = ai_pre_loop(kind);
+    c.in_range = c.range && f.pre >= c.range->first && f.pre <= c.range->last;
+    c.landing = ai_scoring_nmi_landing(f.level, kind, f.preview_shown, 0);
+    return c;
+}
+struct KindTally {
+    uint64_t applies = 0, outside = 0, crashes = 0, crashes_not_forecast = 0;
+    void add(const game::ScoringFrame& f, const KindCheck& c) {
+        if (!c.applies) return;
+        ++applies;
+        outside += !c.in_range;
+        crashes += f.crashed;
+        crashes_not_forecast += f.crashed && c.landing.crash != Maybe::May;
+    }
+    std::string summary() const {
+        return "scoring frames from level 128 with the music unchanged: " + std::to_string(applies) + ", " +
+               std::to_string(outside) + " outside their kind's measured cycles, " + std::to_string(crashes) +
+               " crashed (" + std::to_string(crashes_not_forecast) + " not forecast by the windows)";
+    }
+};
+
 int print_ai_game(const game::GameRoms& roms, int title_wait, int from_level, uint64_t frames) {
     const AiGameStart at = ai_game_start(title_wait, from_level, 0);
     const game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), at.walk, frames, at.start);
     std::printf("scoring frames of an AI game (%s): level k hold levelup row5 allegro vramRow "
                 "score lines pre loop model lag(PC@cycle)\n", at.name.c_str());
     uint64_t loop_equal = 0, unlagged = 0;
+    KindTally tally;
     for (const game::ScoringFrame& f : g.frames) {
+        const KindCheck kind = check_kind(f);
+        tally.add(f, kind);
         const uint64_t model = score_loop_work(f.level, f.lines_cleared, f.score).cycles;
         std::string where;
         for (const game::LandedNmi& l : f.landed) {
@@ -99,11 +137,53 @@ int print_ai_game(const game::GameRoms& roms, int title_wait, int from_level, ui
                     f.hold_down_points, f.level_up, f.row5_first_block, f.allegro, f.vram_row, f.score[2], f.score[1],
                     f.score[0], f.lines[1], f.lines[0], static_cast<unsigned long long>(f.pre), static_cast<unsigned long long>(f.loop),
                     static_cast<unsigned long long>(model), where.c_str(), f.crashed ? " CRASH" : "");
+        if (kind.applies && !kind.in_range)
+            std::printf("    ^ outside its kind's cycles before the loop (%s)\n",
+                        kind.range ? (std::to_string(kind.range->first) + "-" + std::to_string(kind.range->last)).c_str()
+                                   : "a kind not measured");
+        if (kind.applies && !f.landed.empty())
+            std::printf("    ^ the first lag NMI, as the model has it: +%lld..+%lld after the loop, %s\n",
+                        static_cast<long long>(kind.landing.earliest), static_cast<long long>(kind.landing.latest),
+                        kind.landing.crash == Maybe::May ? "may land in a dispatch window" : "outside the windows");
     }
+    std::printf("%s\n", tally.summary().c_str());
     std::printf("%zu scoring frames in %llu frames, the game at level %u, %u lines, %s; the model's loop equals the "
                 "game's in %llu of the %llu frames the NMI did not interrupt\n",
                 g.frames.size(), static_cast<unsigned long long>(g.frames_run), g.level, g.lines, end_name(g).c_str(),
                 static_cast<unsigned long long>(loop_equal), static_cast<unsigned long long>(unlagged));
+    return 0;
+}
+
+// The levels (as the score loop reads them, 128-255) where an AI scoring frame of each kind may
+// crash, the preview shown and hidden, the model's landings widened by `margin` (no ROM needed).
+int print_ai_rule(uint32_t margin) {
+    std::printf("levels 128-255 where an AI game's scoring frame may crash (the first lag NMI in a dispatch\n"
+                "window: frame_time.hpp, kind ranges widened by %u cycles each side)\n", margin);
+    const auto ranges = [](const std::vector<int>& levels) {
+        std::string out;
+        for (std::size_t i = 0; i < levels.size(); ++i) {
+            const bool first = i == 0 || levels[i - 1] + 1 != levels[i];
+            const bool last = i + 1 == levels.size() || levels[i + 1] != levels[i] + 1;
+            if (first) out += " " + std::to_string(levels[i]);
+            if (last && !first) out += "-" + std::to_string(levels[i]);
+        }
+        return out.empty() ? std::string(" none") : out;
+    };
+    for (uint8_t k = 0; k <= 4; ++k)
+        for (int tens = 0; tens <= (k ? 1 : 0); ++tens)
+            for (int up = 0; up <= tens; ++up) {
+                const AiScoringKind kind{k, tens != 0, up != 0};
+                std::vector<int> shown, hidden, both;
+                for (int level = hooks::AI_POLL_PAUSE_LEVEL; level <= 255; ++level) {
+                    const bool s = ai_scoring_nmi_landing(static_cast<uint8_t>(level), kind, true, margin).crash == Maybe::May;
+                    const bool h = ai_scoring_nmi_landing(static_cast<uint8_t>(level), kind, false, margin).crash == Maybe::May;
+                    if (s) shown.push_back(level);
+                    if (h) hidden.push_back(level);
+                    if (s && h) both.push_back(level);
+                }
+                std::printf("%u lines%s%s: shown%s; hidden%s; both%s\n", k, tens ? ", tens digit changes" : "",
+                            up ? ", level-up" : "", ranges(shown).c_str(), ranges(hidden).c_str(), ranges(both).c_str());
+            }
     return 0;
 }
 
@@ -115,12 +195,17 @@ int print_ai_games(const game::GameRoms& roms, int first, int from_level, int co
         const AiGameStart at = ai_game_start(first, from_level, i);
         game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), at.walk, frames, at.start);
         uint64_t lagged = 0;
-        for (const game::ScoringFrame& f : g.frames) lagged += !f.landed.empty();
+        KindTally tally;
+        for (const game::ScoringFrame& f : g.frames) {
+            lagged += !f.landed.empty();
+            tally.add(f, check_kind(f));
+        }
         std::lock_guard<std::mutex> lock(out);
         std::printf("AI game (%s): %llu frames, level %u, %u lines, %llu lagging scoring frames, %zu NMIs "
                     "in the game's work: %s\n",
                     at.name.c_str(), static_cast<unsigned long long>(g.frames_run), g.level, g.lines,
                     static_cast<unsigned long long>(lagged), g.lags.size(), end_name(g).c_str());
+        std::printf("  %s\n", tally.summary().c_str());
         for (const auto& l : g.lags)
             std::printf("  lag: frame %llu, level %u, play state %u, the NMI at $%04X\n",
                         static_cast<unsigned long long>(l.frame), l.level, l.play_state, l.pc);
@@ -162,8 +247,9 @@ int main(int argc, char** argv) {
     uint64_t ai_frames = 0;
     int title_wait = 0;
     app.add_option("--ai-game", ai_frames,
-                   "instead: trace every scoring frame of an AI game from level 19 on the patched game, for at most "
-                   "this many frames (1-2000000), and print them one a line")
+                   "instead: trace every scoring frame of an AI game on the patched game (from level 19, or\n"
+                   "--from-level), for at most this many frames (1-2000000), and print them one a line, each checked\n"
+                   "against the model's cycles for its kind")
         ->check(CLI::Range(uint64_t{1}, uint64_t{2'000'000}));
     app.add_option("--title-wait", title_wait,
                    "with --ai-game(s): extra frames on the legal screen (another game; the first of them; 0-10000)")
@@ -174,13 +260,19 @@ int main(int argc, char** argv) {
                    "with --ai-game: this many games (title waits from --title-wait on), a line each and the "
                    "totals; exit status 1 when one crashed (1-1000)")
         ->check(CLI::Range(1, 1000));
+    int rule_margin = -1;
+    app.add_option("--ai-rule", rule_margin,
+                   "instead: print, by kind of scoring frame, the levels where an AI game's scoring frame may crash,\n"
+                   "the preview shown and hidden, the model's landings widened by this many cycles (0-200; the ROM\n"
+                   "is not read)")
+        ->check(CLI::Range(0, 200));
     int from_level = -1;
     app.add_option("--from-level", from_level,
                    "with --ai-game(s): game i goes on from a model-made state as check-identity's --from-level\n"
                    "makes it (seed 1 + i; 100-510, past 255 after the rebirth)")
         ->check(CLI::Range(100, game::kLastLevelPastRebirth - 1));
     app.add_option("--threads", threads, "threads for --ai-games")->check(CLI::Range(1u, 256u));
-    app.add_option("rom", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
+    app.add_option("rom", rom_path, "Tetris (USA) ROM (every mode but --ai-rule)")->check(CLI::ExistingFile);
     app.add_option("--levels", levels_text, "levels, comma separated, ranges with '-' (0-255)");
     app.add_option("--clears", clears_text, "lines cleared by the lock, comma separated, ranges with '-' (0-4)");
     std::string rest_text = "19";
@@ -201,6 +293,8 @@ int main(int argc, char** argv) {
     app.add_option("--phases", phases, "runs per case, each with one more frame on the legal screen (another frame phase; 1-64)")
         ->check(CLI::Range(1, 64));
     return nestris::run_program(app, argc, argv, [&]() -> int {
+        if (rule_margin >= 0) return print_ai_rule(static_cast<uint32_t>(rule_margin));
+        if (rom_path.empty()) throw UsageError("the ROM is needed (Tetris (USA)): measure-lock ROM [options]");
         const std::vector<uint32_t> levels = parse_number_list(levels_text), clears = parse_number_list(clears_text);
         for (uint32_t v : levels)
             if (v > 255) throw UsageError("--levels are 0-255");

@@ -179,6 +179,7 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
             f.hold_down_points = n.read_ram(tetris::holdDownPoints);
             f.allegro = at_nmi[tetris::allegro];
             f.lines = {at_nmi[tetris::lines], at_nmi[tetris::lines + 1]};
+            f.preview_shown = at_nmi[tetris::displayNextPiece] == 0;
             f.vram_row = at_nmi[tetris::vramRow];
             for (uint8_t col = 0; col < 10; ++col)
                 if (at_nmi[static_cast<std::size_t>(tetris::playfield + 50 + col)] != kTileEmpty) {

@@ -82,6 +82,7 @@ struct ScoringFrame {
     uint8_t vram_row = 0;           // the NMI's playfield copy in progress (32: none)
     std::array<uint8_t, 3> score{}; // before the loop
     std::array<uint8_t, 2> lines{}; // the lines counter before the frame (BCD low byte, hundreds)
+    bool preview_shown = true;      // displayNextPiece 0
     uint64_t pre = 0, loop = 0;     // as in LockTiming
     std::vector<LandedNmi> landed;
     bool crashed = false;
