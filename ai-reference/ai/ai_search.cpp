@@ -33,20 +33,11 @@ uint8_t frames_per_drop(uint8_t level) { return nestris::frames_per_drop(level);
 
 LevelState after_lines(LevelState s, uint8_t cleared) {
     if (s.b_type) return s;
-    for (uint8_t i = 0; i < cleared; ++i) {
-        ++s.lines_lo;
-        if ((s.lines_lo & 0x0F) >= 0x0A) {
-            s.lines_lo = static_cast<uint8_t>(s.lines_lo + 6);
-            if ((s.lines_lo & 0xF0) >= 0xA0) {
-                s.lines_lo &= 0x0F;
-                ++s.lines_hi;
-            }
-        }
-        if ((s.lines_lo & 0x0F) != 0) continue;
-        // The game compares the level with lines/10 as packed BCD, signed: the BCD quirk.
-        const uint8_t tens = static_cast<uint8_t>((s.lines_lo >> 4) | (s.lines_hi << 4));
-        if (static_cast<uint8_t>(s.level - tens) & 0x80) ++s.level;
-    }
+    // The game's own counter and level-up test (the model's: the BCD quirk, the signed compare).
+    std::array<uint8_t, 2> lines{s.lines_lo, s.lines_hi};
+    for (uint8_t i = 0; i < cleared; ++i) add_one_line_a_type(lines, s.level);
+    s.lines_lo = lines[0];
+    s.lines_hi = lines[1];
     return s;
 }
 
