@@ -133,3 +133,33 @@ TEST_CASE("real game: each frame of human play takes the original's cycles") {
     for (std::size_t i = 0; i < wx.frames.size(); ++i) { differing += wx.frames[i] != wy.frames[i]; if (wx.frames[i] != wy.frames[i]) printf("frame %zu: %llu vs %llu\n", i, (unsigned long long)wx.frames[i], (unsigned long long)wy.frames[i]); }
     CHECK(differing == 0);
 }
+
+// The menu walk's longest wait on the legal screen still starts the AI game it describes; a
+// longer one is refused (its walk would not, and a tool would report a game that never began).
+TEST_CASE("real game: a menu walk with the longest title wait starts its game, a longer one is refused") {
+    CHECK_THROWS_AS(game::menu_walk_input(game::MenuWalk{.title_wait = game::kMaxTitleWait + 1}), std::invalid_argument);
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    const uint16_t ai_mode = shipped_cart().require("ai_mode");
+    const auto walk_to = [&](const std::string& input) {
+        emu::Nes nes(roms->patched);
+        nes.run_input(input);
+        nes.set_buttons(0);
+        for (int f = 0; f < 60; ++f) nes.run_frame();
+        return nes;
+    };
+    const std::string input = game::menu_walk_input(game::MenuWalk{.title_wait = game::kMaxTitleWait});
+    const emu::Nes on_time = walk_to(input);
+    CHECK(on_time.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY);
+    CHECK(on_time.read_ram(tetris::levelNumber) == 19);
+    CHECK(on_time.read_ram(ai_mode) == hooks::AI_MODE_GAME);
+    CHECK(on_time.read_ram(tetris::renderMode) == tetris::RENDER_MODE_PLAY);
+    // One frame more and the walk's presses land elsewhere: not that game.
+    std::string later = input;
+    later.replace(later.find(std::to_string(300 + game::kMaxTitleWait)), 3, std::to_string(301 + game::kMaxTitleWait));
+    const emu::Nes late = walk_to(later);
+    INFO("game mode " << int(late.read_ram(tetris::gameMode)) << ", level " << int(late.read_ram(tetris::levelNumber))
+                      << ", ai_mode " << int(late.read_ram(ai_mode)) << ", render mode " << int(late.read_ram(tetris::renderMode)));
+    CHECK_FALSE((late.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY && late.read_ram(tetris::levelNumber) == 19 &&
+                 late.read_ram(ai_mode) == hooks::AI_MODE_GAME && late.read_ram(tetris::renderMode) == tetris::RENDER_MODE_PLAY));
+}

@@ -163,8 +163,10 @@ int main(int argc, char** argv) {
                    "instead: AI games on the patched ROM, each against the cartridge in the loop given the\n"
                    "real game's idle time and lag frames (game i waits --title-wait + i more frames on the legal\n"
                    "screen: other pieces)");
-    app.add_option("--title-wait", first_wait, "with --ai-games: the first game's extra frames on the legal screen (0-10000)")
-        ->check(CLI::Range(0, 10000));
+    app.add_option("--title-wait", first_wait,
+                   "with --ai-games: the first game's extra frames on the legal screen (game i waits i more; the\n"
+                   "last one's at most 225: a longer wait starts no game)")
+        ->check(CLI::Range(0, game::kMaxTitleWait));
     app.add_option("--level", level, "start level of the AI games (0-19)")->check(CLI::Range(0, 19));
     app.add_flag("--b-type", b_type, "B-Type AI games (height 0)");
     bool on_original = false, no_crash_rule = false;
@@ -191,6 +193,10 @@ int main(int argc, char** argv) {
     return nestris::run_program(app, argc, argv, [&]() -> int {
         if ((on_original || no_crash_rule) && !ai_games)
             throw UsageError("--against-original and --no-crash-rule go with --ai-games");
+        if (ai_games && (first_wait < 0 || first_wait + static_cast<int64_t>(ai_games) - 1 > game::kMaxTitleWait))
+            throw UsageError("--title-wait " + std::to_string(first_wait) + " with " + std::to_string(ai_games) +
+                             " games: the waits run to " + std::to_string(first_wait + static_cast<int64_t>(ai_games) - 1) +
+                             ", and a walk starts a game after a wait of 0-" + std::to_string(game::kMaxTitleWait) + " frames");
         if (from_level >= 0 && !ai_games) throw UsageError("--from-level goes with --ai-games");
         if (high_levels && (ai_games || !movie_out.empty()))
             throw UsageError("--high-levels goes with neither --ai-games nor --movie-out");

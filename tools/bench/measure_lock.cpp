@@ -252,8 +252,9 @@ int main(int argc, char** argv) {
                    "against the model's cycles for its kind")
         ->check(CLI::Range(uint64_t{1}, uint64_t{2'000'000}));
     app.add_option("--title-wait", title_wait,
-                   "with --ai-game(s): extra frames on the legal screen (another game; the first of them; 0-10000)")
-        ->check(CLI::Range(0, 10'000));
+                   "with --ai-game(s): extra frames on the legal screen (another game; the first of them; the\n"
+                   "last one's at most 225: a longer wait starts no game)")
+        ->check(CLI::Range(0, game::kMaxTitleWait));
     int ai_games = 0;
     unsigned threads = worker_threads();
     app.add_option("--ai-games", ai_games,
@@ -305,6 +306,10 @@ int main(int argc, char** argv) {
             if (r < 4 || r > 19) throw UsageError("--rest-rows are 4-19");
         const game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
         if (ai_games && !ai_frames) throw UsageError("--ai-games needs --ai-game FRAMES (the frames each game may run)");
+        const int last_wait = title_wait + std::max(ai_games, 1) - 1;
+        if (ai_frames && last_wait > game::kMaxTitleWait)
+            throw UsageError("--title-wait " + std::to_string(title_wait) + ": the waits run to " + std::to_string(last_wait) +
+                             ", and a walk starts a game after a wait of 0-" + std::to_string(game::kMaxTitleWait) + " frames");
         if (from_level >= 0 && !ai_frames) throw UsageError("--from-level goes with --ai-game");
         if (ai_games) return print_ai_games(roms, title_wait, from_level, ai_games, ai_frames, threads);
         if (ai_frames) return print_ai_game(roms, title_wait, from_level, ai_frames);

@@ -306,6 +306,9 @@ void AiRestart::on_instruction(emu::Nes& patched, const emu::Nes& n) {
 std::string menu_walk_input(const MenuWalk& w) {
     if (w.level < 0 || w.level > 19) throw std::invalid_argument("the start level is 0-19 (10-19 with the A trick)");
     if (w.height < 0 || w.height > 5) throw std::invalid_argument("the B-Type height is 0-5");
+    if (w.title_wait < 0 || w.title_wait > kMaxTitleWait)
+        throw std::invalid_argument("title wait " + std::to_string(w.title_wait) + ": the walk starts a game after a wait of 0-" +
+                                    std::to_string(kMaxTitleWait) + " frames on the legal screen");
     std::string s = ".*" + std::to_string(300 + std::max(0, w.title_wait)) + " S .*20 S .*20 ";
     if (w.b_type) s += "R .*5 ";
     s += "S .*20 ";

@@ -233,6 +233,10 @@ private:
 inline constexpr uint64_t kFreezeFrames = 300;
 
 // ---- the menus as a player walks them ------------------------------------------------------
+// The longest extra wait on the legal screen after which the walk still starts the game it
+// describes: from 226 its presses land elsewhere (at 226: a person's game at level 0, paused,
+// which a tool would run for its frames as an AI game that never scores). Measured.
+inline constexpr int kMaxTitleWait = 225;
 struct MenuWalk {
     int level = 19;          // 0-19 (10-19: A held at Start)
     bool b_type = false;
