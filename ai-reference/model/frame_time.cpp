@@ -129,9 +129,13 @@ std::optional<CycleRange> ai_pre_loop(const AiScoringKind& kind) {
                                                   {{{6455, 6475}, {0, 0}}, {{6538, 6555}, {6553, 6583}}},
                                                   {{{6583, 6600}, {0, 0}}, {{6663, 6679}, {6681, 6697}}},
                                                   {{{6725, 6735}, {0, 0}}, {{6806, 6813}, {6822, 6832}}}};
-    if (kind.lines > 4 || (kind.level_up && !kind.tens)) return std::nullopt;
+    if (kind.lines > 4 || (kind.level_up && !kind.tens) || (kind.hundreds && !kind.tens)) return std::nullopt;
     const CycleRange r = kSeen[kind.lines][kind.tens][kind.level_up];
     if (r.last == 0) return std::nullopt;
+    // The hundreds byte's increment: 12 cycles more (traced: a single at level 146 from $0D99
+    // lines, a level-up, took 6 459 against 6 429-6 448 without it).
+    constexpr uint32_t kHundreds = 12;
+    if (kind.hundreds) return CycleRange{r.first + kHundreds, r.last + kHundreds};
     return r;
 }
 

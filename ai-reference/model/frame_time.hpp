@@ -92,6 +92,7 @@ struct AiScoringKind {
     uint8_t lines = 0;      // 0-4
     bool tens = false;      // the tens digit changes (lines % 10 + cleared >= 10)
     bool level_up = false;  // the level goes up (then tens too)
+    bool hundreds = false;  // the hundreds byte changes too (x9y + cleared >= (x+1)00): 12 cycles more
 };
 // Their cycles from the NMI's entry to the loop, as measured (measure-lock --ai-game
 // --from-level, MODEL.md "Time"); nullopt for a kind not seen.
@@ -105,6 +106,12 @@ struct NmiLanding {
     Maybe crash = Maybe::No;
 };
 NmiLanding ai_scoring_nmi_landing(uint8_t level, const AiScoringKind& kind, bool preview_shown, uint32_t margin);
+// The kind of the frame that scores `cleared` lines after a lines counter whose low byte is
+// `lines_lo` (BCD), the level going up or not.
+inline AiScoringKind scoring_kind(uint8_t lines_lo, uint8_t cleared, bool level_up) {
+    const bool tens = (lines_lo & 0x0F) + cleared >= 10;
+    return {cleared, tens, level_up, tens && (lines_lo & 0xF0) == 0x90};
+}
 
 // ---- the forecast: does a frame lag, may it crash ------------------------------------------
 // The cycles of a scoring frame's work: from the NMI's interrupt to the loop, by lines cleared

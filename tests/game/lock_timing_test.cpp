@@ -104,7 +104,7 @@ TEST_CASE("real game: the AI's scoring frames from level 128 take their kind's c
     uint64_t checked = 0, lagged = 0;
     for (const game::ScoringFrame& f : g.frames) {
         if (f.hold_down_points >= 2 || f.row5_first_block != 10 || f.allegro != 0 || f.pre > 8000) continue;
-        const AiScoringKind kind{f.lines_cleared, (f.lines[0] & 0x0F) + f.lines_cleared >= 10, f.level_up};
+        const AiScoringKind kind = scoring_kind(f.lines[0], f.lines_cleared, f.level_up);
         const std::optional<CycleRange> r = ai_pre_loop(kind);
         INFO("level " << int(f.level) << ", " << int(f.lines_cleared) << " lines, pre " << f.pre);
         REQUIRE(r);

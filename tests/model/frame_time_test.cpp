@@ -139,3 +139,19 @@ TEST_CASE("time: the AI's scoring frames by kind: where the first lag NMI lands,
     // Below level 230 a lock without a line never lags: the NMI lands after the frame's work.
     CHECK(ai_scoring_nmi_landing(200, AiScoringKind{}, true, 8).earliest > 2118);
 }
+
+TEST_CASE("time: a scoring frame's kind from the lines counter: the tens and hundreds digits") {
+    // $0D99 + 1 line: the tens and the hundreds change; $0D95 + 1: neither; $0D86 + 4: the tens.
+    CHECK(scoring_kind(0x99, 1, true).tens);
+    CHECK(scoring_kind(0x99, 1, true).hundreds);
+    CHECK_FALSE(scoring_kind(0x95, 1, false).tens);
+    CHECK(scoring_kind(0x86, 4, false).tens);
+    CHECK_FALSE(scoring_kind(0x86, 4, false).hundreds);
+    CHECK_FALSE(scoring_kind(0x90, 0, false).hundreds);
+    // The hundreds' increment costs 12 cycles more than the kind without it.
+    const AiScoringKind plain = scoring_kind(0x89, 1, true), hundreds = scoring_kind(0x99, 1, true);
+    REQUIRE(ai_pre_loop(plain));
+    REQUIRE(ai_pre_loop(hundreds));
+    CHECK(ai_pre_loop(hundreds)->first == ai_pre_loop(plain)->first + 12);
+    CHECK(ai_pre_loop(hundreds)->last == ai_pre_loop(plain)->last + 12);
+}

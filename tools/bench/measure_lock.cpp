@@ -90,7 +90,7 @@ KindCheck check_kind(const game::ScoringFrame& f) {
     if (f.level < hooks::AI_POLL_PAUSE_LEVEL || f.hold_down_points >= 2 || f.row5_first_block != 10 || f.allegro != 0)
         return c;
     c.applies = true;
-    const AiScoringKind kind{f.lines_cleared, (f.lines[0] & 0x0F) + f.lines_cleared >= 10, f.level_up};
+    const AiScoringKind kind = scoring_kind(f.lines[0], f.lines_cleared, f.level_up);
     c.range = ai_pre_loop(kind);
     c.in_range = c.range && f.pre >= c.range->first && f.pre <= c.range->last;
     c.landing = ai_scoring_nmi_landing(f.level, kind, f.preview_shown, 0);
@@ -171,8 +171,9 @@ int print_ai_rule(uint32_t margin) {
     };
     for (uint8_t k = 0; k <= 4; ++k)
         for (int tens = 0; tens <= (k ? 1 : 0); ++tens)
-            for (int up = 0; up <= tens; ++up) {
-                const AiScoringKind kind{k, tens != 0, up != 0};
+            for (int up = 0; up <= tens; ++up)
+            for (int hundreds = 0; hundreds <= tens; ++hundreds) {
+                const AiScoringKind kind{k, tens != 0, up != 0, hundreds != 0};
                 std::vector<int> shown, hidden, both;
                 for (int level = hooks::AI_POLL_PAUSE_LEVEL; level <= 255; ++level) {
                     const bool s = ai_scoring_nmi_landing(static_cast<uint8_t>(level), kind, true, margin).crash == Maybe::May;
@@ -181,8 +182,9 @@ int print_ai_rule(uint32_t margin) {
                     if (h) hidden.push_back(level);
                     if (s && h) both.push_back(level);
                 }
-                std::printf("%u lines%s%s: shown%s; hidden%s; both%s\n", k, tens ? ", tens digit changes" : "",
-                            up ? ", level-up" : "", ranges(shown).c_str(), ranges(hidden).c_str(), ranges(both).c_str());
+                std::printf("%u lines%s%s%s: shown%s; hidden%s; both%s\n", k, tens ? ", tens digit changes" : "",
+                            hundreds ? ", hundreds too" : "", up ? ", level-up" : "", ranges(shown).c_str(),
+                            ranges(hidden).c_str(), ranges(both).c_str());
             }
     return 0;
 }
