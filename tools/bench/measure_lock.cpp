@@ -77,8 +77,7 @@ AiGameStart ai_game_start(int title_wait, int from_level, uint64_t i) {
     return g;
 }
 
-// A scoring frame of an AI game from level 128 (no soft drop) with the music unchanged: its kind
-// (frame_time.hpp), whether its cycles before the loop are inside the kind's measured range, and
+// A scoring frame of an AI game of a kind (game::ai_kind_of): its kind (frame_time.hpp), whether its cycles before the loop are inside the kind's measured range, and
 // where the model says its first lag NMI lands.
 struct KindCheck {
     bool applies = false, in_range = false;
@@ -87,13 +86,12 @@ struct KindCheck {
 };
 KindCheck check_kind(const game::ScoringFrame& f) {
     KindCheck c;
-    if (f.level < hooks::AI_POLL_PAUSE_LEVEL || f.hold_down_points >= 2 || f.row5_first_block != 10 || f.allegro != 0)
-        return c;
+    const std::optional<AiScoringKind> kind = game::ai_kind_of(f);
+    if (!kind) return c;
     c.applies = true;
-    const AiScoringKind kind = scoring_kind(f.lines[0], f.lines_cleared, f.level_up);
-    c.range = ai_pre_loop(kind);
+    c.range = ai_pre_loop(*kind);
     c.in_range = c.range && f.pre >= c.range->first && f.pre <= c.range->last;
-    c.landing = ai_scoring_nmi_landing(f.level, kind, f.preview_shown, 0);
+    c.landing = ai_scoring_nmi_landing(f.level, *kind, f.preview_shown, 0);
     return c;
 }
 struct KindTally {
@@ -106,7 +104,7 @@ struct KindTally {
         crashes_not_forecast += f.crashed && c.landing.crash != Maybe::May;
     }
     std::string summary() const {
-        return "scoring frames from level 128 with the music unchanged: " + std::to_string(applies) + ", " +
+        return "scoring frames of a kind (from level 128, the music unchanged, not after a lag): " + std::to_string(applies) + ", " +
                std::to_string(outside) + " outside their kind's measured cycles, " + std::to_string(crashes) +
                " crashed (" + std::to_string(crashes_not_forecast) + " not forecast by the windows)";
     }

@@ -121,6 +121,13 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
 
 namespace nestris::game {
 
+std::optional<AiScoringKind> ai_kind_of(const ScoringFrame& f) {
+    if (f.level < hooks::AI_POLL_PAUSE_LEVEL || f.hold_down_points >= 2 || f.row5_first_block != 10 || f.allegro != 0 ||
+        f.pre >= kAiNextNmi.first)
+        return std::nullopt;
+    return scoring_kind(f.lines[0], f.lines_cleared, f.level_up);
+}
+
 AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const CartImage& cart, const MenuWalk& walk,
                                 uint64_t frames, std::optional<ModelStart> start) {
     // The AI's code and tables: an NMI there is an NMI in the idle time.

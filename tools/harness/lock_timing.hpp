@@ -10,10 +10,12 @@
 // that lands before that wait (a lag frame) with the instruction it interrupted.
 #pragma once
 
+#include "ai-reference/model/frame_time.hpp"
 #include "tools/harness/game_harness.hpp"
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,6 +89,10 @@ struct ScoringFrame {
     std::vector<LandedNmi> landed;
     bool crashed = false;
 };
+// The kind of an AI game's scoring frame (frame_time.hpp), when it is one the kinds describe: from
+// level 128, no soft drop's points, row 5 empty and the music unchanged, its work begun at its own
+// NMI (not after a lag); nullopt otherwise.
+std::optional<AiScoringKind> ai_kind_of(const ScoringFrame& f);
 struct AiGameTimes {
     std::vector<ScoringFrame> frames;
     uint64_t frames_run = 0;
