@@ -81,19 +81,28 @@ outside:
     rts
 .endproc
 
-; C = 1 when the piece after min(A, presses) presses, at sw_x, is above the surface at row
-; row_after(Y). The target orientation's landing row is known (sw_l2); another orientation's is
-; computed, leaving its shape at hand (sw_dirty set).
+; C = 1 when the piece after min(i, presses) presses (i: A), at sw_x, is above the surface at
+; row R(2i) (check::at_2i), or at R(2i) while more input frames follow and R(2i-1) on the last
+; one, i >= sw_n (check::at_step). The target orientation's landing row is known (sw_l2); another
+; orientation's is computed, leaving its shape at hand (sw_dirty set).
 .segment "PACK_check"
 .proc check
+at_step:
     pha
-    tya                     ; row + 2 of the piece Y frames after spawn (row 0 in the hold)
-    clc
-    adc sw_rbase
+    cmp sw_n                ; C = 1: the last input frame
+    rol
+    eor #1                  ; 2i + 1, less 1 on the last input frame
+    bpl rows                ; (always: i is a count of presses or shifts, 0-2)
+at_2i:
+    pha
+    sec
+    rol                     ; 2i + 1
+rows:
+    adc sw_rbase            ; (C = 0 from the rol)
     tay
-    lda gen_rows2,y
+    lda gen_rows2-1,y       ; row + 2 of the piece 2i (or 2i - 1) frames after spawn (row 0 in the hold)
     sta sw_need
-    pla                     ; the orientation after min(A, presses) presses
+    pla                     ; the orientation after min(i, presses) presses
     cmp sw_p
     bcc presses
     lda sw_p
@@ -153,25 +162,18 @@ choice:
     lda slot_presses,x
     sta sw_p
     lda sw_o                ; orientations after 1 and 2 presses (A, or B in slot 3), from
-    asl                     ; the game's rotationTable: two bytes an orientation, B's then A's
+    cpx #3                  ; the game's rotationTable: two bytes an orientation, B's then A's
+    rol                     ; (C = 1: B)
+    eor #1                  ; 2 orientation + 1 for A
     tay
+    lda game_rotationTable,y
+    sta sw_o+1
     cpx #3
-    beq ccw
-    lda game_rotationTable+1,y
-    sta sw_o+1
-    asl
-    tay
-    lda game_rotationTable+1,y
-    sta sw_o+2
-    bpl target_orientation  ; (always: orientations are 0-18)
-ccw:
-    lda game_rotationTable,y
-    sta sw_o+1
-    asl
+    rol
+    eor #1
     tay
     lda game_rotationTable,y
     sta sw_o+2
-target_orientation:
     ldx sw_p
     lda sw_o,x
     sta sw_ot
@@ -237,7 +239,7 @@ target:
     ; the target orientation at this column: inside the walls, its landing row
     lda sw_x
     jsr landing_at
-    jcc done
+    bcc done
     ldx sw_all
     bne all                 ; every placement is reachable
     sta sw_l2
@@ -249,21 +251,19 @@ target:
     asl
     adc sw_rbase            ; (C = 0: s < 128)
     tay
-    lda gen_rows2-1,y       ; R(2s-1) + 2
-    cmp sw_l2
-    beq reachable
-    jcs done                ; the target, and every column further out, is out of reach
-reachable:
+    lda sw_l2
+    cmp gen_rows2-1,y       ; R(2s-1) + 2 <= landing + 2: reachable
+    bcc done                ; the target, and every column further out, is out of reach
     jsr emit
     lda sw_s                ; the columns further out: R(2s) <= landing
     asl
     adc sw_rbase
     tay
-    lda gen_rows2,y         ; R(2s) + 2
-    cmp sw_l2
-    jeq next
-    jcs done
-    jmp next
+    lda sw_l2
+    cmp gen_rows2,y         ; R(2s) + 2 <= landing + 2: on to the next column
+    bcs next
+done:
+    rts
 
 rotations:                  ; s <= presses (s = 0, 1, 2): the checks of the schedule one by one
     lda sw_p                ; n = max(s, presses) = presses
@@ -273,76 +273,41 @@ rotations:                  ; s <= presses (s = 0, 1, 2): the checks of the sche
     ; shift step s: the shifted piece in the old orientation at R(2s-2) ...
     sec
     sbc #1
-    pha
-    asl
-    tay
-    pla
-    jsr check
+    jsr check::at_2i
     bcc done
     ; ... then rotated, at R(2s) if more input frames follow, else R(2s-1)
     lda sw_s
-    asl
-    tay
-    lda sw_s
-    cmp sw_n
-    bcc strict
-    dey
-strict:
-    lda sw_s
-    jsr check
+    jsr check::at_step
     bcc done
 steps:
     lda sw_s                ; rotation steps i = s+1 .. n at this column
     sta sw_i
+    ora sw_n
     bne step
-    lda sw_n
-    bne step
-    lda #0                  ; no input at all: the spawned piece at row 0
-    tay
-    jsr check
-    bcc not_reached
-    bcs reached             ; (always)
+    jsr check::at_2i        ; (A = 0) no input at all: the spawned piece at row 0
+    jmp settled
 step:
     lda sw_i
     cmp sw_n
-    bcs reached
-    asl
-    tay
-    lda sw_i
-    jsr check               ; o(i) at R(2i)
-    bcc not_reached
+    bcs settled             ; (C = 1) every step held: reached
+    jsr check::at_2i        ; o(i) at R(2i)
+    bcc settled
     inc sw_i
     lda sw_i
-    asl
-    tay
-    lda sw_i
-    cmp sw_n
-    bcc strict2
-    dey
-strict2:
-    lda sw_i
-    jsr check               ; o(i+1) at R(2(i+1)) or R(2(i+1)-1)
-    bcc not_reached
-    bcs step                ; (always)
-reached:
+    jsr check::at_step      ; o(i+1) at R(2(i+1)) or R(2(i+1)-1)
+    bcs step
+settled:                    ; C = 1: the target is reached
     jsr shape_back
+    bcc prefix
     jsr emit
-    jmp prefix
-not_reached:
-    jsr shape_back
 prefix:
     ; the columns further out need the shifted, rotated piece to hold at R(2s)
     lda sw_s
     beq next
     cmp sw_n
     bcc next                ; that check was the strict one already
-    asl
-    tay
-    lda sw_s
-    jsr check
-    php
+    jsr check::at_2i
     jsr shape_back
-    plp
     bcc done
 next:
     inc sw_s
@@ -351,18 +316,19 @@ next:
     adc sw_step
     sta sw_x
     jmp target
-done:
-    rts
 
 ; The target orientation's shape back at hand (its landing row in sw_l2 is still current).
+; Keeps C (a check's answer).
 shape_back:
+    php
     lda sw_dirty
     beq clean
     lda #0
     sta sw_dirty
     ldx sw_ot
-    jmp set_shape
+    jsr set_shape
 clean:
+    plp
     rts
 
 ; Hand the target to ai_on_target (z_o, z_x and z_rot are the sweep's own).
