@@ -18,12 +18,14 @@ drv_pad:    .res 1      ; the controller's buttons last frame
 drv_slot:   .res 1      ; the plan slot the piece follows: plan_at at its first input frame (a
                         ; plan published later, for the same piece, no longer changes its inputs)
 
-; A = the buttons of the plan this frame (0: no piece under control, no plan in time, paused).
+; A = the buttons of the plan this frame (0: paused; the crash rule's Select on a frame without
+; other buttons: preview_select).
 .segment "PACK_plan_buttons"
 .proc plan_buttons
     bne_not_playing nothing ; paused: nothing, and the piece's frames stand still
     bne_no_active_piece gone
     cmp_current_piece
+    .assert PIECE_NONE > PLAY_STATE_UPDATE_LINES, error, "gone tells the play states by A"
     bcs gone
     lda spawnCount
     ldx drv_active
@@ -42,11 +44,11 @@ first_input:
     stx drv_frame
 counted:
     inc drv_frame           ; k
-    beq nothing             ; (k <= 0: before the first input frame)
-    bmi nothing
+    beq idle                ; (k <= 0: before the first input frame)
+    bmi idle
     lda drv_active
     lsr
-    bcc nothing             ; 2: no plan for this piece
+    bcc idle                ; 2: no plan for this piece
     lda plan_ok
     cmp #PLAN_OK
     bne late
@@ -56,10 +58,12 @@ counted:
 late:
     lda #2                  ; too late for this piece: it falls as it is
     sta drv_active
-    bne nothing
-gone:
-    lda #0
-    sta drv_active
+    bne idle                ; (always)
+gone:                       ; (A: the play state, or PIECE_NONE in play state 1)
+    ldx #0
+    stx drv_active
+    cmp #PLAY_STATE_UPDATE_LINES+1 ; once the lock's scoring frame is over (or before the piece
+    bcs preview             ; appears) the preview is shown again
 nothing:
     lda #0
     rts
@@ -74,7 +78,7 @@ latched:
     cmp plan_down,y
     bcs down                ; k >= max(2n, 1): soft drop
     lsr
-    bcc nothing             ; even k: nothing
+    bcc idle                ; even k: no shift, no rotation
     lda plan_shift_last,y
     cmp drv_frame           ; C = k <= the last shift frame
     lda #0
@@ -90,19 +94,33 @@ no_shift:
 done:
     rts
 down:
-    jmp soft_drop
-.endproc
-
-; A = Down, or from level 128 nothing: at one row a frame the soft drop moves nothing, and its
-; points, added before the score loop, would move the scoring frame's time (MODEL.md "Time").
-.segment "PACK_soft_drop"
-.proc soft_drop
+    ; Down; from level 128 none (at one row a frame the soft drop moves nothing, and its points,
+    ; added before the score loop, would move the scoring frame's time: MODEL.md "Time"), and the
+    ; frame is one without other buttons
     .assert AI_POLL_PAUSE_LEVEL = $80, error, "the soft drop stops at the level's bit 7"
-    lda #0
-    bit levelNumber
-    bmi done
     lda #BUTTON_DOWN
-done:
+    bit levelNumber
+    bpl done
+idle:
+    ; A frame of the piece without other buttons: Select when the game shows the preview where
+    ; its level wants it hidden for the lock's scoring frame, or the reverse (the crash rule: the
+    ; ranges gen_hidden_first, gen_hidden_count); else nothing.
+    ldx #HIDDEN_RANGES-1
+range:
+    lda levelNumber
+    sec
+    sbc gen_hidden_first,x
+    cmp gen_hidden_count,x
+    bcc preview             ; (C = 0: hidden)
+    dex
+    bpl range               ; (C = 1 at the end: shown)
+preview:                    ; C = 1: shown wanted
+    lda #0
+    rol
+    eor displayNextPiece    ; (0: shown): 1 when the game shows it as wanted
+    eor #1
+    beq done
+    lda #BUTTON_SELECT
     rts
 .endproc
 

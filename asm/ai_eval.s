@@ -13,7 +13,8 @@ tg_classes: .res 1      ; empty cells) and per row (aligned with the last block)
 tg_halo:   .res 4
 
 ; z_cost = cost of placing z_o at (z_x, z_y) on eb: lines cost + evaluation of the board it
-; leaves, COST_MAX when a cell lands above the visible rows; z_lines = lines it clears; Z = 1.
+; leaves, COST_MAX when a cell lands above the visible rows (from level 128 in the high rows too)
+; or the crash rule bars the lock; z_lines = lines it clears; Z = 1.
 ; When it costs at least best_hi:best_lo (it could not be chosen: the search's bound), its
 ; evaluation stops there and it returns Z = 0 instead, z_cost not set: the caller skips it with
 ; one branch. eb is not changed. z_o's row data must be at hand (ai_load_target).
@@ -32,7 +33,7 @@ window_end = z_t7           ; the gaps: b + 1, past the last column that sees ne
     lda z_y
     clc
     adc tg_dy2              ; + the highest cell + 2
-    cmp #2
+    cmp s_top2              ; (from level 128 the high rows too: the crash rule)
     bcs on_board
 tops_out:
     ldx #$FF                ; tops out: COST_MAX, no lines
@@ -366,13 +367,6 @@ with_clear:
     lsr
     lsr
     sta z_lines
-    tay
-    lda s_level             ; a lock whose score frame may crash the game (its spawn level in
-    sec                     ; the band of its count of lines, gen_crash) is a top-out
-    sbc gen_crash_first-1,y
-    cmp #CRASH_BAND_LEVELS
-    jcc tops_out
-    tya
     clc
     adc s_lines_off         ; the search's lines table
     tay                     ; (C = 0)
@@ -389,11 +383,28 @@ with_clear:
     ldx gen_lines_hi,y
     jsr add_ax              ; (A = z_cost+1)
     cmp best_hi
-    bcc clear_below
+    bcc clear_bound_below
     bne pruned
     lda z_cost
     cmp best_lo
     bcs pruned
+clear_bound_below:
+    ; A lock the crash rule bars is a top-out (after the bound: one it stops at could not have
+    ; been chosen either way). Its class: 2 * lines + whether they change the lines counter's
+    ; tens digit; barred when its spawn level is in the class's range (gen_crash_first, _count).
+    lda s_lines_lo
+    and #$0F
+    clc
+    adc z_lines
+    cmp #10                 ; (C: the tens change)
+    lda z_lines
+    rol
+    tay
+    lda s_level
+    sec
+    sbc gen_crash_first-2,y
+    cmp gen_crash_count-2,y
+    jcc tops_out
 clear_below:
     ldx #COLUMNS-1
 save:

@@ -47,13 +47,15 @@ z_t6:    .res 1
 z_t7:    .res 1
 z_s0:    .res 1     ; scratch of the innermost helpers
 z_s1:    .res 1
-z_cost:  .res 2
-z_o:     .res 1     ; orientation of the placement at hand
+; The placement at hand: z_rot .. z_cost+1 stay adjacent, in the order of the candidate fields
+; (cand_rot .. cand_cost_hi): ai_take_evaluated copies them in one loop.
+z_rot:   .res 1     ; its rotation slot (0-3)
 z_x:     .res 1     ; its column
 z_y:     .res 1     ; its landing row
-z_rot:   .res 1     ; its rotation slot (0-3)
-z_type:  .res 1     ; piece type being enumerated
 z_lines: .res 1     ; lines the placement clears
+z_cost:  .res 2
+z_o:     .res 1     ; its orientation
+z_type:  .res 1     ; piece type being enumerated
 s_ply:   .res 1     ; 1: first ply, 2: second ply (what a reachable placement is for)
 s_keep:  .res 1     ; K
 ply2_k:  .res 1     ; the candidate whose replies are searched
@@ -102,6 +104,7 @@ gp_lo:      .res COLUMNS ; gap costs of columns 0 .. c-1, for c = 0..9
 gp_hi:      .res COLUMNS
 s_stack_off: .res 1     ; the stack term's table: 0, or STACK_FAST_OFFSET at one row a frame
 s_lines_off: .res 1     ; the lines term's table: 0, or LINES_DANGER_OFFSET in danger
+s_top2:     .res 1      ; the highest row a placement's top may take, + 2 (lower: a top-out)
 
 cand_count:    .res 1
 cand_rot:      .res K_MAX

@@ -134,22 +134,27 @@ no:
     ; Every placement is reachable when the piece stays above every column during the longest
     ; schedule (5 input frames: rows up to R(9), cells down to row + 1): the highest column at
     ; most 18 - R(9). Then the sweep needs no check but the walls; and with the highest column at
-    ; most ROWS - 4 (a piece is at most 4 rows tall), no placement tops out, which the first test
-    ; alone does not give in the hold (R(9) = 0): the evaluation needs no top-out check.
+    ; most ROWS - 4 - the rows a placement must leave free (s_top2 - 2: from level 128 the high
+    ; rows) (a piece is at most 4 rows tall), no placement tops out, which the first test alone
+    ; does not give in the hold (R(9) = 0): the evaluation needs no top-out check.
     lda eb_max08
     cmp eb_h+9
     bcs highest
     lda eb_h+9
 highest:
-    cmp #ROWS-4+1
+    tax
+    clc
+    adc s_top2
+    cmp #ROWS-2+1
     bcs far                 ; (C = 1)
+    txa
     ldy sw_rbase
     adc gen_rows2+9,y       ; (C = 0) highest + R(9) + 2
     cmp #18+2+1
 far:
     lda #0
     adc #$FF                ; 0 when C = 1
-    sta sw_all              ; not 0: highest + R(9) <= 18 and highest <= ROWS - 4
+    sta sw_all              ; not 0: highest + R(9) <= 18 and highest <= ROWS - 2 - s_top2
     ldx z_type
     lda gen_rot_count,x
     sta sw_count

@@ -4,6 +4,7 @@
 ; type the preview may show, best_k (the candidate to play) and best_total. eb is left as given
 ; (with its columns and caches).
 .include "ai.inc"
+.include "hooks.inc"
 
 ; s_level / s_lines_lo / s_lines_hi advanced by A cleared lines with the game's rule (per line:
 ; BCD count, and a level-up when the units reach 0 and the level is below the BCD tens, compared
@@ -130,24 +131,25 @@ field:
     bpl move                ; (always: Y >= at)
 place:
     ldx at
-    lda z_rot
+    ldy #0                  ; z_rot .. z_cost+1 into the six fields (ai_ram.s keeps both in order)
+.assert z_x = z_rot + 1 && z_y = z_rot + 2 && z_lines = z_rot + 3 && z_cost = z_rot + 4, error, "the placement's fields are out of order"
+.assert cand_x = cand_rot + K_MAX && cand_y = cand_x + K_MAX && cand_lines = cand_y + K_MAX && cand_cost_lo = cand_lines + K_MAX && cand_cost_hi = cand_cost_lo + K_MAX, error, "the candidate fields are out of order"
+copy:
+    lda z_rot,y
     sta cand_rot,x
-    lda z_x
-    sta cand_x,x
-    lda z_y
-    sta cand_y,x
-    lda z_lines
-    sta cand_lines,x
-    lda z_cost
-    sta cand_cost_lo,x
-    lda z_cost+1
-    sta cand_cost_hi,x
-    lda cand_count
-    cmp s_keep
+    txa
+    clc
+    adc #K_MAX
+    tax
+    iny
+    cpy #6
+    bne copy
+    ldx cand_count
+    cpx s_keep
     bcs full
-    inc cand_count
-    lda cand_count
-    cmp s_keep
+    inx
+    stx cand_count
+    cpx s_keep
     bcc bound_known         ; not full yet
 full:
     ldx s_keep              ; full: the K-th cost is the one to beat
@@ -206,6 +208,13 @@ done:
     lda #0
     sta cand_count
     sta eb_state            ; (EB_SPAWN)
+    .assert AI_POLL_PAUSE_LEVEL = $80, error, "the high rows' rule starts at the level's bit 7"
+    lda #0+2                ; a placement's top row from level 128: HIGH_ROWS or below (a block
+    bit s_level             ; in row 5 would move the scoring frame's time: the crash rule)
+    bpl top_known
+    lda #HIGH_ROWS+2
+top_known:
+    sta s_top2
     lda s_level
     jsr frames_per_drop
     pha                     ; (ai_set_gravity_rows takes it)
@@ -304,12 +313,12 @@ topped_out:
     inc eb_state            ; EB_CHANGING
     jsr ai_apply_placement
     inc eb_state            ; EB_CANDIDATE
-    lda s_level             ; the level when the reply spawns: the piece's, after its lines
+    ldx #2                  ; the level when the reply spawns: the piece's, after its lines
+keep_level:                 ; (s_level, s_lines_lo, s_lines_hi kept on the stack)
+    lda s_level,x
     pha
-    lda s_lines_lo
-    pha
-    lda s_lines_hi
-    pha
+    dex
+    bpl keep_level
     ldx ply2_k
     lda cand_lines,x
     jsr ai_after_lines
@@ -317,12 +326,13 @@ topped_out:
     jsr frames_per_drop
     clc                     ; no hold
     jsr ai_set_gravity_rows
+    ldx #0
+restore_level:
     pla
-    sta s_lines_hi
-    pla
-    sta s_lines_lo
-    pla
-    sta s_level
+    sta s_level,x
+    inx
+    cpx #3
+    bne restore_level
 reply_type:
     ; the reply to beat: any for the first candidate; for a later one, what makes its total
     ; lower than the best total so far (none: the sweep is skipped)

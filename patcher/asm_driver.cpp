@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <fstream>
 #include <ostream>
 #include <regex>
@@ -107,8 +108,79 @@ std::string with_hook_sites(const std::string& config_text, const AssembleOption
 
 }  // namespace
 
+namespace {
+
+// Best fit in the given order: each segment into the region with the least room that holds it.
+std::optional<std::vector<std::pair<std::string, std::string>>> pack_best_fit_in_order(
+    const std::vector<std::pair<std::string, uint32_t>>& order, std::vector<PackRoom> rooms) {
+    std::vector<std::pair<std::string, std::string>> placed;
+    for (const auto& [name, size] : order) {
+        PackRoom* best = nullptr;
+        for (PackRoom& r : rooms)
+            if (r.free >= size && (!best || r.free < best->free)) best = &r;
+        if (!best) return std::nullopt;
+        best->free -= size;
+        placed.emplace_back(name, best->region);
+    }
+    return placed;
+}
+
+// Best fit, biggest first; failing that, in orders with neighbours of the biggest-first order
+// swapped at random (a fixed seed: the same code packs the same way every time).
+std::optional<std::vector<std::pair<std::string, std::string>>> pack_best_fit(
+    const std::vector<std::pair<std::string, uint32_t>>& segments, const std::vector<PackRoom>& rooms) {
+    std::vector<std::pair<std::string, uint32_t>> order = segments;
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    uint32_t seed = 0x6502;
+    const auto next = [&seed] { return seed = seed * 1664525u + 1013904223u; };
+    for (int attempt = 0; attempt < 20000; ++attempt) {
+        std::vector<std::pair<std::string, uint32_t>> tried = order;
+        if (attempt > 0 && tried.size() > 1)
+            for (int swaps = 1 + static_cast<int>(next() >> 28); swaps > 0; --swaps) {
+                const std::size_t i = (next() >> 8) % (tried.size() - 1);
+                std::swap(tried[i], tried[i + 1 + (next() >> 8) % std::min<std::size_t>(4, tried.size() - 1 - i)]);
+            }
+        if (auto placed = pack_best_fit_in_order(tried, rooms)) return placed;
+    }
+    return std::nullopt;
+}
+
+std::vector<std::pair<std::string, std::string>> pack_by_rooms(
+    const std::vector<std::pair<std::string, uint32_t>>& segments, std::vector<PackRoom> rooms, uint32_t shuffle = 0);
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> pack_segments(
     const std::vector<std::pair<std::string, uint32_t>>& segments, std::vector<PackRoom> rooms) {
+    // Region by region first (the layout this project grew up with); where that leaves a segment
+    // without a region, best fit, biggest first, which packs tighter when the free bytes are few.
+    try {
+        return pack_by_rooms(segments, rooms);
+    } catch (const AssembleError& e) {
+        if (auto placed = pack_best_fit(segments, rooms)) return *placed;
+        // Region by region in other orders of the regions (all but the biggest, shuffled with a
+        // fixed seed: the same code packs the same way every time).
+        for (uint32_t shuffle = 1; shuffle <= 300; ++shuffle) {
+            try {
+                return pack_by_rooms(segments, rooms, shuffle);
+            } catch (const AssembleError&) {
+            }
+        }
+        uint64_t need = 0, have = 0;
+        for (const auto& [name, size] : segments) need += size;
+        for (const PackRoom& r : rooms) have += r.free;
+        throw AssembleError(std::string(e.what()) + "\nIn all, the PACK_ segments take " + std::to_string(need) +
+                            " bytes of the " + std::to_string(have) + " free" +
+                            (need > have ? " (" + std::to_string(need - have) + " too many)." : "."));
+    }
+}
+
+namespace {
+
+std::vector<std::pair<std::string, std::string>> pack_by_rooms(
+    const std::vector<std::pair<std::string, uint32_t>>& segments, std::vector<PackRoom> rooms, uint32_t shuffle) {
     // Biggest first (then by name): the order of the result and of the subset search below.
     std::vector<std::pair<std::string, uint32_t>> left = segments;
     std::stable_sort(left.begin(), left.end(), [](const auto& a, const auto& b) {
@@ -119,6 +191,13 @@ std::vector<std::pair<std::string, std::string>> pack_segments(
     for (std::size_t i = 0; i < rooms.size(); ++i) by_room[i] = i;
     std::stable_sort(by_room.begin(), by_room.end(),
                      [&](std::size_t a, std::size_t b) { return rooms[a].free < rooms[b].free; });
+    if (shuffle && by_room.size() > 2) {
+        uint32_t seed = shuffle * 2654435761u;
+        for (std::size_t i = by_room.size() - 2; i > 0; --i) {
+            seed = seed * 1664525u + 1013904223u;
+            std::swap(by_room[i], by_room[(seed >> 8) % (i + 1)]);
+        }
+    }
     std::vector<std::pair<std::string, std::string>> placed;
     for (std::size_t r = 0; r + 1 < by_room.size(); ++r) {
         PackRoom& room = rooms[by_room[r]];
@@ -175,6 +254,8 @@ std::vector<std::pair<std::string, std::string>> pack_segments(
     }
     return placed;
 }
+
+}  // namespace
 
 CartImage assemble_cart(const AssembleOptions& options) {
     std::error_code ec;

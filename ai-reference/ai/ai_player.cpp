@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ai-reference/ai/ai_crash_rule.hpp"
 #include "hooks_map.hpp"
 
 namespace nestris::ai {
@@ -44,9 +45,17 @@ Decision decide(const PlayerView& view, bool first_piece, bool b_type, const Eva
 
 uint8_t AiPlayer::buttons(const PlayerView& view) {
     if (view.paused) return 0;  // the piece's frames stand still while the game is paused
+    // The crash rule's preview (ai_crash_rule.hpp): Select on a frame without other buttons while
+    // the game shows it otherwise than wanted: while a piece falls, as its level wants it for the
+    // lock's scoring frame; once that frame is over, shown again for the next piece's spawn.
+    const bool shown = view.nextPiece < kOrientations;
     if (!view.active || view.currentPiece >= kOrientations) {
         was_active_ = false;
-        return 0;
+        // (play state 1 without its piece counts as after the scoring frame, as the cartridge's
+        // test has it)
+        const bool after_scoring =
+            view.playState > tetris::PLAY_STATE_UPDATE_LINES || view.playState == tetris::PLAY_STATE_ACTIVE;
+        return after_scoring && !shown ? tetris::BUTTON_SELECT : 0;
     }
     if (!was_active_) {  // a new piece (or the first frame we see of this game)
         was_active_ = true;
@@ -60,8 +69,10 @@ uint8_t AiPlayer::buttons(const PlayerView& view) {
         max_evaluations_ = std::max(max_evaluations_, decision_->search.stats.evaluations);
     }
     ++frame_;
-    if (!decision_->chosen) return 0;
-    return plan_buttons(decision_->target(), frame_ - start_frame_ + 1, view.levelNumber);
+    const uint8_t planned =
+        decision_->chosen ? plan_buttons(decision_->target(), frame_ - start_frame_ + 1, view.levelNumber) : 0;
+    if (planned == 0 && preview_hidden_at(view.levelNumber) == shown) return tetris::BUTTON_SELECT;
+    return planned;
 }
 
 }  // namespace nestris::ai

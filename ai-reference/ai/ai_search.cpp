@@ -1,7 +1,6 @@
 #include "ai-reference/ai/ai_search.hpp"
 
-#include "ai-reference/model/frame_time.hpp"
-
+#include "ai-reference/ai/ai_crash_rule.hpp"
 #include "ai-reference/model/pieces.hpp"
 
 #include <algorithm>
@@ -72,6 +71,11 @@ std::optional<Target> reach(const Board& board, uint8_t piece_type, const Rotati
     }
     t.landing_y = static_cast<int8_t>(landing_row(board, t.orientation, t.x));
     return t;
+}
+
+int top_row(const Target& target) {
+    const Shape& s = shape(target.orientation);
+    return target.landing_y + *std::min_element(s.cell_dy.begin(), s.cell_dy.end());
 }
 
 Placed place(const Board& board, const Target& target) {
@@ -149,9 +153,14 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
     // Both plies cost line clears by the root board: a high stack makes burns cheaper.
     const bool danger = in_danger(in.board, g, set);
 
-    // A lock whose score frame may crash the game (lock_may_crash) is a top-out, in both plies:
-    // it costs kCostMax and counts no lines, as the cartridge's top-out path leaves it.
-    const auto crashes = [&](const Placed& p) { return p.lines != 0 && lock_may_crash(in.level.level, p.lines); };
+    // From level 128 the crash rule (ai_crash_rule.hpp): a lock it bars, or with a cell in the
+    // high rows, is a top-out, in both plies, by the piece's spawn level and lines: it costs
+    // kCostMax and counts no lines, as the cartridge's top-out path leaves it.
+    const int8_t lowest_top = static_cast<int8_t>(lowest_allowed_top_row(in.level.level));
+    const auto lost = [&](const Target& t, const Placed& p) {
+        return p.topped_out || top_row(t) < lowest_top ||
+               lock_barred(in.level.level, p.lines, in.level.lines_lo);
+    };
 
     // Ply 1: every reachable placement of the piece, the K cheapest kept in order.
     out.stats.positions_checked += positions_of(in.piece_type);
@@ -159,9 +168,9 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
         const Placed p = place(in.board, t);
         ++out.stats.evaluations;
         if (p.lines) ++out.stats.line_clears;
-        const bool lost = p.topped_out || crashes(p);
-        Candidate c{t, lost ? kCostMax : placement_cost(p, set, g == 1, danger),
-                    lost ? kCostMax : lines_table(set, danger)[p.lines], lost ? uint8_t{0} : p.lines};
+        const bool out_of_play = lost(t, p);
+        Candidate c{t, out_of_play ? kCostMax : placement_cost(p, set, g == 1, danger),
+                    out_of_play ? kCostMax : lines_table(set, danger)[p.lines], out_of_play ? uint8_t{0} : p.lines};
         uint8_t at = out.count;
         while (at > 0 && c.cost < out.candidates[at - 1].cost) --at;  // ties: the earlier stays first
         if (at >= keep) return;
@@ -195,7 +204,7 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
                 const Placed pq = place(p.board, q);
                 ++out.stats.evaluations;
                 if (pq.lines) ++out.stats.line_clears;
-                best = std::min(best, crashes(pq) ? kCostMax : placement_cost(pq, set, g == 1, danger));
+                best = std::min(best, lost(q, pq) ? kCostMax : placement_cost(pq, set, g == 1, danger));
             });
             out.best2[k][type] = best;
         }

@@ -72,6 +72,8 @@ struct Placed {
     bool topped_out = false;  // a cell locked above the visible rows (then no lines are counted)
 };
 Placed place(const Board& board, const Target& target);
+// The row of the placement's highest cell (negative above the visible rows).
+int top_row(const Target& target);
 
 // Calls visit(target) for every reachable placement, in the canonical order: rotation choices in
 // the order of rotations(); for each, the columns outward from the spawn column, first leftward

@@ -89,46 +89,19 @@ bool score_frame_may_crash(uint8_t level, uint8_t lines) {
            latest >= static_cast<int64_t>(kDispatchWindowsAfterLoop.first);
 }
 
-LevelBand crash_band(uint8_t lines) {
-    static const std::array<LevelBand, 5> bands = [] {
-        std::array<LevelBand, 5> out{};
-        for (uint8_t k = 1; k <= 4; ++k) {
-            std::array<bool, 256> risky{};
-            for (int s = 0; s < 256; ++s)
-                for (int up = 0; up <= 2; ++up)
-                    risky[static_cast<std::size_t>(s)] =
-                        risky[static_cast<std::size_t>(s)] || score_frame_may_crash(static_cast<uint8_t>(s + up), k);
-            int first = -1, last = -1;
-            for (int s = 0; s < 256; ++s)
-                if (risky[static_cast<std::size_t>(s)]) {
-                    if (first < 0) first = s;
-                    else if (last != s - 1) throw std::logic_error("a crash band with a gap");
-                    last = s;
-                }
-            if (first >= 0) out[k] = {static_cast<uint8_t>(first), static_cast<uint8_t>(last - first + 1)};
-        }
-        // One width for every count (the widest): the cartridge then needs one table, of firsts.
-        uint8_t widest = 0;
-        for (const LevelBand& b : out) widest = std::max(widest, b.count);
-        for (uint8_t k = 1; k <= 4; ++k)
-            if (out[k].count) out[k].count = widest;
-        return out;
-    }();
-    return lines < bands.size() ? bands[lines] : LevelBand{};
-}
-
-
 std::optional<CycleRange> ai_pre_loop(const AiScoringKind& kind) {
     // [lines][tens][level_up]: 46 522 scoring frames at levels 128-255 of AI games from model-made
     // states (measure-lock tetris.nes --ai-game 30000 --from-level L --title-wait T, L = 128-255:
     // MODEL.md "Time"), row 5 empty and the music unchanged, not after a lag; {0, 0}: never (a
     // level-up needs the tens digit to change; no line changes nothing). The hundreds digit's
-    // change adds about 10 cycles inside its kind's range.
+    // change adds about 10 cycles inside its kind's range. Tetrises widened by 40 AI games from
+    // level 19 (measure-lock tetris.nes --ai-game 600000 --ai-games 40 --title-wait 0, session 30):
+    // 23 of 41 930 frames outside, all tetrises, up to 11 cycles past the ranges above them.
     static constexpr CycleRange kSeen[5][2][2] = {{{{6946, 6951}, {0, 0}}, {{0, 0}, {0, 0}}},
                                                   {{{6332, 6350}, {0, 0}}, {{6413, 6430}, {6429, 6448}}},
                                                   {{{6455, 6475}, {0, 0}}, {{6538, 6555}, {6553, 6583}}},
                                                   {{{6583, 6600}, {0, 0}}, {{6663, 6679}, {6681, 6697}}},
-                                                  {{{6725, 6735}, {0, 0}}, {{6806, 6813}, {6822, 6832}}}};
+                                                  {{{6725, 6746}, {0, 0}}, {{6806, 6824}, {6822, 6843}}}};
     if (kind.lines > 4 || (kind.level_up && !kind.tens) || (kind.hundreds && !kind.tens)) return std::nullopt;
     const CycleRange r = kSeen[kind.lines][kind.tens][kind.level_up];
     if (r.last == 0) return std::nullopt;
@@ -156,6 +129,21 @@ NmiLanding ai_scoring_nmi_landing(uint8_t level, const AiScoringKind& kind, bool
         const int64_t first = static_cast<int64_t>(w.first) - shift, last = static_cast<int64_t>(w.last) - shift;
         if (out.earliest <= last && out.latest >= first) out.crash = Maybe::May;
     }
+    return out;
+}
+
+LockSafety ai_lock_safety(uint8_t spawn_level, uint8_t lines, bool tens) {
+    LockSafety out;
+    for (const bool up : {false, true})
+        for (const bool hundreds : {false, true}) {
+            if (!tens && (up || hundreds)) continue;  // both need the tens digit to change
+            const int loop = spawn_level + up;
+            if (loop > 255 || loop < hooks::AI_POLL_PAUSE_LEVEL) continue;
+            const AiScoringKind kind{lines, tens, up, hundreds};
+            const auto level = static_cast<uint8_t>(loop);
+            out.shown = out.shown && ai_scoring_nmi_landing(level, kind, true, kAiRuleMargin).crash == Maybe::No;
+            out.hidden = out.hidden && ai_scoring_nmi_landing(level, kind, false, kAiRuleMargin).crash == Maybe::No;
+        }
     return out;
 }
 
@@ -192,6 +180,32 @@ FrameTimeForecast forecast_frame_time(const GameState& before, const FrameWork& 
     return f;
 }
 
+
+namespace {
+// Does the scoring frame's music update scan row 5 to its end and leave the music as it was (the
+// kinds' condition, ai_pre_loop)? It scans the board after the clear; the lock's frame scanned it
+// before, with the piece, and set allegro from that. Rows 0 to 5 + cleared empty after the clear
+// mean row 5 was empty then (its cells would have moved down by at most the lines cleared below
+// it) and is now, but for a full row 5 over an empty row 6 (cells left floating by earlier clears),
+// which this does not see.
+bool music_scan_unchanged(const GameState& before, uint8_t cleared) {
+    const int rows = 6 + cleared;
+    for (int i = 0; i < rows * kPlayfieldWidth; ++i)
+        if (before.playfield[static_cast<std::size_t>(i)] != kTileEmpty) return false;
+    return true;
+}
+}  // namespace
+
+FrameTimeForecast forecast_ai_frame_time(const GameState& before) {
+    FrameTimeForecast f = forecast_frame_time(before, ai_game_work(before.levelNumber));
+    if (!f.scoring || before.levelNumber < hooks::AI_POLL_PAUSE_LEVEL || before.holdDownPoints >= 2) return f;
+    const std::optional<ScoreLoopInput> in = score_loop_input(before);
+    if (!music_scan_unchanged(before, in->lines)) return f;
+    const AiScoringKind kind = scoring_kind(before.lines[0], in->lines, in->level != before.levelNumber);
+    if (!ai_pre_loop(kind)) return f;
+    f.crash = ai_scoring_nmi_landing(in->level, kind, before.displayNextPiece == 0, kAiRuleMargin).crash;
+    return f;
+}
 
 void LagForecastTally::add(const FrameTimeForecast& f, bool lagged, const std::string& where) {
     ++counts[static_cast<size_t>(f.lag)][lagged];

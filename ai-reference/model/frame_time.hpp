@@ -59,17 +59,6 @@ inline constexpr uint32_t kPreLoopMargin = 150;
 // loop's at 999 999) in kDispatchWindowsAfterLoop.
 bool score_frame_may_crash(uint8_t level, uint8_t lines);
 
-// The AI's rule, for locks that clear lines (the AI cannot avoid a lock without one): a piece
-// that spawned at `spawn_level` and clears `lines` (1-4) may crash the game when
-// the score loop may read a level up to 2 above (its own level-up, and the one of the piece
-// before it in a search's second ply). One band of spawn levels a count of lines, all of the
-// widest band's width (the cartridge keeps one table, of the bands' first levels).
-struct LevelBand {
-    uint8_t first = 0, count = 0;  // levels first .. first + count - 1 (count 0: none)
-    bool contains(uint8_t level) const { return static_cast<uint8_t>(level - first) < count; }
-};
-LevelBand crash_band(uint8_t lines);
-inline bool lock_may_crash(uint8_t spawn_level, uint8_t lines) { return crash_band(lines).contains(spawn_level); }
 
 // ---- the crash, window by window (session 29; for the AI's rule of issue 31) ----------------
 // The 8 dispatch windows after the loop's end with the next piece shown: the cycles of each
@@ -112,6 +101,18 @@ inline AiScoringKind scoring_kind(uint8_t lines_lo, uint8_t cleared, bool level_
     const bool tens = (lines_lo & 0x0F) + cleared >= 10;
     return {cleared, tens, level_up, tens && (lines_lo & 0xF0) == 0x90};
 }
+// The margin the AI's rule (ai_lock_safety) widens the landings by, each side.
+inline constexpr uint32_t kAiRuleMargin = 8;
+// Is a lock of the AI's that spawned at `spawn_level` and clears `lines` (0-4) safe with the
+// preview shown, and with it hidden (ai_scoring_nmi_landing, kAiRuleMargin), whatever kind its
+// scoring frame is: with `tens` (the lines' tens digit changes) a level-up or not, the hundreds
+// changing or not? Row 5 empty (the kinds' condition: the AI's locks from level 128 leave rows
+// 0-5 empty, AI_DESIGN.md). Below level 128 (AI_POLL_PAUSE_LEVEL) the AI's frames are not those
+// kinds, and nothing crashes there.
+struct LockSafety {
+    bool shown = true, hidden = true;
+};
+LockSafety ai_lock_safety(uint8_t spawn_level, uint8_t lines, bool tens);
 
 // ---- the forecast: does a frame lag, may it crash ------------------------------------------
 // The cycles of a scoring frame's work: from the NMI's interrupt to the loop, by lines cleared
@@ -159,10 +160,11 @@ struct FrameTimeForecast {
 // forecast from the first lag NMI only (an NMI inside the loop can rewrite its counter through the
 // render, after which the model does not follow the work's cycles: MODEL.md "Time").
 FrameTimeForecast forecast_frame_time(const GameState& before, const FrameWork& work);
-// The forecast in the AI's games on the patched game (ai_game_work of the level).
-inline FrameTimeForecast forecast_ai_frame_time(const GameState& before) {
-    return forecast_frame_time(before, ai_game_work(before.levelNumber));
-}
+// The forecast in the AI's games on the patched game (ai_game_work of the level); from level 128
+// a scoring frame of a measured kind (no soft drop's points, rows 0 to 5 + its lines empty: the music's scan and
+// tune unchanged) has its crash forecast by its kind and the preview (ai_scoring_nmi_landing,
+// kAiRuleMargin).
+FrameTimeForecast forecast_ai_frame_time(const GameState& before);
 
 // What the harnesses saw of FrameWork: the cycles of scoring frames' work besides their loop (from
 // the NMI's interrupt to the main loop's wait, less score_loop_work), by lines cleared.

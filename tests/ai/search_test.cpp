@@ -1,5 +1,6 @@
 // The search's width (AI_DESIGN.md, "Search with the preview piece"): K candidates, the margin
 // that trims them on a low stack, K = keep_fast at one row a frame and for a game's first piece.
+#include "ai-reference/ai/ai_crash_rule.hpp"
 #include "ai-reference/ai/ai_search.hpp"
 #include "ai-reference/model/frame_time.hpp"
 
@@ -144,7 +145,7 @@ TEST_CASE("in danger (below level 29, columns 0-8 danger_height high) both plies
     CHECK(well_holes > 0);
 }
 
-TEST_CASE("a lock whose score frame may crash the game is a top-out, in both plies (lock_may_crash)") {
+TEST_CASE("a lock the crash rule bars is a top-out, in both plies (lock_barred)") {
     // Row 19 full but for the well: an I dropped there clears one line (a single).
     Board b;
     b.rows[kRows - 1] = 0x1FF;
@@ -163,10 +164,12 @@ TEST_CASE("a lock whose score frame may crash the game is a top-out, in both pli
         }
         return std::pair{pre, costs};
     };
-    REQUIRE(crash_band(1).count > 0);
-    const uint8_t in_band = crash_band(1).first, below = static_cast<uint8_t>(crash_band(1).first - 1);
-    REQUIRE(lock_may_crash(in_band, 1));
-    REQUIRE_FALSE(lock_may_crash(below, 1));
+    // (the lines counter at 0: a single does not change its tens digit)
+    const LevelRange band = crash_rule().barred[crash_class(1, false)];
+    REQUIRE(band.count > 0);
+    const uint8_t in_band = band.first, below = static_cast<uint8_t>(band.first - 1);
+    REQUIRE(lock_barred(in_band, 1, 0x00));
+    REQUIRE_FALSE(lock_barred(below, 1, 0x00));
     // Below the band the single is a placement like any other; in it, it costs kCostMax and
     // counts no lines, and the AI chooses something else.
     const auto [pre_below, below_costs] = single_costs(below);
@@ -180,4 +183,29 @@ TEST_CASE("a lock whose score frame may crash the game is a top-out, in both pli
     SearchInput t = input_on(b, in_band);
     const Precomputed two = precompute(t);
     for (uint8_t k = 0; k < two.count; ++k) CHECK(two.best2[k][6] < kCostMax);  // the I has other places
+}
+
+TEST_CASE("from level 128 a lock with a cell in rows 0-5 is a top-out (lowest_allowed_top_row)") {
+    // A stack of 14 in columns 0-8: a flat piece on it reaches row 5, above the high rows' edge.
+    Board b;
+    for (int row = kRows - 14; row < kRows; ++row) b.rows[row] = 0x1FF;
+    b.recompute_columns();
+    const auto tops = [&](uint8_t level) {
+        SearchInput in = input_on(b, level);
+        in.piece_type = 6;  // I
+        const Precomputed pre = precompute(in);
+        int high = 0, high_lost = 0;
+        for (uint8_t k = 0; k < pre.count; ++k) {
+            if (top_row(pre.candidates[k].target) >= kHighRows) continue;
+            ++high;
+            high_lost += pre.candidates[k].cost == kCostMax && pre.candidates[k].lines == 0;
+        }
+        return std::pair{high, high_lost};
+    };
+    CHECK(lowest_allowed_top_row(127) == 0);
+    CHECK(lowest_allowed_top_row(128) == kHighRows);
+    const auto [high_127, lost_127] = tops(127);
+    CHECK(high_127 > lost_127);  // below 128 a high placement is one like any other
+    const auto [high_128, lost_128] = tops(128);
+    CHECK(high_128 == lost_128);
 }

@@ -138,7 +138,25 @@ TEST_CASE("PACK_ segments fill each region, smallest first, as full as they go; 
     // The figures are what is left when the segment comes: the segments placed before it taken out.
     CHECK_THROWS_WITH(pack_segments({{"PACK_a", 30}, {"PACK_b", 30}}, {{"R1", 40}}),
                       Catch::Contains("PACK_b (30 bytes) fits no free region") &&
-                          Catch::Contains("the largest has 10 bytes left, all of them 10"));
+                          Catch::Contains("the largest has 10 bytes left, all of them 10") &&
+                          Catch::Contains("take 60 bytes of the 40 free (20 too many)"));
+}
+
+TEST_CASE("PACK_ segments the regions one by one leave without a region go in by best fit") {
+    // 32 bytes into 34. Region by region throws here: R0 (the smallest) is filled first as full
+    // as it goes, and then the 7s no longer go into R1 and R2. Best fit, biggest first, places
+    // them: 7 -> R0, 7 -> R1, 7 -> R2, 5 -> R2, 4 -> R1, 2 -> R0.
+    const std::vector<std::pair<std::string, uint32_t>> segs{{"PACK_a", 4}, {"PACK_b", 7}, {"PACK_c", 5},
+                                                             {"PACK_d", 7}, {"PACK_e", 2}, {"PACK_f", 7}};
+    const auto placed = pack_segments(segs, {{"R0", 10}, {"R1", 11}, {"R2", 13}});
+    REQUIRE(placed.size() == 6);
+    std::map<std::string, uint32_t> used;
+    std::map<std::string, uint32_t> size_of(segs.begin(), segs.end());
+    for (const auto& [segment, region] : placed) used[region] += size_of.at(segment);
+    CHECK(used["R0"] <= 10);
+    CHECK(used["R1"] <= 11);
+    CHECK(used["R2"] <= 13);
+    CHECK(used["R0"] + used["R1"] + used["R2"] == 32);
 }
 
 TEST_CASE("the driver packs PACK_ segments into the room the config's segments leave") {

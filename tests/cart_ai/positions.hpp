@@ -3,8 +3,10 @@
 // hold, A- and B-Type.
 #pragma once
 
+#include "ai-reference/ai/ai_crash_rule.hpp"
 #include "ai-reference/ai/ai_search.hpp"
 
+#include <algorithm>
 #include <random>
 
 namespace nestris::test {
@@ -35,8 +37,10 @@ inline ai::SearchInput random_input(std::mt19937& rng) {
     ai::SearchInput in;
     in.board = random_board(rng);
     in.piece_type = static_cast<uint8_t>(rng() % 7);
-    // (150-174: the crash bands' edges and insides, lock_may_crash)
-    static constexpr uint8_t levels[] = {0, 5, 9, 12, 15, 18, 19, 22, 28, 29, 30, 45, 99, 149, 150, 156, 161, 162, 167, 173, 174, 255};
+    // (127-128: the high rows' top-out from 128; 156-174: the crash rule's ranges' edges and
+    // insides, lock_barred)
+    static constexpr uint8_t levels[] = {0,   5,   9,   12,  15,  18,  19,  22,  28,  29,  30,  45,  99,  127,
+                                         128, 149, 156, 157, 159, 160, 161, 167, 170, 172, 174, 249, 255};
     in.level.level = levels[rng() % std::size(levels)];
     const unsigned lines = rng() % 300;
     in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
@@ -47,8 +51,8 @@ inline ai::SearchInput random_input(std::mt19937& rng) {
 }
 
 // A board ready to clear: the lowest 1-4 rows full but for one column each (random), random
-// blocks above, and a spawn level in or near the crash bands (lock_may_crash), where the
-// cartridge must count a clear of some counts as a top-out exactly as the reference does.
+// blocks above, and a spawn level in or near the crash rule's ranges (lock_barred), where the
+// cartridge must count a clear of some classes as a top-out exactly as the reference does.
 inline ai::SearchInput clear_ready_input(std::mt19937& rng) {
     ai::SearchInput in;
     const int ready = 1 + static_cast<int>(rng() % 4);
@@ -58,8 +62,17 @@ inline ai::SearchInput clear_ready_input(std::mt19937& rng) {
         in.board.rows[r] = static_cast<uint16_t>(rng() & 0x1FF);
     in.board.recompute_columns();
     in.piece_type = static_cast<uint8_t>(rng() % 7);
-    in.level.level = static_cast<uint8_t>(146 + rng() % 32);
-    const unsigned lines = 1400 + rng() % 300;
+    unsigned lines = 1400 + rng() % 300;
+    if (rng() % 2) {
+        // half of them where the rule bars the class of the clear the ready rows make (the lines'
+        // units set so that the tens change or not)
+        const bool tens = rng() % 2;
+        const ai::LevelRange barred = ai::crash_rule().barred[ai::crash_class(static_cast<uint8_t>(ready), tens)];
+        lines = lines / 10 * 10 + (tens ? 10 - static_cast<unsigned>(ready) + rng() % static_cast<unsigned>(ready) : rng() % (10 - static_cast<unsigned>(ready)));
+        in.level.level = static_cast<uint8_t>(barred.first + rng() % std::max<unsigned>(1, barred.count));
+    } else {
+        in.level.level = static_cast<uint8_t>(146 + rng() % 32);  // around the ranges
+    }
     in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
     in.level.lines_hi = static_cast<uint8_t>(lines / 100);
     return in;

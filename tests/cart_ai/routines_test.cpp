@@ -12,7 +12,10 @@ struct Rig {
     tools::CartAi cart;
     emu::FlatMachine& m = cart.machine();
     uint16_t sym(const char* n) { return cart.symbol(n); }
-    Rig() { set_danger(false); }
+    Rig() {
+        set_danger(false);
+        m.write(sym("s_top2"), 2);  // below level 128: a top row of 0 allowed (the search sets it)
+    }
     // The search's terms as ai_precompute_prepared sets them: in danger the lines table's second
     // half (gen_lines: lines, then lines_danger) and the well's holes masked to none.
     void set_danger(bool danger) {

@@ -187,8 +187,8 @@ int main(int argc, char** argv) {
                    "(100-510); against the cartridge in the loop, or with --against-original against the original")
         ->check(CLI::Range(100, game::kLastLevelPastRebirth - 1));
     app.add_flag("--no-crash-rule", no_crash_rule,
-                 "with --ai-games: the AI without its crash rule (its crash bands moved to level 250), the AI\n"
-                 "of before issue 30, whose long games crash the game");
+                 "with --ai-games: the AI without its crash rule (no lock barred, the preview never hidden),\n"
+                 "the AI of before issue 30, whose long games crash the game");
     app.footer("Exit status 0: every run identical; 1: a mismatch, or the ROM is not Tetris (USA) or unreadable; 2: usage.");
     return nestris::run_program(app, argc, argv, [&]() -> int {
         if ((on_original || no_crash_rule) && !ai_games)

@@ -16,6 +16,7 @@
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "patcher/cart_image.hpp"
+#include "ai-reference/ai/ai_crash_rule.hpp"
 #include "ai-reference/model/frame_time.hpp"
 #include "tools/harness/game_harness.hpp"
 #include "tools/harness/lock_timing.hpp"
@@ -184,6 +185,19 @@ int print_ai_rule(uint32_t margin) {
                             hundreds ? ", hundreds too" : "", up ? ", level-up" : "", ranges(shown).c_str(),
                             ranges(hidden).c_str(), ranges(both).c_str());
             }
+    // The AI's rule from those figures (with its own margin, ai_crash_rule.hpp): by spawn level.
+    const ai::CrashRule& rule = ai::crash_rule();
+    std::vector<int> hidden;
+    for (int level = 0; level <= 255; ++level)
+        if (ai::preview_hidden_at(rule, static_cast<uint8_t>(level))) hidden.push_back(level);
+    std::printf("the AI's rule (margin %u, spawn levels): preview hidden at%s\n", kAiRuleMargin, ranges(hidden).c_str());
+    for (uint8_t k = 1; k <= 4; ++k)
+        for (const bool tens : {false, true}) {
+            const ai::LevelRange r = rule.barred[ai::crash_class(k, tens)];
+            std::vector<int> levels;
+            for (int i = 0; i < r.count; ++i) levels.push_back(r.first + i);
+            std::printf("  %u lines%s barred at%s\n", k, tens ? " changing the tens" : "", ranges(levels).c_str());
+        }
     return 0;
 }
 

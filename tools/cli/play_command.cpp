@@ -30,6 +30,8 @@ struct PlayOptions {
     std::string rom;
     int level = 19;
     bool level_given = false, height_given = false;  // a default that goes unused is fine, a value typed is not
+    int title_wait = 0;
+    bool title_wait_given = false;
     bool b_type = false;
     int height = 0;
     bool demo = false;
@@ -74,10 +76,15 @@ int play(const PlayOptions& o) {
     if (o.power_on != "hardware" && o.movie.empty()) throw UsageError("--power-on is for --movie");
     // The game's options choose what the menu walk picks: without the menu walk (the demo, your
     // own input or movie) nothing would use them, so they are refused rather than ignored.
-    const bool game_options = o.level_given || o.b_type || o.height_given;
-    if (o.demo && game_options) throw UsageError("--demo excludes --level, --b-type and --height (the demo is its own game)");
+    if (o.title_wait < 0 || o.title_wait > game::kMaxTitleWait)
+        throw UsageError("--title-wait is 0-" + std::to_string(game::kMaxTitleWait) +
+                         " (from " + std::to_string(game::kMaxTitleWait + 1) + " the walk's presses land in a paused game)");
+    if (o.title_wait_given && o.soak) throw UsageError("--title-wait is for one game (not with --soak)");
+    const bool game_options = o.level_given || o.b_type || o.height_given || o.title_wait_given;
+    if (o.demo && game_options)
+        throw UsageError("--demo excludes --level, --b-type, --height and --title-wait (the demo is its own game)");
     if (own_input && (game_options || o.human))
-        throw UsageError("--input and --movie exclude --level, --b-type, --height and --human (your input walks the menus)");
+        throw UsageError("--input and --movie exclude --level, --b-type, --height, --title-wait and --human (your input walks the menus)");
     if (o.png_every && o.png.empty()) throw UsageError("--png-every needs --png (the pictures are named after it)");
     if (o.sample_rate && o.wav.empty()) throw UsageError("--sample-rate is for --wav");
     if (!o.wav.empty() && o.soak) throw UsageError("--wav is not for --soak (a soak's sound would fill the memory)");
@@ -130,10 +137,10 @@ int play(const PlayOptions& o) {
         for (int f = 0; f < 4000 && nes.read_ram(t::gameMode) != t::GAME_MODE_DEMO; ++f) nes.run_frame();
         what = "the demo";
     } else {
-        nes.run_input(game::menu_walk_input({o.level, o.b_type, o.height, !o.human, 0}));
+        nes.run_input(game::menu_walk_input({o.level, o.b_type, o.height, !o.human, o.title_wait}));
         nes.set_buttons(0);
         what = std::string(o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") + " game from level " +
-               std::to_string(o.level);
+               std::to_string(o.level) + (o.title_wait ? " (title wait " + std::to_string(o.title_wait) + ")" : "");
     }
     take_sound();
     nes.watch_main_loop(t::game_mainLoop);
@@ -300,6 +307,10 @@ void add_play_command(CLI::App& app) {
     CLI::Option* level = sub->add_option("--level", o->level, "start level 0-19 (default 19; 10-19 use the A trick)");
     sub->add_flag("--b-type", o->b_type, "a B-Type game");
     CLI::Option* height = sub->add_option("--height", o->height, "B-Type start height 0-5");
+    CLI::Option* title_wait = sub->add_option(
+        "--title-wait", o->title_wait,
+        "extra frames on the legal screen before the menu walk (0-225, default 0): another game, the one\n"
+        "check-identity and measure-lock number by their title wait");
     sub->add_flag("--demo", o->demo, "watch the demo instead (wait at the title until it starts)");
     sub->add_flag("--human", o->human, "start the game without Select: nobody plays it (a check of human mode)");
     sub->add_option("--frames", o->frames, "frames to run once the game or demo has started (default 3600 = 1 min)");
@@ -317,19 +328,21 @@ void add_play_command(CLI::App& app) {
     sub->add_flag("--soak", o->soak,
                   "a long run: whenever an AI game ends (back on the level menu), start another; exit\n"
                   "status 1 when a frame of AI play lagged or the game crashed");
-    sub->footer("The menu walk: Start through the legal and title screens, Right for B-Type, the level (and\n"
+    sub->footer("The menu walk: Start through the legal (after --title-wait frames more) and title screens,\n"
+                "Right for B-Type, the level (and\n"
                 "height) with the pad, then Select held (and A for levels 10-19) and Start: the AI plays.\n"
                 "Prints the game's state at the end (screen, AI mode, level, lines, score, pieces, top-outs)\n"
                 "and the frames in which the game's main loop did not run: in all, and during AI play.\n"
                 "A crash of the game (the CPU running RAM) ends the run, and is reported.\n"
-                "--demo, --input and --movie choose the game themselves: --level, --b-type, --height (and,\n"
-                "for --input and --movie, --human) are refused with them.\n"
+                "--demo, --input and --movie choose the game themselves: --level, --b-type, --height,\n"
+                "--title-wait (and, for --input and --movie, --human) are refused with them.\n"
                 "A screenshot shows the state of its frame (the one printed, for --png): the game draws a\n"
                 "frame's state during the next frame, so that next frame is run on the side for the picture.\n"
                 "Exit status 0; 1 with a message (not Tetris (USA), a lag frame or a crash in a soak); 2 a bad option.");
-    sub->callback([o, level, height] {
+    sub->callback([o, level, height, title_wait] {
         o->level_given = level->count() > 0;
         o->height_given = height->count() > 0;
+        o->title_wait_given = title_wait->count() > 0;
         run_command("nestris-ai play", [o] { return play(*o); });
     });
 }

@@ -12,7 +12,8 @@
 //   --fitness goal: the share of max-outs minus the share of top-outs, in points (the targets);
 //   --fitness safe: as goal, with each top-out counted 4 times (top-outs first).
 // (tools::fitness_of in ai_protocol.hpp computes each.)
-// Fitness, --protocol 29: the level-29 protocol; mean lines (to 300 lines or top-out).
+// Fitness, --protocol 29: the level-29 protocol; mean lines (to --max-lines, 300 unless told, or
+// the top-out; a lock whose frame may crash the real game ends a game as a top-out does).
 // Files: the weights and the state are read by the shared reader (file_io.hpp; the state parsed
 // by tune_state.hpp, which checks every count against the bytes there), --out and --state are
 // written by the shared atomic writer and checked before the first game, since the tuner may
@@ -82,6 +83,7 @@ int tools::run_tune(int argc, const char* const* argv) {
     uint32_t first_seed = 1000;
     std::string fitness_kind = "capped";
     std::string vary;
+    uint32_t max_lines = 0;
     app.add_option("--weights", weights_path, "starting weights")->check(CLI::ExistingFile);
     app.add_option("--protocol", protocol, "19: level-19 start to 230 lines; 29: level-29 start")
         ->check(CLI::IsMember({19, 29}));
@@ -104,12 +106,19 @@ int tools::run_tune(int argc, const char* const* argv) {
                    "top-out counted 4 times")
         ->check(CLI::IsMember({"capped", "survival", "best-third", "goal", "safe"}));
     app.add_option("--vary", vary, "the weights to tune, comma-separated (default: all of them)");
+    CLI::Option* max_lines_option = app.add_option(
+        "--max-lines", max_lines,
+        "protocol 29: each game is played to this many lines or its top-out (default 300; 3 260 is the\n"
+        "rebirth from level 29); resume a run with the same value")
+        ->check(CLI::Range(1u, 100000u));
     return nestris::run_program(app, argc, argv, [&]() -> int {
         std::string command_line = "nestris-tune";
         for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
 
         // Every file is checked before the first game: the tuner may run for hours before it
         // writes, and an output onto an input (or onto the other output) would lose one of them.
+        if (max_lines_option->count() && protocol != 29)
+            throw UsageError("--max-lines is for --protocol 29 (protocol 19 plays to 230 lines)");
         const std::vector<fs::path> weights_only = {weights_path}, inputs = {weights_path, state_path};
         if (same_file(out_path, state_path))
             throw FileError("--out and --state are the same file ('" + out_path.string() +
@@ -132,7 +141,7 @@ int tools::run_tune(int argc, const char* const* argv) {
         tools::ProtocolSpec spec;
         if (protocol == 29) {
             spec.start_level = 29;
-            spec.line_target = 300;
+            spec.line_target = max_lines ? max_lines : 300;
         }
         std::vector<uint32_t> seeds;
         for (int i = 0; i < games; ++i) seeds.push_back(first_seed + static_cast<uint32_t>(i));

@@ -179,10 +179,13 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
             pending.pop_front();
             if (!loop) {  // the first frame of play: the loop starts from it (its task from scratch)
                 loop.emplace(b.state, options);
-                // The crash bands as this ROM has them (without_crash_rule moves them).
-                const uint16_t bands = cart.require("gen_crash_first");
-                for (uint16_t k = 0; k < 4; ++k)
-                    loop->machine().write(static_cast<uint16_t>(bands + k), patched_rom[prg_file_offset(static_cast<uint16_t>(bands + k))]);
+                // The crash rule's tables as this ROM has them (without_crash_rule empties them).
+                for (const CrashRuleTable& t : crash_rule_tables()) {
+                    const uint16_t table = cart.require(t.symbol);
+                    for (uint16_t i = 0; i < t.size; ++i)
+                        loop->machine().write(static_cast<uint16_t>(table + i),
+                                              patched_rom[prg_file_offset(static_cast<uint16_t>(table + i))]);
+                }
                 last_late = b.late_plans;
                 last_count = b.state.spawnCount;
                 out.idle_min = out.idle_max = b.idle;

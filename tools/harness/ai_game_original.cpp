@@ -1,6 +1,7 @@
 // An AI game of the patched game replayed on the original (game_harness.hpp): the proof that the
 // AI adds no lag frame and that a crash is the game's own.
 #include "tools/harness/game_harness.hpp"
+#include "ai-reference/ai/ai_crash_rule.hpp"
 #include "base/hex.hpp"
 
 #include "patcher/patch.hpp"
@@ -55,16 +56,25 @@ struct LagWatch {
 
 }  // namespace
 
+const std::array<CrashRuleTable, 4>& crash_rule_tables() {
+    static const std::array<CrashRuleTable, 4> tables{{{"gen_crash_first", 8, std::nullopt},
+                                                       {"gen_crash_count", 8, uint8_t{0}},
+                                                       {"gen_hidden_first", ai::kHiddenRanges, std::nullopt},
+                                                       {"gen_hidden_count", ai::kHiddenRanges, uint8_t{0}}}};
+    return tables;
+}
+
 std::vector<uint8_t> without_crash_rule(std::span<const uint8_t> patched_rom, const CartImage& cart) {
     std::vector<uint8_t> rom(patched_rom.begin(), patched_rom.end());
-    // gen_crash_first[lines - 1]: the first spawn level of each count's band. 250 puts every
-    // band at 250 and past it (wrapping to the first levels of a rebirth): out of reach of a
-    // game from level 0-19, which crashes or tops out before level 200.
-    const uint16_t table = cart.require("gen_crash_first");
-    for (unsigned k = 0; k < 4; ++k) {
-        const uint32_t at = prg_file_offset(static_cast<uint16_t>(table + k));
-        if (at >= rom.size()) throw std::runtime_error("gen_crash_first is outside the ROM");
-        rom[at] = 250;
+    // Every range of the rule empty: no lock barred, the preview never hidden.
+    for (const CrashRuleTable& t : crash_rule_tables()) {
+        if (!t.without_rule) continue;
+        const uint16_t table = cart.require(t.symbol);
+        for (unsigned i = 0; i < t.size; ++i) {
+            const uint32_t at = prg_file_offset(static_cast<uint16_t>(table + i));
+            if (at >= rom.size()) throw std::runtime_error(t.symbol + std::string(" is outside the ROM"));
+            rom[at] = *t.without_rule;
+        }
     }
     return rom;
 }

@@ -11,6 +11,7 @@
 #include "emu-test/nes.hpp"
 #include "tetris_map.hpp"
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <initializer_list>
@@ -359,8 +360,17 @@ GameState start_from_model_state(std::initializer_list<emu::Nes*> machines, cons
 // lag NMIs too: a frame lagging on the patched game only is lag the patch's hooks caused.
 AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, const CartImage& cart, uint8_t level,
                                                        uint64_t seed, uint64_t max_frames);
-// The patched ROM with the AI's crash rule moved out of reach (every band at level 250): the AI
-// of before issue 30, whose long games crash the game (for the proofs on crashing games).
+// The cartridge's tables of the AI's crash rule (ai_crash_rule.hpp): symbol, bytes, and the value
+// without_crash_rule writes into each byte (none: left as it is).
+struct CrashRuleTable {
+    const char* symbol;
+    std::size_t size;
+    std::optional<uint8_t> without_rule;
+};
+const std::array<CrashRuleTable, 4>& crash_rule_tables();
+// The patched ROM without the AI's crash rule (its ranges emptied: no lock barred, the preview
+// never hidden; the high rows' top-out stays): the AI of before issue 30, whose long games crash
+// the game (for the proofs on crashing games).
 std::vector<uint8_t> without_crash_rule(std::span<const uint8_t> patched_rom, const CartImage& cart);
 
 }  // namespace nestris::game

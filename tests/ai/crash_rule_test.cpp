@@ -1,0 +1,92 @@
+// The AI's crash rule (ai_crash_rule.hpp) against the model's safety (frame_time.hpp).
+#include "ai-reference/ai/ai_crash_rule.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace nestris;
+using namespace nestris::ai;
+
+namespace {
+
+bool safe_with(const LockSafety& s, bool hidden) { return hidden ? s.hidden : s.shown; }
+
+}  // namespace
+
+TEST_CASE("crash rule: every lock it leaves is safe with its level's preview, at every level") {
+    const CrashRule& rule = crash_rule();
+    for (int s = 0; s < 256; ++s) {
+        const auto level = static_cast<uint8_t>(s);
+        const bool hidden = preview_hidden_at(rule, level);
+        INFO("level " << s << (hidden ? " (hidden)" : " (shown)"));
+        CHECK(safe_with(ai_lock_safety(level, 0, false), hidden));  // no line: never barred
+        for (uint8_t lines = 1; lines <= 4; ++lines)
+            for (const bool tens : {false, true}) {
+                INFO(int(lines) << " lines" << (tens ? ", the tens change" : ""));
+                const uint8_t lines_lo = tens ? static_cast<uint8_t>(0x10 - lines) : 0x00;  // x(10-k) or x0
+                REQUIRE(changes_tens(lines_lo, lines) == tens);
+                if (!lock_barred(rule, level, lines, lines_lo)) CHECK(safe_with(ai_lock_safety(level, lines, tens), hidden));
+            }
+    }
+}
+
+TEST_CASE("crash rule: it bars only locks that may crash with their level's preview, and few of them") {
+    const CrashRule& rule = crash_rule();
+    int barred = 0;
+    for (uint8_t lines = 1; lines <= 4; ++lines)
+        for (const bool tens : {false, true}) {
+            const LevelRange r = rule.barred[crash_class(lines, tens)];
+            CHECK(r.count <= 3);  // against 14 spawn levels a count of lines before the kinds
+            barred += r.count;
+            for (int s = r.first; s < r.first + r.count; ++s)
+                CHECK_FALSE(safe_with(ai_lock_safety(static_cast<uint8_t>(s), lines, tens),
+                                      preview_hidden_at(rule, static_cast<uint8_t>(s))));
+        }
+    CHECK(barred > 0);
+    // Nothing below level 128: the AI's frames there are not the measured kinds, and nothing
+    // crashes (MODEL.md "Time").
+    for (const LevelRange& r : rule.barred) CHECK((r.count == 0 || r.first >= 128));
+    for (const LevelRange& r : rule.hidden) CHECK((r.count == 0 || r.first >= 128));
+}
+
+TEST_CASE("crash rule: the AI presses Select on a frame without other buttons to hold its level's preview, and shows it again after the scoring frame") {
+    AiPlayer player;
+    const LevelRange hidden = crash_rule().hidden[0];
+    REQUIRE(hidden.count > 0);
+    PlayerView v;
+    v.levelNumber = hidden.first;
+    v.playState = 1;
+    v.active = true;
+    v.currentPiece = 2;  // T (its spawn orientation)
+    v.nextPiece = 2;     // shown
+    // Frame 1 of an empty board's T: its plan may press a shift or a rotation; the first frame with
+    // nothing planned presses Select, once: the game then hides the preview.
+    int selects = 0;
+    for (int frame = 0; frame < 6; ++frame) {
+        const uint8_t b = player.buttons(v);
+        if (b == tetris::BUTTON_SELECT) {
+            ++selects;
+            v.nextPiece = kOrientationHidden;
+        } else {
+            CHECK((b & tetris::BUTTON_SELECT) == 0);
+        }
+    }
+    CHECK(selects == 1);
+    // The lock, its line clear, its scoring frame: nothing. After it: Select, the preview back.
+    v.active = false;
+    v.currentPiece = kOrientationHidden;
+    for (uint8_t state = 2; state <= tetris::PLAY_STATE_UPDATE_LINES; ++state) {
+        v.playState = state;
+        CHECK(player.buttons(v) == 0);
+    }
+    v.playState = tetris::PLAY_STATE_UPDATE_LINES + 1;
+    CHECK(player.buttons(v) == tetris::BUTTON_SELECT);
+    v.nextPiece = 2;
+    CHECK(player.buttons(v) == 0);
+    // At a level where it is shown, a piece's idle frames press nothing.
+    v.levelNumber = static_cast<uint8_t>(hidden.first - 1);
+    v.playState = 1;
+    v.active = true;
+    v.currentPiece = 2;
+    for (int frame = 0; frame < 6; ++frame) CHECK((player.buttons(v) & tetris::BUTTON_SELECT) == 0);
+}
