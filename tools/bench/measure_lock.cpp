@@ -18,6 +18,7 @@
 #include "patcher/cart_image.hpp"
 #include "ai-reference/ai/ai_crash_rule.hpp"
 #include "ai-reference/model/frame_time.hpp"
+#include "ai-reference/model/game_model.hpp"
 #include "tools/harness/game_harness.hpp"
 #include "tools/harness/lock_timing.hpp"
 #include "tools/cli/command_line.hpp"
@@ -227,19 +228,25 @@ int print_ai_games(const game::GameRoms& roms, int first, int from_level, int co
         g.frames.clear();
         games[i] = std::move(g);
     });
-    uint64_t curtains = 0, crashes = 0, ran_out = 0, lines = 0, past_1500 = 0;
+    // From level 19 the rebirth (level 255 -> 0) comes with the line that makes the 237th level-up.
+    const uint32_t rebirth = first_reaching(19, 256 - 19).count;
+    uint64_t curtains = 0, crashes = 0, ran_out = 0, lines = 0, past_1500 = 0, reborn = 0;
     for (const game::AiGameTimes& g : games) {
         curtains += g.end == game::AiGameTimes::End::Curtain;
         crashes += g.end == game::AiGameTimes::End::Crash;
         ran_out += g.end == game::AiGameTimes::End::FramesRanOut;
         lines += g.lines;
         past_1500 += g.lines > 1500;
+        reborn += g.lines >= rebirth;
     }
     std::printf("%d AI games from level %s on the patched game: %llu top-outs (the curtain), %llu crashes, %llu ran "
-                "out of frames; mean %.1f lines, %llu past 1 500 lines\n",
+                "out of frames; mean %.1f lines, %llu past 1 500 lines",
                 count, from_level >= 0 ? game::model_start_levels(from_level).c_str() : "19", static_cast<unsigned long long>(curtains), static_cast<unsigned long long>(crashes),
                 static_cast<unsigned long long>(ran_out), count ? static_cast<double>(lines) / count : 0.0,
                 static_cast<unsigned long long>(past_1500));
+    if (from_level < 0)
+        std::printf(", %llu past the rebirth (level 255 -> 0, at %u lines)", static_cast<unsigned long long>(reborn), rebirth);
+    std::printf("\n");
     return crashes ? 1 : 0;
 }
 
