@@ -13,7 +13,7 @@ int units_digits(uint8_t lines, bool tens) { return tens ? lines : 10 - lines; }
 
 CrashRule build_rule() {
     // Each level's safety for every class of clears (c = crash_class) and for a lock without a line.
-    std::array<std::array<LockSafety, 8>, 256> clears{};
+    std::array<std::array<LockSafety, kCrashClasses>, 256> clears{};
     std::array<LockSafety, 256> no_line{};
     for (int s = 0; s < 256; ++s) {
         const auto level = static_cast<uint8_t>(s);
@@ -64,7 +64,7 @@ CrashRule build_rule() {
         s = end;
     }
     // Barred: the levels where a class may crash with the preview its level has; one run a class.
-    for (uint8_t c = 0; c < 8; ++c) {
+    for (uint8_t c = 0; c < kCrashClasses; ++c) {
         int first = -1, last = -1;
         for (int s = 0; s < 256; ++s) {
             const LockSafety safe = clears[static_cast<std::size_t>(s)][c];
@@ -87,7 +87,7 @@ const CrashRule& crash_rule() {
 }
 
 bool lock_barred(const CrashRule& rule, uint8_t spawn_level, uint8_t lines, uint8_t lines_lo) {
-    return lines > 0 && rule.barred[crash_class(lines, changes_tens(lines_lo, lines))].contains(spawn_level);
+    return lines > 0 && rule.barred[crash_class(lines, tens_digit_changes(lines_lo, lines))].contains(spawn_level);
 }
 
 bool preview_hidden_at(const CrashRule& rule, uint8_t level) {

@@ -11,9 +11,10 @@
 namespace nestris::ai {
 
 // What the search knows of a lock: its lines (0-4) and whether they change the lines counter's
-// tens digit. Classes 2 * lines + tens - 2 = 0-7 for the locks that clear lines.
+// tens digit (tens_digit_changes). Classes 2 * lines + tens - 2 = 0 .. kCrashClasses - 1 for the
+// locks that clear lines.
+inline constexpr std::size_t kCrashClasses = 8;
 inline uint8_t crash_class(uint8_t lines, bool tens) { return static_cast<uint8_t>(2 * lines + tens - 2); }
-inline bool changes_tens(uint8_t lines_lo, uint8_t lines) { return (lines_lo & 0x0F) + lines >= 10; }
 
 // The rule: the preview by level, hidden in a few ranges of levels (where a lock without a line
 // needs it, or where it bars fewer clears than shown: weighed by the units digits that make each
@@ -28,7 +29,7 @@ struct LevelRange {
     bool contains(uint8_t level) const { return static_cast<uint8_t>(level - first) < count; }
 };
 struct CrashRule {
-    std::array<LevelRange, 8> barred{};              // by crash_class
+    std::array<LevelRange, kCrashClasses> barred{};  // by crash_class
     std::array<LevelRange, kHiddenRanges> hidden{};  // (unused ones: count 0)
 };
 // The rule, built from the model's safety (ai_lock_safety) at every level. Throws std::logic_error

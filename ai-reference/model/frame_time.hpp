@@ -97,8 +97,10 @@ struct NmiLanding {
 NmiLanding ai_scoring_nmi_landing(uint8_t level, const AiScoringKind& kind, bool preview_shown, uint32_t margin);
 // The kind of the frame that scores `cleared` lines after a lines counter whose low byte is
 // `lines_lo` (BCD), the level going up or not.
+// Does clearing `cleared` lines after a counter whose low byte is `lines_lo` (BCD) change its tens digit?
+inline bool tens_digit_changes(uint8_t lines_lo, uint8_t cleared) { return (lines_lo & 0x0F) + cleared >= 10; }
 inline AiScoringKind scoring_kind(uint8_t lines_lo, uint8_t cleared, bool level_up) {
-    const bool tens = (lines_lo & 0x0F) + cleared >= 10;
+    const bool tens = tens_digit_changes(lines_lo, cleared);
     return {cleared, tens, level_up, tens && (lines_lo & 0xF0) == 0x90};
 }
 // The margin the AI's rule (ai_lock_safety) widens the landings by, each side.

@@ -24,7 +24,7 @@ TEST_CASE("crash rule: every lock it leaves is safe with its level's preview, at
             for (const bool tens : {false, true}) {
                 INFO(int(lines) << " lines" << (tens ? ", the tens change" : ""));
                 const uint8_t lines_lo = tens ? static_cast<uint8_t>(0x10 - lines) : 0x00;  // x(10-k) or x0
-                REQUIRE(changes_tens(lines_lo, lines) == tens);
+                REQUIRE(tens_digit_changes(lines_lo, lines) == tens);
                 if (!lock_barred(rule, level, lines, lines_lo)) CHECK(safe_with(ai_lock_safety(level, lines, tens), hidden));
             }
     }

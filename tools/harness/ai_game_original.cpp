@@ -57,8 +57,8 @@ struct LagWatch {
 }  // namespace
 
 const std::array<CrashRuleTable, 4>& crash_rule_tables() {
-    static const std::array<CrashRuleTable, 4> tables{{{"gen_crash_first", 8, std::nullopt},
-                                                       {"gen_crash_count", 8, uint8_t{0}},
+    static const std::array<CrashRuleTable, 4> tables{{{"gen_crash_first", ai::kCrashClasses, std::nullopt},
+                                                       {"gen_crash_count", ai::kCrashClasses, uint8_t{0}},
                                                        {"gen_hidden_first", ai::kHiddenRanges, std::nullopt},
                                                        {"gen_hidden_count", ai::kHiddenRanges, uint8_t{0}}}};
     return tables;
