@@ -139,6 +139,8 @@ TEST_CASE("tune: its outputs are never an input, each other, a FIFO or a read-on
     CHECK(read_text_file(dir / "start.txt") == weights_text);
     // --out and --state the same (the state overwrote the tuned weights, exit 0): refused.
     refused({"--state", state, "--out", state}, "the same file");
+    // Protocol 29's fitness is the lines: a --fitness given with it would be silently unused.
+    refused({"--state", state, "--out", (dir / "w.txt").string(), "--fitness", "goal"}, "--fitness is for --protocol 19");
     fs::create_symlink(dir / "s.txt", dir / "s-link.txt");
     refused({"--state", state, "--out", (dir / "s-link.txt").string()}, "the same file");
     // A FIFO or a read-only file (replaced before): refused, left as they were.
@@ -162,7 +164,8 @@ TEST_CASE("tune: its outputs are never an input, each other, a FIFO or a read-on
     INFO(r.err);
     REQUIRE(r.code == 0);
     CHECK(fs::is_symlink(dir / "out-link.txt"));
-    CHECK_THAT(read_text_file(dir / "tuned.txt"), Contains("# tuned by nestris-tune") && Contains("hole_first"));
+    CHECK_THAT(read_text_file(dir / "tuned.txt"), Contains("# tuned by nestris-tune, protocol 29, fitness (lines) ") &&
+                                                      Contains("hole_first"));
     CHECK(tune_state_from_text(read_text_file(dir / "s.txt")).iteration == 1);
     r = tune({"--weights", start, "--state", state, "--out", (dir / "out-link.txt").string()});
     REQUIRE(r.code == 0);

@@ -98,12 +98,12 @@ int tools::run_tune(int argc, const char* const* argv) {
     app.add_option("--iterations", iterations, "iterations to run in this invocation")->check(CLI::Range(0, 100000));
     app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 256));
     app.add_option("--first-seed", first_seed, "seed of the first game (games use consecutive seeds)");
-    app.add_option("--fitness", fitness_kind,
+    CLI::Option* fitness_option = app.add_option("--fitness", fitness_kind,
                    "protocol 19: capped = mean of the score capped at 999999 (the max-out); "
                    "survival = mean of min(score, 999999) + 600000 * lines / 230; best-third = seed 004's, "
                    "the mean of the best third of the scores counted without cap or soft drops; goal = the "
                    "share of max-outs minus the share of top-outs, in percentage points; safe = goal with each "
-                   "top-out counted 4 times")
+                   "top-out counted 4 times; not with --protocol 29, whose fitness is the mean of the lines")
         ->check(CLI::IsMember({"capped", "survival", "best-third", "goal", "safe"}));
     app.add_option("--vary", vary, "the weights to tune, comma-separated (default: all of them)");
     CLI::Option* max_lines_option = app.add_option(
@@ -119,6 +119,8 @@ int tools::run_tune(int argc, const char* const* argv) {
         // writes, and an output onto an input (or onto the other output) would lose one of them.
         if (max_lines_option->count() && protocol != 29)
             throw UsageError("--max-lines is for --protocol 29 (protocol 19 plays to 230 lines)");
+        if (fitness_option->count() && protocol == 29)
+            throw UsageError("--fitness is for --protocol 19 (protocol 29's fitness is the mean of the lines)");
         const std::vector<fs::path> weights_only = {weights_path}, inputs = {weights_path, state_path};
         if (same_file(out_path, state_path))
             throw FileError("--out and --state are the same file ('" + out_path.string() +
@@ -198,7 +200,7 @@ int tools::run_tune(int argc, const char* const* argv) {
                     swarm.best_f = f;
                     swarm.best_x = p.x;
                     write_text_atomically(out_path, "# tuned by nestris-tune, protocol " + std::to_string(protocol) +
-                                                   ", fitness (" + fitness_kind + ") " +
+                                                   ", fitness (" + kind + ") " +
                                                    format_fitness(f) + " at iteration " +
                                                    std::to_string(swarm.iteration + 1) + "\n# training seeds " +
                                                    std::to_string(first_seed) + ".." +
