@@ -161,7 +161,7 @@ bound_known:
     rts
 .endproc
 
-; z_o, z_x, z_y of candidate X (the piece s_type).
+; z_o, z_x, z_y of candidate X (the piece s_type). Clobbers X, Y.
 .segment "PACK_ai_candidate_placement"
 .proc ai_candidate_placement
     lda cand_x,x
@@ -170,29 +170,16 @@ bound_known:
     sta z_y
     ldy s_type
     lda game_spawnTable,y
-    tay
-    lda cand_rot,x
+    ldy cand_rot,x          ; slot r: A pressed r times (B once, slot 3, turns as A three times)
     beq done                ; slot 0: the spawn orientation
-    cmp #3
-    beq ccw
-    tax                     ; slot 1 or 2: A pressed once or twice
 clockwise:
-    tya                     ; (the game's rotationTable: two bytes an orientation, B's then A's)
-    asl
-    tay
-    lda game_rotationTable+1,y
-    tay
-    dex
+    asl                     ; (the game's rotationTable: two bytes an orientation, B's then A's)
+    tax
+    lda game_rotationTable+1,x
+    dey
     bne clockwise
-    beq done
-ccw:
-    tya
-    asl
-    tay
-    lda game_rotationTable,y
-    tay
 done:
-    sty z_o
+    sta z_o
     rts
 .endproc
 
