@@ -340,7 +340,7 @@ add:
 ; does not read, which then becomes plan_at.
 .segment "PACK_publish"
 .proc publish
-presses    = z_t0           ; the rotation's presses
+rot_end    = z_t0           ; the rotation's last frame (plan_rot_last)
 shifts     = z_t1           ; the candidate's column, then the shifts to it
     lda plan_at
     eor #1
@@ -354,13 +354,12 @@ shifts     = z_t1           ; the candidate's column, then the shifts to it
     lda slot_buttons,x
     sta plan_rot,y
     lda slot_presses,x
-    sta presses
-    asl
-    sbc #0                  ; C clear: 2p - 1 (0 presses: 255, never reached... 0 below)
-    bcs rot_last
-    lda #0
+    asl                     ; (C = 0)
+    beq rot_last            ; 0 presses: 0
+    sbc #0                  ; else 2p - 1
 rot_last:
     sta plan_rot_last,y
+    sta rot_end
     lda shifts
     sec
     sbc #SPAWN_X
@@ -374,21 +373,17 @@ right:
     txa
     sta plan_shift,y
     lda shifts
-    asl
+    asl                     ; (C = 0)
+    beq shift_last
     sbc #0
-    bcs shift_last
-    lda #0
 shift_last:
     sta plan_shift_last,y
-    lda shifts              ; Down from max(2 max(shifts, presses), 1)
-    cmp presses
+    cmp rot_end             ; Down from max(2 max(shifts, presses), 1): the later last frame + 1
     bcs n_known
-    lda presses
+    lda rot_end
 n_known:
-    asl
-    bne down_known
-    lda #1
-down_known:
+    clc
+    adc #1
     sta plan_down,y
     sty plan_at             ; the driver reads the new slot from here on
     lda cur_id
