@@ -1,8 +1,8 @@
-; The two-ply search (AI_DESIGN.md): ai_precompute while the previous piece falls, ai_finalize
-; at spawn. Inputs: eb_lo/eb_hi (the board the piece spawns into), s_type, s_level,
-; s_lines_lo/hi, s_btype, s_hold. Results: cand_* (the K best placements of the piece) and, per
-; type the preview may show, best_k (the candidate to play) and best_total. eb is left as given
-; (with its columns and caches).
+; The two-ply search (AI_DESIGN.md): ai_precompute while the previous piece falls (the choice at
+; spawn: ai_task.s, decide). Inputs: eb_lo/eb_hi (the board the piece spawns into), s_type,
+; s_level, s_lines_lo/hi, s_btype, s_hold. Results: cand_* (the K best placements of the piece)
+; and, per type the preview may show, best_k (the candidate to play) and best_total. eb is left
+; as given (with its columns and caches).
 .include "ai.inc"
 .include "hooks.inc"
 
@@ -401,21 +401,6 @@ undo:
 ; where late_spawn's finish goes on in the candidate eb has (finish_search)
 ply2_reply          = ply2_candidates::reply_type
 ply2_candidate_done = ply2_candidates::candidate_done
-
-; A = preview type (NO_PREVIEW when the preview is off) -> X = chosen candidate, C = 1; C = 0
-; when there is no candidate.
-.segment "PACK_ai_finalize"
-.proc ai_finalize
-    ldx #0
-    cmp #PIECE_TYPES
-    bcs chosen
-    tay
-    ldx best_k,y
-chosen:
-    lda cand_count
-    cmp #1                  ; C = 1: a candidate
-    rts
-.endproc
 
 ; After the first ply below level 29: only the candidates whose cost is at most the best one's + KEEP_MARGIN
 ; go on (sorted by cost, so the first one beyond ends the list). A limit past $FFFF keeps all,

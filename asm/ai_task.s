@@ -79,16 +79,16 @@ read:
     jsr read_or_check       ; the board, the piece and the level the game shows
     jsr ai_precompute
 decide:
-    lda displayNextPiece    ; the preview, when the player shows it
-    beq preview_shown
-    lda #NO_PREVIEW
+    ldx #0                  ; no preview shown: the first candidate (the best of the first ply)
+    lda displayNextPiece
     bne finalize
-preview_shown:
-    ldx nextPiece
-    lda game_tetriminoTypeFromOrientation,x
+    ldy nextPiece           ; else the candidate with the best reply to the preview
+    lda game_tetriminoTypeFromOrientation,y
+    tay
+    ldx best_k,y
 finalize:
-    jsr ai_finalize
-    bcc no_plan
+    lda cand_count
+    beq no_plan
 chosen:
     stx ply2_k
     jsr publish
