@@ -152,9 +152,15 @@ rebuild:
     rts
 .endproc
 
+; ai_undo_placement of candidate ply2_k (the second ply's, and restore_eb's).
+.segment "PACK_ai_undo_placement"
+.proc undo_candidate
+    ldx ply2_k
+    jsr ai_candidate_placement
+.endproc
+; fall through
 ; Takes the placement z_o at (z_x, z_y) out of eb again after ai_apply_placement: the cleared
 ; rows (they were full) go back in their places, then the piece's cells are removed.
-.segment "PACK_ai_undo_placement"
 .proc ai_undo_placement
     jsr ai_piece_masks
     jsr undo_rows

@@ -390,10 +390,8 @@ candidate_done:
     bcc undo
     rts
 undo:
-    ldx ply2_k
-    jsr ai_candidate_placement
     dec eb_state            ; EB_CHANGING
-    jsr ai_undo_placement
+    jsr undo_candidate
     dec eb_state            ; EB_SPAWN
     inc ply2_k
     jmp candidate

@@ -188,9 +188,8 @@ on_eb:
     sta finishing
     lda plan_at
     sta fin_slot
-no_finish:
+no_finish:                  ; (finish_late too)
     jsr restore_eb
-finished:
     bcc redo
 verify:
     lda #1
@@ -211,11 +210,7 @@ counted:
 .endproc
 
 ; A frame passed before late_spawn's finish was done: the piece follows the best placement so far.
-.segment "PACK_finish_late"
-.proc finish_late
-    jsr restore_eb
-    jmp late_spawn::finished
-.endproc
+finish_late = late_spawn::no_finish
 
 ; The second ply for the preview's type alone (ply2_first), from where the search stopped: on in
 ; the candidate eb has, or from candidate fin_from.
@@ -245,13 +240,8 @@ from_fin:
     lda eb_state
     beq clean               ; EB_SPAWN
     cmp #EB_CANDIDATE
-    bne read                ; EB_CHANGING
-    ldx ply2_k
-    jsr ai_candidate_placement
-    jsr ai_undo_placement
-    jmp restored
-read:
-    lda #2
+    beq candidate
+    lda #2                  ; EB_CHANGING
     jsr read_or_check
     bcc done
     jsr ai_prepare_board
@@ -259,16 +249,18 @@ read:
     cmp pred_sum
     bne differ
     cpx pred_sum+1
-    bne differ
+    beq restored
+differ:
+    clc
+    rts
+candidate:
+    jsr undo_candidate
 restored:
     lda #EB_SPAWN
     sta eb_state
 clean:
     sec
 done:
-    rts
-differ:
-    clc
     rts
 .endproc
 
