@@ -393,25 +393,16 @@ slot_buttons:
 ; when the piece, level and lines are as assumed.
 .segment "PACK_read_or_check"
 .proc read_or_check
-mode       = z_t4           ; A: 0 read, 1 check, 2 check and read the board
-shown      = z_t0           ; what the game shows, laid out as s_type .. s_lines_hi are:
-shown_type = z_t0           ; the piece's type,
-shown_level = z_t1          ; the level,
-shown_lines_lo = z_t2       ; the lines (BCD)
-shown_lines_hi = z_t3
+mode       = z_t4           ; A: 0 read, 1 check, 2 check and read the board, 3 check
+shown_type = z_t0           ; the piece's type the game shows
     sta mode
     ldx currentPiece
     lda game_tetriminoTypeFromOrientation,x
     sta shown_type
-    lda levelNumber
-    sta shown_level
-    lda lines
-    sta shown_lines_lo
-    lda lines+1
-    sta shown_lines_hi
     ldx #3                  ; s_type, s_level, s_lines_lo, s_lines_hi are adjacent
 field:
-    lda shown,x
+    ldy shown_at,x
+    lda a:0,y               ; what the game shows
     ldy mode
     bne compare
     sta s_type,x
@@ -422,7 +413,7 @@ compare:
 next:
     dex
     bpl field
-    lda mode
+    tya                     ; (Y = mode)
     bne rows
     lda gameType
     sta s_btype
@@ -430,9 +421,9 @@ next:
     and #$80
     sta s_hold
 rows:
-    lda mode
-    cmp #3
+    cpy #3
     bcs fields_only
+    tya
     and #1                  ; 1: compare the rows; 0, 2: read them
     jmp scan_playfield
 fields_only:
@@ -440,6 +431,8 @@ fields_only:
 differ:
     clc
     rts
+shown_at:                   ; where the game shows them, in zero page, in s_type's order
+    .byte shown_type, levelNumber, lines, lines+1
 .endproc
 
 ; The playfield, row by row, as 12-bit rows (walls included; a cell is filled when its tile is
