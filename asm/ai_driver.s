@@ -94,17 +94,30 @@ no_shift:
 done:
     rts
 down:
-    ; Down; from level 128 none (at one row a frame the soft drop moves nothing, and its points,
-    ; added before the score loop, would move the scoring frame's time: MODEL.md "Time"), and the
-    ; frame is one without other buttons
-    .assert AI_POLL_PAUSE_LEVEL = $80, error, "the soft drop stops at the level's bit 7"
+    ; Down; from level 128 only at the crash rule's soft-drop levels (at one row a frame the soft
+    ; drop moves nothing, and its points, added before the score loop, move the scoring frame's
+    ; time: MODEL.md "Time"); elsewhere the frame is one without other buttons
+    .assert AI_POLL_PAUSE_LEVEL = $80, error, "the soft drop's levels from the level's bit 7"
+    lda levelNumber
+    bpl soft
+    cmp #SOFT_DROP_LEVEL
+    bne idle
+soft:
     lda #BUTTON_DOWN
-    bit levelNumber
-    bpl done
+    rts
 idle:
     ; A frame of the piece without other buttons: Select when the game shows the preview where
     ; its level wants it hidden for the lock's scoring frame, or the reverse (the crash rule: the
-    ; ranges gen_hidden_first, gen_hidden_count); else nothing.
+    ; ranges gen_hidden_first, gen_hidden_count; at BY_PIECE_LEVEL hidden for the orientations
+    ; below HIDDEN_ORIENTATIONS); else nothing.
+    .assert BY_PIECE_LEVEL >= AI_POLL_PAUSE_LEVEL, error, "the preview by piece from level 128"
+    lda levelNumber
+    cmp #BY_PIECE_LEVEL
+    bne ranges
+    lda currentPiece
+    cmp #HIDDEN_ORIENTATIONS
+    jmp preview             ; (C = 0: hidden)
+ranges:
     ldx #HIDDEN_RANGES-1
 range:
     lda levelNumber

@@ -405,6 +405,16 @@ clear_bound_below:
     sbc gen_crash_first-2,y
     cmp gen_crash_count-2,y
     jcc tops_out
+    ; At the soft-drop level the clear must fall long enough with Down held to make the points
+    ; (its origin's row at least gen_soft_drop_rows by column).
+    .assert SOFT_DROP_LEVEL >= $80, error, "the soft drop's level from 128 (AI_POLL_PAUSE_LEVEL)"
+    lda s_level
+    cmp #SOFT_DROP_LEVEL
+    bne clear_below
+    ldx z_x
+    lda z_y
+    cmp gen_soft_drop_rows,x
+    jcc tops_out
 clear_below:
     ldx #COLUMNS-1
 save:

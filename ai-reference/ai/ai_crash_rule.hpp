@@ -28,29 +28,62 @@ struct LevelRange {
     uint8_t first = 0, count = 0;  // levels first .. first + count - 1 (count 0: none)
     bool contains(uint8_t level) const { return static_cast<uint8_t>(level - first) < count; }
 };
+// And the soft drop: at one spawn level from 128 the AI holds Down once its inputs are done, as
+// below level 128, so that a lock's scoring frame adds the soft drop's points (kSoftDropCycles
+// before the loop: MODEL.md "What moves the crash"); the preview is shown there. A piece makes the
+// points when it falls long enough with Down held (soft_drop_in_time): there a clear that would
+// not is barred. And at one level the preview goes by the locked piece: a lock without a line
+// moves the windows by its orientation (locked_piece_sooner), and there the one preview is safe
+// for orientations 0-8 (T, J, Z flat: hidden) and the other for 9-18 (shown). (asm:
+// SOFT_DROP_LEVEL, BY_PIECE_LEVEL, gen_soft_drop_rows, generated)
 struct CrashRule {
     std::array<LevelRange, kCrashClasses> barred{};  // by crash_class
     std::array<LevelRange, kHiddenRanges> hidden{};  // (unused ones: count 0)
+    uint8_t soft_drop = 0;         // from 128 (0: none)
+    uint8_t preview_by_piece = 0;  // from 128 (0: none)
 };
 // The rule, built from the model's safety (ai_lock_safety) at every level. Throws std::logic_error
 // when no rule of this form is safe (the model's figures changed: widen the form).
 const CrashRule& crash_rule();
 
-// Does the crash rule bar a lock of `lines` lines by a piece that spawned at `spawn_level` with the
-// lines counter's low byte (BCD) at `lines_lo`?
-bool lock_barred(const CrashRule& rule, uint8_t spawn_level, uint8_t lines, uint8_t lines_lo);
-inline bool lock_barred(uint8_t spawn_level, uint8_t lines, uint8_t lines_lo) {
-    return lock_barred(crash_rule(), spawn_level, lines, lines_lo);
+// Does the AI soft-drop the pieces that spawn at `level` (below level 128 always; from it, at the
+// rule's levels)?
+bool soft_drop_at(const CrashRule& rule, uint8_t level);
+inline bool soft_drop_at(uint8_t level) { return soft_drop_at(crash_rule(), level); }
+
+// Does a piece locked at column `x` with its origin in row `landing_y` fall long enough with Down
+// held to make the soft drop's 2 points at one row a frame? Down is pressed on frame max(2n, 1)
+// of its inputs (n its presses: at most max(|x - 5|, 2), its shifts and up to 2 rotations) and the
+// lock comes on frame landing_y + 1, a point every second frame of Down after the press.
+// (asm: gen_soft_drop_rows, by column)
+inline constexpr int kSoftDropFrames = 4;  // frames of Down for 2 points
+constexpr int soft_drop_lowest_row(uint8_t x) {
+    const int shifts = x >= kSpawnX ? x - kSpawnX : kSpawnX - x;
+    return 2 * (shifts > 2 ? shifts : 2) + kSoftDropFrames - 1;
 }
-// Does the AI keep the preview hidden at `level`? It presses Select on a frame of a piece without
-// other buttons when the game shows otherwise.
-bool preview_hidden_at(const CrashRule& rule, uint8_t level);
-inline bool preview_hidden_at(uint8_t level) { return preview_hidden_at(crash_rule(), level); }
+constexpr bool soft_drop_in_time(uint8_t x, int landing_y) { return landing_y >= soft_drop_lowest_row(x); }
+
+// Does the crash rule bar a lock of `lines` lines by a piece that spawned at `spawn_level` with the
+// lines counter's low byte (BCD) at `lines_lo`, with its origin at column x, row landing_y?
+bool lock_barred(const CrashRule& rule, uint8_t spawn_level, uint8_t lines, uint8_t lines_lo, uint8_t x, int landing_y);
+inline bool lock_barred(uint8_t spawn_level, uint8_t lines, uint8_t lines_lo, uint8_t x, int landing_y) {
+    return lock_barred(crash_rule(), spawn_level, lines, lines_lo, x, landing_y);
+}
+// Does the AI keep the preview hidden for the lock of a piece in orientation `orientation` that
+// spawned at `level`? It presses Select on a frame of a piece without other buttons when the game
+// shows otherwise.
+bool preview_hidden_at(const CrashRule& rule, uint8_t level, uint8_t orientation);
+inline bool preview_hidden_at(uint8_t level, uint8_t orientation) {
+    return preview_hidden_at(crash_rule(), level, orientation);
+}
+// The orientations 0 to kHiddenOrientations - 1 have the preview hidden at preview_by_piece.
+inline constexpr uint8_t kHiddenOrientations = 9;
 
 // From level 128 (AI_POLL_PAUSE_LEVEL) a lock with a cell in rows 0 to kHighRows - 1 is a top-out: a block in row 5
 // changes the scoring frame's cycles (the music's scan; its tune when the row fills or empties),
 // outside the kinds the rule is built from. (asm: HIGH_ROWS, generated)
 inline constexpr uint8_t kHighRows = 6;
+// The highest row a lock's cells may take for a piece that spawned at `spawn_level`.
 inline uint8_t lowest_allowed_top_row(uint8_t spawn_level) {
     return spawn_level >= hooks::AI_POLL_PAUSE_LEVEL ? kHighRows : 0;
 }

@@ -17,9 +17,10 @@ uint8_t plan_buttons(const Target& t, int k, uint8_t level) {
         return b;
     }
     // Down once the inputs are done: a new press with Left/Right released, held until the lock;
-    // from level 128 none (at one row a frame it moves nothing, and its points, added before the
-    // score loop, would move the scoring frame's time: MODEL.md "Time").
-    if (level >= hooks::AI_POLL_PAUSE_LEVEL) return 0;
+    // from level 128 only where the crash rule wants the soft drop's points (at one row a frame it
+    // moves nothing, and its points, added before the score loop, move the scoring frame's time:
+    // MODEL.md "Time").
+    if (!soft_drop_at(level)) return 0;
     return k >= std::max(2 * n, 1) ? tetris::BUTTON_DOWN : 0;
 }
 
@@ -71,7 +72,7 @@ uint8_t AiPlayer::buttons(const PlayerView& view) {
     ++frame_;
     const uint8_t planned =
         decision_->chosen ? plan_buttons(decision_->target(), frame_ - start_frame_ + 1, view.levelNumber) : 0;
-    if (planned == 0 && preview_hidden_at(view.levelNumber) == shown) return tetris::BUTTON_SELECT;
+    if (planned == 0 && preview_hidden_at(view.levelNumber, view.currentPiece) == shown) return tetris::BUTTON_SELECT;
     return planned;
 }
 

@@ -159,7 +159,7 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
     const int8_t lowest_top = static_cast<int8_t>(lowest_allowed_top_row(in.level.level));
     const auto lost = [&](const Target& t, const Placed& p) {
         return p.topped_out || top_row(t) < lowest_top ||
-               lock_barred(in.level.level, p.lines, in.level.lines_lo);
+               lock_barred(in.level.level, p.lines, in.level.lines_lo, t.x, t.landing_y);
     };
 
     // Ply 1: every reachable placement of the piece, the K cheapest kept in order.

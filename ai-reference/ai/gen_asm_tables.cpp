@@ -383,6 +383,9 @@ std::string generate(const EvalTables& tables) {
     table(o, "gen_crash_count", range_field(crash_rule().barred, true));
     table(o, "gen_hidden_first", range_field(crash_rule().hidden, false));
     table(o, "gen_hidden_count", range_field(crash_rule().hidden, true));
+    std::vector<int> soft_rows;
+    for (uint8_t x = 0; x < kColumns; ++x) soft_rows.push_back(soft_drop_lowest_row(x));
+    table(o, "gen_soft_drop_rows", soft_rows);
     table(o, hole_lo.name, hole_lo.v);
     return o.str();
 }
@@ -397,6 +400,11 @@ std::string generate_constants(const EvalTables& tables) {
       << " ; ranges of levels where the AI keeps the preview hidden (gen_hidden_first, gen_hidden_count)\n";
     o << "HIGH_ROWS = " << int(kHighRows)
       << " ; from level 128 a lock with a cell in rows 0 to HIGH_ROWS - 1 tops out\n";
+    o << "SOFT_DROP_LEVEL = " << int(crash_rule().soft_drop)
+      << " ; the level from 128 where the AI soft-drops (0: none), a clear there as low as gen_soft_drop_rows\n";
+    o << "BY_PIECE_LEVEL = " << int(crash_rule().preview_by_piece)
+      << " ; the level where the preview is hidden for orientations below HIDDEN_ORIENTATIONS (0: none)\n";
+    o << "HIDDEN_ORIENTATIONS = " << int(kHiddenOrientations) << "\n";
     o << "KEEP_FAST   = " << int(tables.keep_fast) << "     ; K at one row a frame (keep_fast)\n";
     o << "K_MAX       = " << std::max(int(tables.keep), int(tables.keep_fast)) << "     ; room for the candidates\n";
     o << "KEEP_MARGIN = " << int(tables.keep_margin)

@@ -108,14 +108,18 @@ std::optional<CycleRange> ai_pre_loop(const AiScoringKind& kind) {
     // The hundreds byte's increment: 12 cycles more (traced: a single at level 146 from $0D99
     // lines, a level-up, took 6 459 against 6 429-6 448 without it).
     constexpr uint32_t kHundreds = 12;
-    if (kind.hundreds) return CycleRange{r.first + kHundreds, r.last + kHundreds};
-    return r;
+    const uint32_t hundreds = kind.hundreds ? kHundreds : 0;
+    if (kind.soft_drop)
+        return CycleRange{r.first + hundreds + kSoftDropCycles.first, r.last + hundreds + kSoftDropCycles.last};
+    return CycleRange{r.first + hundreds, r.last + hundreds};
 }
 
 NmiLanding ai_scoring_nmi_landing(uint8_t level, const AiScoringKind& kind, bool preview_shown, uint32_t margin) {
     NmiLanding out;
     const std::optional<CycleRange> pre = ai_pre_loop(kind);
-    const int64_t loop = static_cast<int64_t>(score_loop_work(level, kind.lines, {0x99, 0x99, 0x99}).cycles);
+    const int64_t loop = static_cast<int64_t>(
+        score_loop_work(level, kind.lines, kind.soft_drop ? kSoftDropScore : std::array<uint8_t, 3>{0x99, 0x99, 0x99})
+            .cycles);
     if (!pre) {  // a kind never traced: anywhere
         out.earliest = INT64_MIN / 2;
         out.latest = INT64_MAX / 2;
@@ -125,21 +129,27 @@ NmiLanding ai_scoring_nmi_landing(uint8_t level, const AiScoringKind& kind, bool
     out.earliest = static_cast<int64_t>(kAiNextNmi.first) - pre->last - loop - margin;
     out.latest = static_cast<int64_t>(kAiNextNmi.last) - pre->first - loop + margin;
     const int64_t shift = preview_shown ? 0 : kPreviewStagingCycles;
+    // The locked piece's orientation (a lock without a line): its windows that much sooner, or
+    // for any piece from the soonest to the latest.
+    const bool any = kind.lines == 0 && kind.piece_sooner == kAnyPiece;
+    const int64_t sooner = kind.lines == 0 && !any ? kind.piece_sooner : 0;
+    const int64_t widen = any ? kLockedPieceStagingSpread : 0;
     for (const CycleRange& w : kDispatchWindows) {
-        const int64_t first = static_cast<int64_t>(w.first) - shift, last = static_cast<int64_t>(w.last) - shift;
+        const int64_t first = static_cast<int64_t>(w.first) - shift - sooner - widen,
+                      last = static_cast<int64_t>(w.last) - shift - sooner;
         if (out.earliest <= last && out.latest >= first) out.crash = Maybe::May;
     }
     return out;
 }
 
-LockSafety ai_lock_safety(uint8_t spawn_level, uint8_t lines, bool tens) {
+LockSafety ai_lock_safety(uint8_t spawn_level, uint8_t lines, bool tens, bool soft_drop, uint8_t piece_sooner) {
     LockSafety out;
     for (const bool up : {false, true})
         for (const bool hundreds : {false, true}) {
             if (!tens && (up || hundreds)) continue;  // both need the tens digit to change
             const int loop = spawn_level + up;
             if (loop > 255 || loop < hooks::AI_POLL_PAUSE_LEVEL) continue;
-            const AiScoringKind kind{lines, tens, up, hundreds};
+            const AiScoringKind kind{lines, tens, up, hundreds, soft_drop, piece_sooner};
             const auto level = static_cast<uint8_t>(loop);
             out.shown = out.shown && ai_scoring_nmi_landing(level, kind, true, kAiRuleMargin).crash == Maybe::No;
             out.hidden = out.hidden && ai_scoring_nmi_landing(level, kind, false, kAiRuleMargin).crash == Maybe::No;
@@ -198,10 +208,15 @@ bool music_scan_unchanged(const GameState& before, uint8_t cleared) {
 
 FrameTimeForecast forecast_ai_frame_time(const GameState& before) {
     FrameTimeForecast f = forecast_frame_time(before, ai_game_work(before.levelNumber));
-    if (!f.scoring || before.levelNumber < hooks::AI_POLL_PAUSE_LEVEL || before.holdDownPoints >= 2) return f;
+    if (!f.scoring || before.levelNumber < hooks::AI_POLL_PAUSE_LEVEL) return f;
     const std::optional<ScoreLoopInput> in = score_loop_input(before);
     if (!music_scan_unchanged(before, in->lines)) return f;
-    const AiScoringKind kind = scoring_kind(before.lines[0], in->lines, in->level != before.levelNumber);
+    AiScoringKind kind = scoring_kind(before.lines[0], in->lines, in->level != before.levelNumber);
+    // (the soft drop's points: p 2-17 leave kSoftDropScore, taken by the kind; more cannot be made
+    // in 20 rows at one row a frame)
+    kind.soft_drop = before.holdDownPoints >= 2;
+    kind.piece_sooner = locked_piece_sooner(before.currentPiece);  // ($13 after a clear: 0, unused)
+    if (kind.soft_drop && in->score != kSoftDropScore) return f;
     if (!ai_pre_loop(kind)) return f;
     f.crash = ai_scoring_nmi_landing(in->level, kind, before.displayNextPiece == 0, kAiRuleMargin).crash;
     return f;

@@ -42,8 +42,9 @@ const char* to_string(Maybe m);
 inline constexpr CycleRange kNextNmiAfterNmi{29776, 29785};
 // Landings, in cycles after the loop's end, that interrupt a dispatch in its window: the first
 // window's first instruction starts at +1 529, the last's jmp at +2 118 (an NMI raised during the
-// instruction before a window's first is taken on it: 3 cycles before).
-inline constexpr CycleRange kDispatchWindowsAfterLoop{1526, 2145};
+// instruction before a window's first is taken on it: 3 cycles before; 12 more before for a lock
+// without a line whose piece's orientation is 0-7: kLockedPieceStagingSpread below).
+inline constexpr CycleRange kDispatchWindowsAfterLoop{1514, 2145};
 // Cycles from the scoring frame's NMI entry to the loop, by lines cleared (1-4), in the AI's
 // games on the patched game (measure-lock --ai-game, 9 games, 6 364 scoring frames with lines),
 // and the margin added on each side for states those games did not show.
@@ -71,6 +72,18 @@ inline constexpr std::array<CycleRange, 8> kDispatchWindows{
 // With the next piece hidden (Select) its sprite staging does not run: every window this many
 // cycles sooner (+1 135 for the first).
 inline constexpr uint32_t kPreviewStagingCycles = 394;
+// In a scoring frame without a line the locked piece is still staged as a sprite before the
+// dispatches (after a clear there is no piece: orientation $13). Its 12 reads of orientationTable
+// ($8A9C) cross a page from orientation 9 on, 8 of them for orientation 8, none below: the windows
+// above were measured with a vertical I (17), and with orientations 0-7 every window comes 12
+// cycles sooner (8: 4). Traced (measure-lock --ai-game 20000 --from-level 130, the windows of each
+// frame that does not lag); missed before, it let a lock without a line at level 253 crash an AI
+// game (measure-lock --ai-game 297300 --title-wait 14, session 31).
+inline constexpr uint32_t kLockedPieceStagingSpread = 12;
+inline uint8_t locked_piece_sooner(uint8_t orientation) {
+    return orientation < 8 ? 12 : orientation == 8 ? 4 : 0;
+}
+static_assert(kLockedPieceStagingSpread == 12);
 // The next NMI of an AI game's scoring frame, from its NMI's entry (measure-lock --ai-game).
 inline constexpr CycleRange kAiNextNmi{29777, 29784};
 // What the cycles before the loop depend on in the AI's scoring frames from level 128, where it
@@ -82,14 +95,27 @@ struct AiScoringKind {
     bool tens = false;      // the tens digit changes (lines % 10 + cleared >= 10)
     bool level_up = false;  // the level goes up (then tens too)
     bool hundreds = false;  // the hundreds byte changes too (x9y + cleared >= (x+1)00): 12 cycles more
+    bool soft_drop = false; // the soft drop's points (holdDownPoints 2-17) are added before the loop
+    // Without a line: how much sooner the windows come for the locked piece's orientation
+    // (locked_piece_sooner), or kAnyPiece: from the soonest to the latest (any orientation).
+    uint8_t piece_sooner = 0xFF;
 };
+inline constexpr uint8_t kAnyPiece = 0xFF;
+// The soft drop's points at 999 999 (addHoldDownPoints, before the loop; MODEL.md "What moves the
+// crash"): holdDownPoints p >= 2 adds p - 1 with the game's partial BCD fix-up, 57 cycles more than
+// without when p - 1 + $99 has a units digit of 10 or more (p 2-7), 48 when not (p 8-17), and
+// leaves the score $99 $9A $00 for the loop (the units lost, the thousands not adjusted). The kinds'
+// measured cycles (ai_pre_loop) are of frames without; a kind with soft_drop takes both.
+inline constexpr CycleRange kSoftDropCycles{48, 57};
+inline constexpr std::array<uint8_t, 3> kSoftDropScore{0x00, 0x9A, 0x99};  // low byte first
 // Their cycles from the NMI's entry to the loop, as measured (measure-lock --ai-game
-// --from-level, MODEL.md "Time"); nullopt for a kind not seen.
+// --from-level, MODEL.md "Time"), with the soft drop's kSoftDropCycles added for a kind with
+// soft_drop; nullopt for a kind not seen.
 std::optional<CycleRange> ai_pre_loop(const AiScoringKind& kind);
 // Where the first lag NMI of such a frame is taken, cycles after the loop's end (negative: in
 // the loop), at the earliest and the latest, with `margin` cycles more each side; and whether it
 // may land in a window (May: the range meets one; never Yes, since $AC91 goes on; the loop at
-// 999 999).
+// 999 999, or kSoftDropScore after the soft drop's points).
 struct NmiLanding {
     int64_t earliest = 0, latest = 0;
     Maybe crash = Maybe::No;
@@ -111,10 +137,14 @@ inline constexpr uint32_t kAiRuleMargin = 8;
 // changing or not? Row 5 empty (the kinds' condition: the AI's locks from level 128 leave rows
 // 0-5 empty, AI_DESIGN.md). Below level 128 (AI_POLL_PAUSE_LEVEL) the AI's frames are not those
 // kinds, and nothing crashes there.
+// With `soft_drop`, the same for the lock made with the soft drop's points (AiScoringKind::soft_drop).
 struct LockSafety {
     bool shown = true, hidden = true;
 };
-LockSafety ai_lock_safety(uint8_t spawn_level, uint8_t lines, bool tens);
+// For a lock without a line, `piece_sooner` is its piece's (locked_piece_sooner; by default any:
+// kAnyPiece).
+LockSafety ai_lock_safety(uint8_t spawn_level, uint8_t lines, bool tens, bool soft_drop = false,
+                          uint8_t piece_sooner = kAnyPiece);
 
 // ---- the forecast: does a frame lag, may it crash ------------------------------------------
 // The cycles of a scoring frame's work: from the NMI's interrupt to the loop, by lines cleared

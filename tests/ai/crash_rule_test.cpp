@@ -13,21 +13,64 @@ bool safe_with(const LockSafety& s, bool hidden) { return hidden ? s.hidden : s.
 
 }  // namespace
 
-TEST_CASE("crash rule: every lock it leaves is safe with its level's preview, at every level") {
+TEST_CASE("crash rule: every lock it leaves is safe with its level's preview and soft drop, at every level") {
     const CrashRule& rule = crash_rule();
     for (int s = 0; s < 256; ++s) {
         const auto level = static_cast<uint8_t>(s);
-        const bool hidden = preview_hidden_at(rule, level);
-        INFO("level " << s << (hidden ? " (hidden)" : " (shown)"));
-        CHECK(safe_with(ai_lock_safety(level, 0, false), hidden));  // no line: never barred
+        const bool hidden = preview_hidden_at(rule, level, kOrientationHidden);  // (a clear's: no piece)
+        // (from level 128: below it the AI soft-drops and nothing crashes, MODEL.md "Time")
+        const bool soft = s >= hooks::AI_POLL_PAUSE_LEVEL && soft_drop_at(rule, level);
+        INFO("level " << s << (hidden ? " (hidden)" : " (shown)") << (soft ? ", soft drop" : ""));
+        if (soft) CHECK_FALSE(hidden);  // Down held from the inputs' end: no frame for Select
+        if (level != rule.preview_by_piece)  // (there by its piece: above)
+            CHECK(safe_with(ai_lock_safety(level, 0, false, soft), hidden));  // no line: never barred
         for (uint8_t lines = 1; lines <= 4; ++lines)
             for (const bool tens : {false, true}) {
                 INFO(int(lines) << " lines" << (tens ? ", the tens change" : ""));
                 const uint8_t lines_lo = tens ? static_cast<uint8_t>(0x10 - lines) : 0x00;  // x(10-k) or x0
                 REQUIRE(tens_digit_changes(lines_lo, lines) == tens);
-                if (!lock_barred(rule, level, lines, lines_lo)) CHECK(safe_with(ai_lock_safety(level, lines, tens), hidden));
+                if (!lock_barred(rule, level, lines, lines_lo, nestris::kSpawnX, kRows - 1))
+                    CHECK(safe_with(ai_lock_safety(level, lines, tens, soft), hidden));
             }
     }
+}
+
+// The soft drop and the preview by piece are where the rule needs them: at 160 a single that
+// does not change the tens digit may crash with either preview, but with neither after the soft
+// drop's points; at level 253 a lock without a line may crash with either preview (the locked
+// piece's orientation moves the windows: kLockedPieceStagingSpread), but not with the preview
+// hidden for orientations 0-8 and shown for 9-18.
+TEST_CASE("crash rule: the soft drop where singles need it; the preview by the piece where a lock without a line needs it") {
+    const CrashRule& rule = crash_rule();
+    const LockSafety single_160 = ai_lock_safety(160, 1, false);
+    CHECK_FALSE(single_160.shown);
+    CHECK_FALSE(single_160.hidden);
+    CHECK(ai_lock_safety(160, 1, false, true).shown);
+    CHECK(rule.soft_drop == 160);
+    CHECK(soft_drop_at(rule, 160));
+    CHECK_FALSE(soft_drop_at(rule, 200));
+    CHECK(soft_drop_at(rule, 127));  // below 128 the AI always soft-drops
+    CHECK(rule.barred[crash_class(1, false)].count == 0);
+    const LockSafety no_line_253 = ai_lock_safety(253, 0, false);
+    CHECK_FALSE(no_line_253.shown);
+    CHECK_FALSE(no_line_253.hidden);
+    CHECK(rule.preview_by_piece == 253);
+    for (uint8_t o = 0; o < kOrientations; ++o) {
+        INFO("orientation " << int(o));
+        const bool hidden = preview_hidden_at(rule, 253, o);
+        CHECK(hidden == (o < kHiddenOrientations));
+        const LockSafety safe = ai_lock_safety(253, 0, false, false, locked_piece_sooner(o));
+        CHECK((hidden ? safe.hidden : safe.shown));
+    }
+    // A clear at the soft-drop level must fall long enough: from the spawn column's row 7, from
+    // column 0's row 13.
+    CHECK(soft_drop_lowest_row(nestris::kSpawnX) == 7);
+    CHECK(soft_drop_lowest_row(0) == 13);
+    CHECK(soft_drop_lowest_row(9) == 11);
+    CHECK(lock_barred(rule, 160, 1, 0x00, 0, 12));
+    CHECK_FALSE(lock_barred(rule, 160, 1, 0x00, 0, 13));
+    CHECK_FALSE(lock_barred(rule, 161, 1, 0x00, 0, 12));
+    CHECK_FALSE(lock_barred(rule, 160, 0, 0x00, 0, 2));  // a lock without a line: safe both ways
 }
 
 TEST_CASE("crash rule: it bars only locks that may crash with their level's preview, and few of them") {
@@ -39,8 +82,9 @@ TEST_CASE("crash rule: it bars only locks that may crash with their level's prev
             CHECK(r.count <= 3);  // against 14 spawn levels a count of lines before the kinds
             barred += r.count;
             for (int s = r.first; s < r.first + r.count; ++s)
-                CHECK_FALSE(safe_with(ai_lock_safety(static_cast<uint8_t>(s), lines, tens),
-                                      preview_hidden_at(rule, static_cast<uint8_t>(s))));
+                CHECK_FALSE(safe_with(ai_lock_safety(static_cast<uint8_t>(s), lines, tens,
+                                                     soft_drop_at(rule, static_cast<uint8_t>(s))),
+                                      preview_hidden_at(rule, static_cast<uint8_t>(s), kOrientationHidden)));
         }
     CHECK(barred > 0);
     // Nothing below level 128: the AI's frames there are not the measured kinds, and nothing

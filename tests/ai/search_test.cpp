@@ -150,8 +150,12 @@ TEST_CASE("a lock the crash rule bars is a top-out, in both plies (lock_barred)"
     Board b;
     b.rows[kRows - 1] = 0x1FF;
     b.recompute_columns();
+    // (the lines counter at 9: a single changes its tens digit, barred at a few levels; one that
+    // does not is barred at none since the soft drop)
+    constexpr uint8_t kLinesLo = 0x09;
     auto single_costs = [&](uint8_t level) {
         SearchInput in = input_on(b, level);
+        in.level.lines_lo = kLinesLo;
         in.piece_type = 6;  // I
         const Precomputed pre = precompute(in);
         std::vector<uint16_t> costs;
@@ -164,12 +168,11 @@ TEST_CASE("a lock the crash rule bars is a top-out, in both plies (lock_barred)"
         }
         return std::pair{pre, costs};
     };
-    // (the lines counter at 0: a single does not change its tens digit)
-    const LevelRange band = crash_rule().barred[crash_class(1, false)];
+    const LevelRange band = crash_rule().barred[crash_class(1, true)];
     REQUIRE(band.count > 0);
     const uint8_t in_band = band.first, below = static_cast<uint8_t>(band.first - 1);
-    REQUIRE(lock_barred(in_band, 1, 0x00));
-    REQUIRE_FALSE(lock_barred(below, 1, 0x00));
+    REQUIRE(lock_barred(in_band, 1, kLinesLo, nestris::kSpawnX, kRows - 1));
+    REQUIRE_FALSE(lock_barred(below, 1, kLinesLo, nestris::kSpawnX, kRows - 1));
     // Below the band the single is a placement like any other; in it, it costs kCostMax and
     // counts no lines, and the AI chooses something else.
     const auto [pre_below, below_costs] = single_costs(below);
@@ -181,6 +184,7 @@ TEST_CASE("a lock the crash rule bars is a top-out, in both plies (lock_barred)"
     // Second ply: a T now (no clear), then any reply that makes the single costs kCostMax in the
     // band: every best reply is then a placement that clears nothing.
     SearchInput t = input_on(b, in_band);
+    t.level.lines_lo = kLinesLo;
     const Precomputed two = precompute(t);
     for (uint8_t k = 0; k < two.count; ++k) CHECK(two.best2[k][6] < kCostMax);  // the I has other places
 }

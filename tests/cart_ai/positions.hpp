@@ -78,4 +78,22 @@ inline ai::SearchInput clear_ready_input(std::mt19937& rng) {
     return in;
 }
 
+// Positions at the crash rule's soft-drop level: rows ready to clear anywhere from row 8 down (a
+// clear there must fall long enough with Down held to make the points), over rows with a hole
+// each, and any piece.
+inline ai::SearchInput soft_drop_input(std::mt19937& rng) {
+    ai::SearchInput in;
+    const int ready = 1 + static_cast<int>(rng() % 3);
+    const int top = 8 + static_cast<int>(rng() % 10);  // the first ready row
+    for (int r = top; r < ai::kRows; ++r)
+        in.board.rows[r] = static_cast<uint16_t>(ai::kFullRow & ~(1u << (r < top + ready ? 9 : rng() % 9)));
+    in.board.recompute_columns();
+    in.piece_type = static_cast<uint8_t>(rng() % 7);
+    in.level.level = ai::crash_rule().soft_drop;
+    const unsigned lines = 1600 + rng() % 300;
+    in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
+    in.level.lines_hi = static_cast<uint8_t>(lines / 100);
+    return in;
+}
+
 }  // namespace nestris::test

@@ -107,11 +107,32 @@ TEST_CASE("cartridge search equals the reference where a clear may crash the gam
                                [&](const ai::Target& t) {
                                    const ai::Placed p = ai::place(in.board, t);
                                    crash_tops += p.lines && !p.topped_out &&
-                                                 ai::lock_barred(in.level.level, p.lines, in.level.lines_lo);
+                                                 ai::lock_barred(in.level.level, p.lines, in.level.lines_lo, t.x, t.landing_y);
                                });
         const ai::Precomputed ref = ai::precompute(in);
         for (uint8_t k = 0; k < ref.count; ++k) clears_kept += ref.candidates[k].lines > 0;
     }
-    CHECK(crash_tops >= 30);
+    CHECK(crash_tops >= 20);
     CHECK(clears_kept >= 30);  // clears outside the ranges still play
+}
+
+TEST_CASE("cartridge search equals the reference at the soft drop's level (clears too high for its points)") {
+    CHECK(compare_random_positions(31, 400, nullptr, test::soft_drop_input) == 0);
+    // The rule was at work: clears that would not fall long enough with Down held to make the
+    // points.
+    std::mt19937 rng(31);
+    int late_clears = 0, clears_kept = 0;
+    for (int i = 0; i < 400; ++i) {
+        const ai::SearchInput in = test::soft_drop_input(rng);
+        ai::for_each_reachable(in.board, in.piece_type, ai::Gravity{ai::frames_per_drop(in.level.level), false},
+                               [&](const ai::Target& t) {
+                                   const ai::Placed p = ai::place(in.board, t);
+                                   if (p.topped_out || ai::top_row(t) < ai::kHighRows || !p.lines) return;
+                                   late_clears += !ai::soft_drop_in_time(t.x, t.landing_y);
+                                   clears_kept += ai::soft_drop_in_time(t.x, t.landing_y);
+                               });
+    }
+    INFO(late_clears << " clears too high for the points, " << clears_kept << " low enough");
+    CHECK(late_clears >= 50);
+    CHECK(clears_kept >= 50);
 }

@@ -133,10 +133,15 @@ int print_ai_game(const game::GameRoms& roms, int title_wait, int from_level, ui
             ++unlagged;
             loop_equal += model == f.loop;
         }
-        std::printf("%3u %u %3u %u %2u %3u %3u %02X%02X%02X %02X%02X %5llu %6llu %6llu%s%s\n", f.level, f.lines_cleared,
-                    f.hold_down_points, f.level_up, f.row5_first_block, f.allegro, f.vram_row, f.score[2], f.score[1],
-                    f.score[0], f.lines[1], f.lines[0], static_cast<unsigned long long>(f.pre), static_cast<unsigned long long>(f.loop),
-                    static_cast<unsigned long long>(model), where.c_str(), f.crashed ? " CRASH" : "");
+        std::string windows;
+        for (const uint64_t w : f.dispatch_windows) windows += " " + std::to_string(w);
+        std::printf("%3u %u %3u %u %2u %3u %3u %02X%02X%02X %02X%02X %5llu %6llu %6llu%s%s  piece %2u at %u,%u next %2u "
+                    "preview %s; windows after the loop:%s\n",
+                    f.level, f.lines_cleared, f.hold_down_points, f.level_up, f.row5_first_block, f.allegro, f.vram_row,
+                    f.score[2], f.score[1], f.score[0], f.lines[1], f.lines[0], static_cast<unsigned long long>(f.pre),
+                    static_cast<unsigned long long>(f.loop), static_cast<unsigned long long>(model), where.c_str(),
+                    f.crashed ? " CRASH" : "", f.piece, f.piece_x, f.piece_y, f.next_piece,
+                    f.preview_shown ? "shown" : "hidden", windows.empty() ? " (lagged)" : windows.c_str());
         if (kind.applies && !kind.in_range)
             std::printf("    ^ outside its kind's cycles before the loop (%s)\n",
                         kind.range ? (std::to_string(kind.range->first) + "-" + std::to_string(kind.range->last)).c_str()
@@ -190,8 +195,13 @@ int print_ai_rule(uint32_t margin) {
     const ai::CrashRule& rule = ai::crash_rule();
     std::vector<int> hidden;
     for (int level = 0; level <= 255; ++level)
-        if (ai::preview_hidden_at(rule, static_cast<uint8_t>(level))) hidden.push_back(level);
-    std::printf("the AI's rule (margin %u, spawn levels): preview hidden at%s\n", kAiRuleMargin, ranges(hidden).c_str());
+        if (level != rule.preview_by_piece && ai::preview_hidden_at(rule, static_cast<uint8_t>(level), 0))
+            hidden.push_back(level);
+    std::printf("the AI's rule (margin %u, spawn levels): preview hidden at%s, and at %u for the orientations below %u; "
+                "soft drop from level %u at %u (a clear there whose origin lands above row 2 max(|x - 5|, 2) + %d "
+                "barred)\n",
+                kAiRuleMargin, ranges(hidden).c_str(), rule.preview_by_piece, ai::kHiddenOrientations,
+                hooks::AI_POLL_PAUSE_LEVEL, rule.soft_drop, ai::kSoftDropFrames - 1);
     for (uint8_t k = 1; k <= 4; ++k)
         for (const bool tens : {false, true}) {
             const ai::LevelRange r = rule.barred[ai::crash_class(k, tens)];

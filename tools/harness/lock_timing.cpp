@@ -122,10 +122,13 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
 namespace nestris::game {
 
 std::optional<AiScoringKind> ai_kind_of(const ScoringFrame& f) {
-    if (f.level < hooks::AI_POLL_PAUSE_LEVEL || f.hold_down_points >= 2 || f.row5_first_block != 10 || f.allegro != 0 ||
-        f.pre >= kAiNextNmi.first)
+    if (f.level < hooks::AI_POLL_PAUSE_LEVEL || f.row5_first_block != 10 || f.allegro != 0 || f.pre >= kAiNextNmi.first)
         return std::nullopt;
-    return scoring_kind(f.lines[0], f.lines_cleared, f.level_up);
+    AiScoringKind kind = scoring_kind(f.lines[0], f.lines_cleared, f.level_up);
+    kind.soft_drop = f.hold_down_points >= 2;  // (its points leave kSoftDropScore from 999 999)
+    kind.piece_sooner = locked_piece_sooner(f.piece);
+    if (kind.soft_drop && f.score != kSoftDropScore) return std::nullopt;
+    return kind;
 }
 
 AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const CartImage& cart, const MenuWalk& walk,
@@ -188,6 +191,10 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
             f.lines = {at_nmi[tetris::lines], at_nmi[tetris::lines + 1]};
             f.preview_shown = at_nmi[tetris::displayNextPiece] == 0;
             f.vram_row = at_nmi[tetris::vramRow];
+            f.piece = at_nmi[tetris::currentPiece];
+            f.piece_x = at_nmi[tetris::tetriminoX];
+            f.piece_y = at_nmi[tetris::tetriminoY];
+            f.next_piece = at_nmi[tetris::nextPiece];
             for (uint8_t col = 0; col < 10; ++col)
                 if (at_nmi[static_cast<std::size_t>(tetris::playfield + 50 + col)] != kTileEmpty) {
                     f.row5_first_block = col;
@@ -199,6 +206,8 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
             frame = f;
         } else if (pc == kScoreLoopDone && frame && loop_start && frame->loop == 0) {
             frame->loop = c - loop_start;
+        } else if (pc == tetris::game_switchWindowFirst && frame && frame->loop && frame->landed.empty()) {
+            frame->dispatch_windows.push_back(c - loop_start - frame->loop);
         } else if (pc == tetris::game_waitForVblank_loop) {  // (after the music engine's turn)
             if (frame && frame->loop) {
                 out.frames.push_back(*frame);

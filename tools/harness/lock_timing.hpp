@@ -88,10 +88,15 @@ struct ScoringFrame {
     uint64_t pre = 0, loop = 0;     // as in LockTiming
     std::vector<LandedNmi> landed;
     bool crashed = false;
+    // The pieces at the frame's NMI (the locked one still staged as a sprite, and the preview's),
+    // and the first cycle of each dispatch's crash window after the loop's end, as in LockTiming
+    // (those of a frame that does not lag: all of them).
+    uint8_t piece = 0, piece_x = 0, piece_y = 0, next_piece = 0;
+    std::vector<uint64_t> dispatch_windows;
 };
 // The kind of an AI game's scoring frame (frame_time.hpp), when it is one the kinds describe: from
-// level 128, no soft drop's points, row 5 empty and the music unchanged, its work begun at its own
-// NMI (not after a lag); nullopt otherwise.
+// level 128, row 5 empty and the music unchanged, its work begun at its own NMI (not after a lag),
+// the soft drop's points leaving kSoftDropScore if any; nullopt otherwise.
 std::optional<AiScoringKind> ai_kind_of(const ScoringFrame& f);
 struct AiGameTimes {
     std::vector<ScoringFrame> frames;
