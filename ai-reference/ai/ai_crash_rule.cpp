@@ -75,9 +75,9 @@ CrashRule build_rule() {
     const Safety plain = safety(false), soft = safety(true);
     // The soft drop where it bars fewer singles: the AI's most common clear at one row a frame (77 %
     // of its clears from level 19: simulate --player ai --level 19 --seeds 1-1000, session 31).
-    // Where it frees only doubles, triples or tetrises, the rows it then asks of every clear there
-    // cost more lines than it gains (the same 1 000 games with the soft drop at 172-173 as well:
-    // 53 games ended at 172 against 43). At one level at most: the cartridge's one constant.
+    // At one level at most: the cartridge holds one constant. (It would pay at 172-173 too, where
+    // it frees doubles and triples: a trial with it at 160 and 172-173, before the windows' fix,
+    // had 53 of 1 000 games end at 172 against 77 with this rule; not in the cartridge yet.)
     CrashRule rule;
     std::array<Choice, 256> choice{};
     for (int s = 0; s < 256; ++s) {

@@ -81,9 +81,8 @@ inline constexpr uint32_t kPreviewStagingCycles = 394;
 // game (measure-lock --ai-game 297300 --title-wait 14, session 31).
 inline constexpr uint32_t kLockedPieceStagingSpread = 12;
 inline uint8_t locked_piece_sooner(uint8_t orientation) {
-    return orientation < 8 ? 12 : orientation == 8 ? 4 : 0;
+    return orientation < 8 ? kLockedPieceStagingSpread : orientation == 8 ? 4 : 0;
 }
-static_assert(kLockedPieceStagingSpread == 12);
 // The next NMI of an AI game's scoring frame, from its NMI's entry (measure-lock --ai-game).
 inline constexpr CycleRange kAiNextNmi{29777, 29784};
 // What the cycles before the loop depend on in the AI's scoring frames from level 128, where it
@@ -98,9 +97,9 @@ struct AiScoringKind {
     bool soft_drop = false; // the soft drop's points (holdDownPoints 2-17) are added before the loop
     // Without a line: how much sooner the windows come for the locked piece's orientation
     // (locked_piece_sooner), or kAnyPiece: from the soonest to the latest (any orientation).
-    uint8_t piece_sooner = 0xFF;
+    uint8_t piece_sooner = 0xFF;  // (kAnyPiece)
 };
-inline constexpr uint8_t kAnyPiece = 0xFF;
+inline constexpr uint8_t kAnyPiece = AiScoringKind{}.piece_sooner;
 // The soft drop's points at 999 999 (addHoldDownPoints, before the loop; MODEL.md "What moves the
 // crash"): holdDownPoints p >= 2 adds p - 1 with the game's partial BCD fix-up, 57 cycles more than
 // without when p - 1 + $99 has a units digit of 10 or more (p 2-7), 48 when not (p 8-17), and
