@@ -64,6 +64,12 @@ gone:                       ; (A: the play state, or PIECE_NONE in play state 1)
     stx drv_active
     cmp #PLAY_STATE_UPDATE_LINES+1 ; once the lock's scoring frame is over (or before the piece
     bcs preview             ; appears) the preview is shown again
+.if ::ROW5_LEVEL             ; (:: for a constant in a .proc)
+    .assert PLAY_STATE_LINE_CLEAR = PLAY_STATE_CHECK_ROWS + 1, error, "two play states between a lock and its scoring frame"
+    sbc #PLAY_STATE_CHECK_ROWS-1 ; (C = 0) the play state - PLAY_STATE_CHECK_ROWS
+    cmp #2
+    bcc between             ; between a lock and its scoring frame
+.endif
 nothing:
     lda #0
     rts
@@ -127,6 +133,28 @@ range:
     bcc preview             ; (C = 0: hidden)
     dex
     bpl range               ; (C = 1 at the end: shown)
+.if ::ROW5_LEVEL
+    bcs preview             ; (always)
+between:
+    ; Between a lock and its scoring frame, from ROW5_LEVEL: the preview by row 5's first block,
+    ; when it has one (a lock the AI made when it had lost: the crash rule's row5_preview_hidden).
+    .assert ROW5_LEVEL >= AI_POLL_PAUSE_LEVEL, error, "the row-5 preview from level 128"
+    ldy levelNumber
+    cpy #ROW5_LEVEL
+    bcc nothing
+    ldx #$100-10            ; the scan's index runs from -10 to -1 (gen_row5_scan_first)
+scan_row5:
+    lda playfield+6*10-$100,x ; row 5
+    .assert EMPTY_TILE >= $80, error, "the row-5 scan tells a block by bit 7"
+    bpl row5_block          ; (the blocks' tiles are below $80)
+    inx
+    bne scan_row5
+    beq nothing             ; (always: row 5 empty)
+row5_block:                 ; (C = 1: cpy) X = the block's column - 10
+    txa
+    sbc gen_row5_scan_first-ROW5_LEVEL,y
+    cmp gen_row5_count-ROW5_LEVEL,y
+.endif
 preview:                    ; C = 1: shown wanted
     lda #0
     rol

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace nestris::ai {
 
@@ -69,6 +70,61 @@ int singles_barred(const LevelSafety& l, bool hidden) {
         cost += (hidden ? safe.hidden : safe.shown) ? 0 : units_digits(1, tens);
     }
     return cost;
+}
+
+// How many of the 19 orientations a lock without a line at `level` whose row 5 has its first
+// block at `row5_first` may crash with, with the preview hidden or shown (by locked_piece_sooner:
+// 8 orientations 12 cycles sooner, 1 4 sooner, 10 as measured).
+int row5_unsafe_orientations(uint8_t level, uint8_t row5_first, bool hidden) {
+    int unsafe = 0;
+    for (const auto& [orientation, count] : {std::pair{0, 8}, std::pair{8, 1}, std::pair{9, 10}}) {
+        const LockSafety s = ai_lock_safety(level, 0, false, false, locked_piece_sooner(static_cast<uint8_t>(orientation)),
+                                            row5_first);
+        unsafe += (hidden ? s.hidden : s.shown) ? 0 : count;
+    }
+    return unsafe;
+}
+
+// The row-5 part of the rule: from the lowest level where a lock with a block in row 5 may crash
+// with the preview its level has, one range of columns hidden a level, the one with the fewest
+// (column, orientation) pairs that may crash (ties: the fewest columns, then the first).
+void add_row5_rule(CrashRule& rule) {
+    for (int s = hooks::AI_POLL_PAUSE_LEVEL; s < 256 && rule.row5_level == 0; ++s) {
+        const auto level = static_cast<uint8_t>(s);
+        for (uint8_t c = 0; c < kRow5Empty && rule.row5_level == 0; ++c)
+            for (uint8_t o = 0; o < kOrientationHidden; ++o)  // (every orientation)
+                if (row5_unsafe_orientations(level, c, preview_hidden_at(rule, level, o)) != 0) {
+                    rule.row5_level = level;
+                    break;
+                }
+    }
+    if (rule.row5_level == 0) return;
+    if (256 - rule.row5_level > static_cast<int>(kRow5Levels))
+        throw std::logic_error("the crash rule: a lock with a block in row 5 may crash from level " +
+                               std::to_string(rule.row5_level) + ", more than " + std::to_string(kRow5Levels) +
+                               " levels");
+    for (int s = rule.row5_level; s < 256; ++s) {
+        const auto level = static_cast<uint8_t>(s);
+        std::array<int, kRow5Empty> unsafe_hidden{}, unsafe_shown{};
+        for (uint8_t c = 0; c < kRow5Empty; ++c) {
+            unsafe_hidden[c] = row5_unsafe_orientations(level, c, true);
+            unsafe_shown[c] = row5_unsafe_orientations(level, c, false);
+        }
+        LevelRange best{};
+        int best_unsafe = INT_MAX;
+        for (uint8_t count = 0; count <= kRow5Empty; ++count)
+            for (uint8_t first = 0; first + count <= kRow5Empty; ++first) {
+                if (count == 0 && first != 0) break;
+                const LevelRange r{first, count};
+                int unsafe = 0;
+                for (uint8_t c = 0; c < kRow5Empty; ++c) unsafe += r.contains(c) ? unsafe_hidden[c] : unsafe_shown[c];
+                if (unsafe < best_unsafe) {
+                    best_unsafe = unsafe;
+                    best = r;
+                }
+            }
+        rule.row5_hidden[static_cast<std::size_t>(s - rule.row5_level)] = best;
+    }
 }
 
 CrashRule build_rule() {
@@ -144,6 +200,7 @@ CrashRule build_rule() {
         }
         if (first >= 0) rule.barred[c] = {static_cast<uint8_t>(first), static_cast<uint8_t>(last - first + 1)};
     }
+    add_row5_rule(rule);
     return rule;
 }
 
@@ -162,6 +219,11 @@ bool lock_barred(const CrashRule& rule, uint8_t spawn_level, uint8_t lines, uint
     if (lines == 0) return false;
     if (rule.soft_drop != 0 && spawn_level == rule.soft_drop && !soft_drop_in_time(x, landing_y)) return true;
     return rule.barred[crash_class(lines, tens_digit_changes(lines_lo, lines))].contains(spawn_level);
+}
+
+std::optional<bool> row5_preview_hidden(const CrashRule& rule, uint8_t level, uint8_t row5_first) {
+    if (rule.row5_level == 0 || level < rule.row5_level || row5_first >= kRow5Empty) return std::nullopt;
+    return rule.row5_hidden[static_cast<std::size_t>(level - rule.row5_level)].contains(row5_first);
 }
 
 bool preview_hidden_at(const CrashRule& rule, uint8_t level, uint8_t orientation) {

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
 namespace nestris::ai {
 
@@ -36,11 +37,22 @@ struct LevelRange {
 // moves the windows by its orientation (locked_piece_sooner), and there the one preview is safe
 // for orientations 0-8 (T, J, Z flat: hidden) and the other for 9-18 (shown). (asm:
 // SOFT_DROP_LEVEL, BY_PIECE_LEVEL, gen_soft_drop_rows, generated)
+// And a lock that leaves a block in row 5, which the AI makes only when it has lost (every
+// placement barred or in the high rows, kHighRows): its scoring frame's music test ends sooner by
+// that block's column (row5_scan_sooner, MODEL.md "Time"), which moves the NMI's landing by up to
+// 149 cycles. From level row5_level, in the frames between such a lock and its scoring frame, the
+// AI sets the preview by row 5's first block: hidden for the columns of row5_hidden[level -
+// row5_level], shown for the others. Chosen from the model, for a lock without a line (the lost
+// locks the kinds describe: a clear that fills or empties row 5 changes the tune), for the most
+// orientations safe. (asm: ROW5_LEVEL, gen_row5_first, gen_row5_count, generated)
+inline constexpr std::size_t kRow5Levels = 7;
 struct CrashRule {
     std::array<LevelRange, kCrashClasses> barred{};  // by crash_class
     std::array<LevelRange, kHiddenRanges> hidden{};  // (unused ones: count 0)
     uint8_t soft_drop = 0;         // from 128 (0: none)
     uint8_t preview_by_piece = 0;  // from 128 (0: none)
+    uint8_t row5_level = 0;        // from 128 (0: none)
+    std::array<LevelRange, kRow5Levels> row5_hidden{};  // ranges of columns, by level - row5_level
 };
 // The rule, built from the model's safety (ai_lock_safety) at every level. Throws std::logic_error
 // when no rule of this form is safe (the model's figures changed: widen the form).
@@ -75,6 +87,12 @@ inline bool lock_barred(uint8_t spawn_level, uint8_t lines, uint8_t lines_lo, ui
 bool preview_hidden_at(const CrashRule& rule, uint8_t level, uint8_t orientation);
 inline bool preview_hidden_at(uint8_t level, uint8_t orientation) {
     return preview_hidden_at(crash_rule(), level, orientation);
+}
+// After a lock at `level` whose row 5 has its first block at `row5_first` (kRow5Empty: none), is
+// the preview wanted hidden (true) or shown (false) for its scoring frame? nullopt: as it is.
+std::optional<bool> row5_preview_hidden(const CrashRule& rule, uint8_t level, uint8_t row5_first);
+inline std::optional<bool> row5_preview_hidden(uint8_t level, uint8_t row5_first) {
+    return row5_preview_hidden(crash_rule(), level, row5_first);
 }
 // The orientations 0 to kHiddenOrientations - 1 have the preview hidden at preview_by_piece.
 inline constexpr uint8_t kHiddenOrientations = 9;

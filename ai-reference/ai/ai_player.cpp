@@ -1,6 +1,7 @@
 #include "ai-reference/ai/ai_player.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "ai-reference/ai/ai_crash_rule.hpp"
 #include "hooks_map.hpp"
@@ -56,7 +57,15 @@ uint8_t AiPlayer::buttons(const PlayerView& view) {
         // test has it)
         const bool after_scoring =
             view.playState > tetris::PLAY_STATE_UPDATE_LINES || view.playState == tetris::PLAY_STATE_ACTIVE;
-        return after_scoring && !shown ? tetris::BUTTON_SELECT : 0;
+        if (after_scoring) return shown ? 0 : tetris::BUTTON_SELECT;
+        // Between a lock and its scoring frame: the preview for a block in row 5 (row5_preview_hidden).
+        if (view.playState == tetris::PLAY_STATE_CHECK_ROWS || view.playState == tetris::PLAY_STATE_LINE_CLEAR) {
+            const uint16_t row5 = view.rows[5];
+            const uint8_t first = row5 ? static_cast<uint8_t>(std::countr_zero(row5)) : kRow5Empty;
+            const std::optional<bool> hidden = row5_preview_hidden(view.levelNumber, first);
+            if (hidden && *hidden == shown) return tetris::BUTTON_SELECT;
+        }
+        return 0;
     }
     if (!was_active_) {  // a new piece (or the first frame we see of this game)
         was_active_ = true;

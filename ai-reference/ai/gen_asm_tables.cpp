@@ -386,6 +386,17 @@ std::string generate(const EvalTables& tables) {
     std::vector<int> soft_rows;
     for (uint8_t x = 0; x < kColumns; ++x) soft_rows.push_back(soft_drop_lowest_row(x));
     table(o, "gen_soft_drop_rows", soft_rows);
+    // The row-5 preview's columns by level from ROW5_LEVEL, the first less 10 (mod 256): the
+    // driver's scan of row 5 counts its index from -10.
+    std::vector<int> row5_first, row5_count;
+    const CrashRule& rule = crash_rule();
+    for (int level = rule.row5_level; rule.row5_level != 0 && level < 256; ++level) {
+        const LevelRange r = rule.row5_hidden[static_cast<std::size_t>(level - rule.row5_level)];
+        row5_first.push_back((r.first - kRow5Empty) & 0xFF);
+        row5_count.push_back(r.count);
+    }
+    table(o, "gen_row5_scan_first", row5_first);
+    table(o, "gen_row5_count", row5_count);
     table(o, hole_lo.name, hole_lo.v);
     return o.str();
 }
@@ -405,6 +416,9 @@ std::string generate_constants(const EvalTables& tables) {
     o << "BY_PIECE_LEVEL = " << int(crash_rule().preview_by_piece)
       << " ; the level where the preview is hidden for orientations below HIDDEN_ORIENTATIONS (0: none)\n";
     o << "HIDDEN_ORIENTATIONS = " << int(kHiddenOrientations) << "\n";
+    o << "ROW5_LEVEL = " << int(crash_rule().row5_level)
+      << " ; from this level (0: none) the preview after a lock with a block in row 5 goes by its column "
+         "(gen_row5_scan_first, gen_row5_count)\n";
     o << "KEEP_FAST   = " << int(tables.keep_fast) << "     ; K at one row a frame (keep_fast)\n";
     o << "K_MAX       = " << std::max(int(tables.keep), int(tables.keep_fast)) << "     ; room for the candidates\n";
     o << "KEEP_MARGIN = " << int(tables.keep_margin)

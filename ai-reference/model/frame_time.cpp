@@ -109,9 +109,10 @@ std::optional<CycleRange> ai_pre_loop(const AiScoringKind& kind) {
     // lines, a level-up, took 6 459 against 6 429-6 448 without it).
     constexpr uint32_t kHundreds = 12;
     const uint32_t hundreds = kind.hundreds ? kHundreds : 0;
-    if (kind.soft_drop)
-        return CycleRange{r.first + hundreds + kSoftDropCycles.first, r.last + hundreds + kSoftDropCycles.last};
-    return CycleRange{r.first + hundreds, r.last + hundreds};
+    const uint32_t first = r.first + hundreds - row5_scan_sooner(kind.row5_first);
+    const uint32_t last = r.last + hundreds - row5_scan_sooner(kind.row5_first);
+    if (kind.soft_drop) return CycleRange{first + kSoftDropCycles.first, last + kSoftDropCycles.last};
+    return CycleRange{first, last};
 }
 
 NmiLanding ai_scoring_nmi_landing(uint8_t level, const AiScoringKind& kind, bool preview_shown, uint32_t margin) {
@@ -142,14 +143,15 @@ NmiLanding ai_scoring_nmi_landing(uint8_t level, const AiScoringKind& kind, bool
     return out;
 }
 
-LockSafety ai_lock_safety(uint8_t spawn_level, uint8_t lines, bool tens, bool soft_drop, uint8_t piece_sooner) {
+LockSafety ai_lock_safety(uint8_t spawn_level, uint8_t lines, bool tens, bool soft_drop, uint8_t piece_sooner,
+                          uint8_t row5_first) {
     LockSafety out;
     for (const bool up : {false, true})
         for (const bool hundreds : {false, true}) {
             if (!tens && (up || hundreds)) continue;  // both need the tens digit to change
             const int loop = spawn_level + up;
             if (loop > 255 || loop < hooks::AI_POLL_PAUSE_LEVEL) continue;
-            const AiScoringKind kind{lines, tens, up, hundreds, soft_drop, piece_sooner};
+            const AiScoringKind kind{lines, tens, up, hundreds, soft_drop, piece_sooner, row5_first};
             const auto level = static_cast<uint8_t>(loop);
             out.shown = out.shown && ai_scoring_nmi_landing(level, kind, true, kAiRuleMargin).crash == Maybe::No;
             out.hidden = out.hidden && ai_scoring_nmi_landing(level, kind, false, kAiRuleMargin).crash == Maybe::No;
@@ -192,17 +194,23 @@ FrameTimeForecast forecast_frame_time(const GameState& before, const FrameWork& 
 
 
 namespace {
-// Does the scoring frame's music update scan row 5 to its end and leave the music as it was (the
-// kinds' condition, ai_pre_loop)? It scans the board after the clear; the lock's frame scanned it
-// before, with the piece, and set allegro from that. Rows 0 to 5 + cleared empty after the clear
-// mean row 5 was empty then (its cells would have moved down by at most the lines cleared below
-// it) and is now, but for a full row 5 over an empty row 6 (cells left floating by earlier clears),
-// which this does not see.
-bool music_scan_unchanged(const GameState& before, uint8_t cleared) {
+// The first block of row 5 that the scoring frame's music test finds, when the test leaves the
+// music as it is (the kinds' condition, ai_pre_loop); nullopt when it may change the tune. Without
+// a line the board is the lock's: its frame ran the same test and set the tune from it. After a
+// clear the test scans the board after it, while the lock's frame scanned it before, with the
+// piece: rows 0 to 5 + cleared empty before mean row 5 was empty then (its cells would have moved
+// down by at most the lines cleared below it) and is now, but for a full row 5 over an empty row 6
+// (cells left floating by earlier clears), which this does not see.
+std::optional<uint8_t> music_scan_unchanged(const GameState& before, uint8_t cleared) {
+    if (cleared == 0) {
+        for (uint8_t col = 0; col < kPlayfieldWidth; ++col)
+            if (before.playfield[static_cast<std::size_t>(5 * kPlayfieldWidth + col)] != kTileEmpty) return col;
+        return kRow5Empty;
+    }
     const int rows = 6 + cleared;
     for (int i = 0; i < rows * kPlayfieldWidth; ++i)
-        if (before.playfield[static_cast<std::size_t>(i)] != kTileEmpty) return false;
-    return true;
+        if (before.playfield[static_cast<std::size_t>(i)] != kTileEmpty) return std::nullopt;
+    return kRow5Empty;
 }
 }  // namespace
 
@@ -210,8 +218,10 @@ FrameTimeForecast forecast_ai_frame_time(const GameState& before) {
     FrameTimeForecast f = forecast_frame_time(before, ai_game_work(before.levelNumber));
     if (!f.scoring || before.levelNumber < hooks::AI_POLL_PAUSE_LEVEL) return f;
     const std::optional<ScoreLoopInput> in = score_loop_input(before);
-    if (!music_scan_unchanged(before, in->lines)) return f;
+    const std::optional<uint8_t> row5_first = music_scan_unchanged(before, in->lines);
+    if (!row5_first) return f;
     AiScoringKind kind = scoring_kind(before.lines[0], in->lines, in->level != before.levelNumber);
+    kind.row5_first = *row5_first;
     // (the soft drop's points: p 2-17 leave kSoftDropScore, taken by the kind; more cannot be made
     // in 20 rows at one row a frame)
     kind.soft_drop = before.holdDownPoints >= 2;

@@ -85,10 +85,21 @@ inline uint8_t locked_piece_sooner(uint8_t orientation) {
 }
 // The next NMI of an AI game's scoring frame, from its NMI's entry (measure-lock --ai-game).
 inline constexpr CycleRange kAiNextNmi{29777, 29784};
+// The music's danger test (updateMusicSpeed, in the scoring frame before the loop) scans row 5 up
+// to its first block: with a block at column c it ends 149 - 16 c cycles sooner than over an empty
+// row (16 a cell, and its two endings alike), when the music does not change (allegro already set:
+// the lock's frame ran the same test on the same row 5 when no line was cleared). kRow5Empty: no
+// block. Traced: a lock without a line at level 254 with a block at column 4, 6 861-6 865 cycles
+// against its kind's 6 946-6 951 (measure-lock --ai-game 900000 --title-wait 19, session 31).
+inline constexpr uint8_t kRow5Empty = 10;
+constexpr uint32_t row5_scan_sooner(uint8_t row5_first) {
+    return row5_first < kRow5Empty ? 149u - 16u * row5_first : 0u;
+}
 // What the cycles before the loop depend on in the AI's scoring frames from level 128, where it
 // does not soft-drop (AI_DESIGN.md): the lines cleared, whether the lines counter's tens digit
-// changes (the level-up test runs) and whether the level goes up, with the music unchanged (row 5
-// empty after the lock, as before it: else its scan and a change of tune move the frame).
+// changes (the level-up test runs) and whether the level goes up, with the music unchanged (the
+// tune as row 5 wants it before the frame: else a change of tune moves the frame), and the first
+// block of row 5.
 struct AiScoringKind {
     uint8_t lines = 0;      // 0-4
     bool tens = false;      // the tens digit changes (lines % 10 + cleared >= 10)
@@ -98,6 +109,7 @@ struct AiScoringKind {
     // Without a line: how much sooner the windows come for the locked piece's orientation
     // (locked_piece_sooner), or kAnyPiece: from the soonest to the latest (any orientation).
     uint8_t piece_sooner = 0xFF;  // (kAnyPiece)
+    uint8_t row5_first = kRow5Empty;  // row 5's first block (row5_scan_sooner)
 };
 inline constexpr uint8_t kAnyPiece = AiScoringKind{}.piece_sooner;
 // The soft drop's points at 999 999 (addHoldDownPoints, before the loop; MODEL.md "What moves the
@@ -142,8 +154,9 @@ struct LockSafety {
 };
 // For a lock without a line, `piece_sooner` is its piece's (locked_piece_sooner; by default any:
 // kAnyPiece).
+// With `row5_first`, the same for a lock that leaves a block in row 5 (AiScoringKind::row5_first).
 LockSafety ai_lock_safety(uint8_t spawn_level, uint8_t lines, bool tens, bool soft_drop = false,
-                          uint8_t piece_sooner = kAnyPiece);
+                          uint8_t piece_sooner = kAnyPiece, uint8_t row5_first = kRow5Empty);
 
 // ---- the forecast: does a frame lag, may it crash ------------------------------------------
 // The cycles of a scoring frame's work: from the NMI's interrupt to the loop, by lines cleared
@@ -192,9 +205,9 @@ struct FrameTimeForecast {
 // render, after which the model does not follow the work's cycles: MODEL.md "Time").
 FrameTimeForecast forecast_frame_time(const GameState& before, const FrameWork& work);
 // The forecast in the AI's games on the patched game (ai_game_work of the level); from level 128
-// a scoring frame of a measured kind (no soft drop's points, rows 0 to 5 + its lines empty: the music's scan and
-// tune unchanged) has its crash forecast by its kind and the preview (ai_scoring_nmi_landing,
-// kAiRuleMargin).
+// a scoring frame of a measured kind (the music unchanged: a lock without a line, or a clear with
+// rows 0 to 5 + its lines empty before it) has its crash forecast by its kind and the preview
+// (ai_scoring_nmi_landing, kAiRuleMargin).
 FrameTimeForecast forecast_ai_frame_time(const GameState& before);
 
 // What the harnesses saw of FrameWork: the cycles of scoring frames' work besides their loop (from

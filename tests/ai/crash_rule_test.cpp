@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <optional>
+
 using namespace nestris;
 using namespace nestris::ai;
 
@@ -133,4 +135,78 @@ TEST_CASE("crash rule: the AI presses Select on a frame without other buttons to
     v.active = true;
     v.currentPiece = 2;
     for (int frame = 0; frame < 6; ++frame) CHECK((player.buttons(v) & tetris::BUTTON_SELECT) == 0);
+}
+
+// After a lock with a block in row 5 (the AI has lost), the music's scan ends sooner by the
+// block's column (row5_scan_sooner): the rule sets the preview by that column from the level
+// where the level's own preview may crash such a lock. Below 254 every column and piece is then
+// safe; at 254 and 255 no preview is safe for every one, and the rule's leaves fewer that may
+// crash than either preview for every column.
+TEST_CASE("crash rule: after a lock with a block in row 5 the preview goes by its column, safe below 254, the fewest crashes at 254-255") {
+    const CrashRule& rule = crash_rule();
+    REQUIRE(rule.row5_level >= hooks::AI_POLL_PAUSE_LEVEL);
+    CHECK(256 - rule.row5_level <= static_cast<int>(kRow5Levels));
+    for (int s = hooks::AI_POLL_PAUSE_LEVEL; s < 256; ++s) {
+        const auto level = static_cast<uint8_t>(s);
+        int unsafe = 0, unsafe_shown = 0, unsafe_hidden = 0;
+        for (uint8_t c = 0; c < kRow5Empty; ++c)
+            for (uint8_t o = 0; o < kOrientationHidden; ++o) {
+                const LockSafety safe = ai_lock_safety(level, 0, false, false, locked_piece_sooner(o), c);
+                const std::optional<bool> wanted = row5_preview_hidden(rule, level, c);
+                CHECK(wanted.has_value() == (s >= rule.row5_level));
+                unsafe += !safe_with(safe, wanted.value_or(preview_hidden_at(rule, level, o)));
+                unsafe_shown += !safe.shown;
+                unsafe_hidden += !safe.hidden;
+            }
+        INFO("level " << s << ": " << unsafe << " of the 190 columns and orientations may crash");
+        if (s < 254) {
+            CHECK(unsafe == 0);
+        } else {
+            CHECK(unsafe < unsafe_shown);
+            CHECK(unsafe < unsafe_hidden);
+        }
+        // (where the level's own preview is safe for every column, the rule does not start)
+        if (s == rule.row5_level - 1) {
+            int own = 0;
+            for (uint8_t c = 0; c < kRow5Empty; ++c)
+                for (uint8_t o = 0; o < kOrientationHidden; ++o)
+                    own += !safe_with(ai_lock_safety(level, 0, false, false, locked_piece_sooner(o), c),
+                                      preview_hidden_at(rule, level, o));
+            CHECK(own == 0);
+        }
+    }
+    CHECK_FALSE(row5_preview_hidden(rule, 253, kRow5Empty));  // row 5 empty: as it is
+}
+
+TEST_CASE("crash rule: between a lock with a block in row 5 and its scoring frame the AI presses Select for the preview its column wants") {
+    const CrashRule& rule = crash_rule();
+    AiPlayer player;
+    PlayerView v;
+    v.levelNumber = 253;  // hidden for every column
+    REQUIRE(row5_preview_hidden(rule, 253, 3) == std::optional<bool>{true});
+    v.active = false;
+    v.currentPiece = 18;  // a vertical I, locked
+    v.nextPiece = 2;      // shown
+    v.rows[5] = 1u << 3;  // its cell at column 3
+    for (const uint8_t state : {tetris::PLAY_STATE_CHECK_ROWS, tetris::PLAY_STATE_LINE_CLEAR}) {
+        v.playState = state;
+        v.nextPiece = 2;
+        CHECK(player.buttons(v) == tetris::BUTTON_SELECT);
+        v.nextPiece = kOrientationHidden;
+        CHECK(player.buttons(v) == 0);
+    }
+    // The lock's frame and the scoring frame: nothing (the lock's row 5 is not final before; the
+    // AI's polls pause in the scoring frame).
+    v.nextPiece = 2;
+    for (const uint8_t state : {tetris::PLAY_STATE_LOCK, tetris::PLAY_STATE_UPDATE_LINES}) {
+        v.playState = state;
+        CHECK(player.buttons(v) == 0);
+    }
+    // Row 5 empty, or a level below the rule's: nothing.
+    v.playState = tetris::PLAY_STATE_CHECK_ROWS;
+    v.rows[5] = 0;
+    CHECK(player.buttons(v) == 0);
+    v.rows[5] = 1u << 3;
+    v.levelNumber = static_cast<uint8_t>(rule.row5_level - 1);
+    CHECK(player.buttons(v) == 0);
 }

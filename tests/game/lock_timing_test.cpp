@@ -1,6 +1,7 @@
 // The game's time at a lock, on the real game (TETRIS_ROM; skipped without): the model's score
 // loop takes the game's cycles, and a lock whose work outlasts the frame is seen for what it is
 // (lag, or a crash when the NMI lands in a jump-table dispatch). See MODEL.md "Time".
+#include "ai-reference/ai/ai_crash_rule.hpp"
 #include "ai-reference/model/frame_time.hpp"
 #include "tests/game/game_support.hpp"
 #include "tools/harness/lock_timing.hpp"
@@ -117,4 +118,50 @@ TEST_CASE("real game: the AI's scoring frames from level 128 take their kind's c
     INFO(checked << " frames checked, " << lagged << " lagged");
     CHECK(checked >= 50);
     CHECK(lagged >= 10);
+}
+
+// AI games from model-made states that it loses at levels 253 and 254: its last locks leave
+// blocks in row 5. Between each such lock and its scoring frame the cartridge sets the preview the
+// rule wants for row 5's first block (row5_preview_hidden: hidden there for columns 3 and 4), each
+// such frame takes its kind's cycles (the music's scan shorter by the column: row5_scan_sooner),
+// its first lag NMI lands where the model has it, outside the windows (with the rule's margin
+// below 254), and the game tops out.
+// (`measure-lock tetris.nes --ai-game 3000 --from-level L --first-seed S --title-wait T`.)
+TEST_CASE("real game: after a lock with a block in row 5 the cartridge sets the preview by its column, and the frame takes its kind's cycles") {
+    auto roms = game_roms_or_skip();
+    if (!roms) return;
+    struct Lost {
+        int level, seed, title_wait;
+    };
+    for (const Lost& at : {Lost{253, 30, 29}, Lost{252, 29, 28}}) {
+        game::MenuWalk walk;
+        walk.title_wait = at.title_wait;
+        const game::AiGameTimes g = game::trace_ai_game_locks(
+            roms->patched, shipped_cart(), walk, 3000,
+            game::ModelStart{static_cast<uint8_t>(at.level), static_cast<uint64_t>(at.seed), {}});
+        INFO("from level " << at.level << ", seed " << at.seed);
+        uint64_t row5 = 0;
+        for (const game::ScoringFrame& f : g.frames) {
+            if (f.row5_first_block == kRow5Empty) continue;
+            const std::optional<AiScoringKind> kind = game::ai_kind_of(f);
+            INFO("level " << int(f.level) << ", " << int(f.lines_cleared) << " lines, row 5 from column "
+                          << int(f.row5_first_block) << ", pre " << f.pre);
+            REQUIRE(kind);
+            const std::optional<CycleRange> r = ai_pre_loop(*kind);
+            REQUIRE(r);
+            CHECK(f.pre >= r->first);
+            CHECK(f.pre <= r->last);
+            const std::optional<bool> hidden = ai::row5_preview_hidden(f.level, f.row5_first_block);
+            REQUIRE(hidden);
+            CHECK(f.preview_shown == !*hidden);
+            // (below 254 the rule is safe for every column and piece; at 254 this S at column 4
+            // may crash with the margin either way, and does not)
+            if (f.level < 254) CHECK(ai_scoring_nmi_landing(f.level, *kind, f.preview_shown, kAiRuleMargin).crash == Maybe::No);
+            CHECK(ai_scoring_nmi_landing(f.level, *kind, f.preview_shown, 0).crash == Maybe::No);
+            CHECK_FALSE(f.crashed);
+            ++row5;
+        }
+        CHECK(row5 >= 3);
+        CHECK(g.end == game::AiGameTimes::End::Curtain);
+    }
 }

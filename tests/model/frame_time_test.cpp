@@ -145,3 +145,49 @@ TEST_CASE("time: a scoring frame's kind from the lines counter: the tens and hun
     CHECK(ai_pre_loop(hundreds)->first == ai_pre_loop(plain)->first + 12);
     CHECK(ai_pre_loop(hundreds)->last == ai_pre_loop(plain)->last + 12);
 }
+
+// A block in row 5 ends the music's scan sooner, 16 cycles a column nearer its start: the kinds'
+// ranges move by row5_scan_sooner. Traced (measure-lock tetris.nes --ai-game 3000 --from-level L
+// --first-seed S --title-wait T): no line at 254 with a block at column 4, 6 863-6 866 (L 252, S 29,
+// T 28) and 6 861-6 865 at 254-255 (a game from level 19, title wait 19; L 254, S 39, T 38); at 253
+// with column 3, 6 845-6 849 (L 253, S 30, T 29).
+TEST_CASE("time: a block in row 5 moves the scoring frame's cycles by its column, as traced") {
+    CHECK(row5_scan_sooner(kRow5Empty) == 0);
+    CHECK(row5_scan_sooner(9) == 5);
+    CHECK(row5_scan_sooner(0) == 149);
+    AiScoringKind kind;
+    kind.piece_sooner = 0;
+    const auto pre = [&](uint8_t row5_first) {
+        kind.row5_first = row5_first;
+        return ai_pre_loop(kind).value();
+    };
+    for (const uint32_t traced : {6861u, 6863u, 6865u, 6866u}) {
+        CHECK(pre(4).first <= traced);
+        CHECK(pre(4).last >= traced);
+    }
+    for (const uint32_t traced : {6845u, 6849u}) {
+        CHECK(pre(3).first <= traced);
+        CHECK(pre(3).last >= traced);
+    }
+    CHECK(pre(kRow5Empty).first - pre(0).first == 149);
+    CHECK(ai_scoring_nmi_landing(254, AiScoringKind{0, false, false, false, false, 0, 4}, true, 0).earliest ==
+          ai_scoring_nmi_landing(254, AiScoringKind{0, false, false, false, false, 0}, true, 0).earliest + 85);
+    // The AI's forecast reads row 5 of a lock without a line: at 254 a T (orientation 2) with the
+    // preview hidden may crash with a block at column 5 (the landing +1 707-1 735 with the margin,
+    // the last hidden window for a T 1 685-1 712), not with one at column 0 (+1 787-1 815).
+    GameState s;
+    s.score = kMaxed;
+    s.gameModeState = 2;
+    s.playState = tetris::PLAY_STATE_UPDATE_LINES;
+    s.levelNumber = 254;
+    s.currentPiece = 2;
+    s.displayNextPiece = 1;  // hidden
+    s.playfield[5 * kPlayfieldWidth + 5] = 0x7B;
+    CHECK(forecast_ai_frame_time(s).crash == Maybe::May);
+    s.playfield[5 * kPlayfieldWidth + 0] = 0x7B;
+    CHECK(forecast_ai_frame_time(s).crash == Maybe::No);
+    // A clear that leaves row 5 filled may change the tune: not a kind, the wide forecast.
+    s.completedLines = 1;
+    s.levelNumber = 150;
+    CHECK(forecast_ai_frame_time(s).crash == forecast_frame_time(s, ai_game_work(150)).crash);
+}

@@ -67,12 +67,12 @@ struct AiGameStart {
     std::optional<game::ModelStart> start;
     std::string name;
 };
-AiGameStart ai_game_start(int title_wait, int from_level, uint64_t i) {
+AiGameStart ai_game_start(int title_wait, int from_level, uint64_t first_seed, uint64_t i) {
     AiGameStart g;
     g.walk.title_wait = title_wait + static_cast<int>(i);
     g.name = "title wait " + std::to_string(g.walk.title_wait);
     if (from_level >= 0) {
-        const game::NamedModelStart n = game::model_start_of_game(from_level, 1, i);
+        const game::NamedModelStart n = game::model_start_of_game(from_level, first_seed, i);
         g.start = n.start;
         g.name += n.name;
     }
@@ -112,8 +112,8 @@ struct KindTally {
     }
 };
 
-int print_ai_game(const game::GameRoms& roms, int title_wait, int from_level, uint64_t frames) {
-    const AiGameStart at = ai_game_start(title_wait, from_level, 0);
+int print_ai_game(const game::GameRoms& roms, int title_wait, int from_level, uint64_t first_seed, uint64_t frames) {
+    const AiGameStart at = ai_game_start(title_wait, from_level, first_seed, 0);
     const game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), at.walk, frames, at.start);
     std::printf("scoring frames of an AI game (%s): level k hold levelup row5 allegro vramRow "
                 "score lines pre loop model lag(PC@cycle)\n", at.name.c_str());
@@ -209,15 +209,33 @@ int print_ai_rule(uint32_t margin) {
             for (int i = 0; i < r.count; ++i) levels.push_back(r.first + i);
             std::printf("  %u lines%s barred at%s\n", k, tens ? " changing the tens" : "", ranges(levels).c_str());
         }
+    if (rule.row5_level == 0) {
+        std::printf("  after a lock with a block in row 5: the preview as it is\n");
+        return 0;
+    }
+    std::printf("  after a lock with a block in row 5, from level %u: the preview hidden for its first block in columns\n",
+                rule.row5_level);
+    for (int level = rule.row5_level; level <= 255; ++level) {
+        const ai::LevelRange r = rule.row5_hidden[static_cast<std::size_t>(level - rule.row5_level)];
+        std::printf("    %d: %s", level, r.count ? (std::to_string(r.first) + "-" + std::to_string(r.first + r.count - 1)).c_str() : "none");
+        int may = 0;  // (column, orientation) pairs that may crash with it
+        for (uint8_t c = 0; c < kRow5Empty; ++c)
+            for (uint8_t o = 0; o < kOrientationHidden; ++o) {
+                const LockSafety safe = ai_lock_safety(static_cast<uint8_t>(level), 0, false, false, locked_piece_sooner(o), c);
+                may += (r.contains(c) ? safe.hidden : safe.shown) ? 0 : 1;
+            }
+        std::printf(" (%d of the 190 columns and orientations may crash)\n", may);
+    }
     return 0;
 }
 
 // Many AI games to their end (title waits first .. first + count - 1), a line each and the totals.
-int print_ai_games(const game::GameRoms& roms, int first, int from_level, int count, uint64_t frames, unsigned threads) {
+int print_ai_games(const game::GameRoms& roms, int first, int from_level, uint64_t first_seed, int count, uint64_t frames,
+                   unsigned threads) {
     std::vector<game::AiGameTimes> games(static_cast<std::size_t>(count));
     std::mutex out;
     parallel_for(static_cast<uint64_t>(count), std::max(1u, threads), [&](uint64_t i) {
-        const AiGameStart at = ai_game_start(first, from_level, i);
+        const AiGameStart at = ai_game_start(first, from_level, first_seed, i);
         game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), at.walk, frames, at.start);
         uint64_t lagged = 0;
         KindTally tally;
@@ -301,8 +319,12 @@ int main(int argc, char** argv) {
     int from_level = -1;
     app.add_option("--from-level", from_level,
                    "with --ai-game(s): game i goes on from a model-made state as check-identity's --from-level\n"
-                   "makes it (seed 1 + i; 100-510, past 255 after the rebirth)")
+                   "makes it (seed --first-seed + i; 100-510, past 255 after the rebirth)")
         ->check(CLI::Range(100, game::kLastLevelPastRebirth - 1));
+    uint64_t first_seed = 1;
+    CLI::Option* first_seed_option =
+        app.add_option("--first-seed", first_seed, "with --from-level: the first game's stack seed (game i: this + i; default 1)")
+            ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
     app.add_option("--threads", threads, "threads for --ai-games")->check(CLI::Range(1u, 256u));
     app.add_option("rom", rom_path, "Tetris (USA) ROM (every mode but --ai-rule)")->check(CLI::ExistingFile);
     app.add_option("--levels", levels_text, "levels, comma separated, ranges with '-' (0-255)");
@@ -342,8 +364,9 @@ int main(int argc, char** argv) {
             throw UsageError("--title-wait " + std::to_string(title_wait) + ": the waits run to " + std::to_string(last_wait) +
                              ", and a walk starts a game after a wait of 0-" + std::to_string(game::kMaxTitleWait) + " frames");
         if (from_level >= 0 && !ai_frames) throw UsageError("--from-level goes with --ai-game");
-        if (ai_games) return print_ai_games(roms, title_wait, from_level, ai_games, ai_frames, threads);
-        if (ai_frames) return print_ai_game(roms, title_wait, from_level, ai_frames);
+        if (first_seed_option->count() && from_level < 0) throw UsageError("--first-seed goes with --from-level");
+        if (ai_games) return print_ai_games(roms, title_wait, from_level, first_seed, ai_games, ai_frames, threads);
+        if (ai_frames) return print_ai_game(roms, title_wait, from_level, first_seed, ai_frames);
         std::printf("cycles from the scoring frame's NMI entry: pre (to the score loop), loop, post (to the wait);\n"
                     "model = the loop's cycles as the model computes them (frame_time.hpp); an NMI frame is 29 780.5\n"
                     "cycles; lag = NMIs that landed in the work, each with the instruction it interrupted and when.\n");

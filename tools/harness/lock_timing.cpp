@@ -122,11 +122,13 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
 namespace nestris::game {
 
 std::optional<AiScoringKind> ai_kind_of(const ScoringFrame& f) {
-    if (f.level < hooks::AI_POLL_PAUSE_LEVEL || f.row5_first_block != 10 || f.allegro != 0 || f.pre >= kAiNextNmi.first)
-        return std::nullopt;
+    // (the music unchanged: the tune already the one row 5 wants)
+    const bool music_changes = (f.row5_first_block != kRow5Empty) != (f.allegro != 0);
+    if (f.level < hooks::AI_POLL_PAUSE_LEVEL || music_changes || f.pre >= kAiNextNmi.first) return std::nullopt;
     AiScoringKind kind = scoring_kind(f.lines[0], f.lines_cleared, f.level_up);
     kind.soft_drop = f.hold_down_points >= 2;  // (its points leave kSoftDropScore from 999 999)
     kind.piece_sooner = locked_piece_sooner(f.piece);
+    kind.row5_first = f.row5_first_block;
     if (kind.soft_drop && f.score != kSoftDropScore) return std::nullopt;
     return kind;
 }

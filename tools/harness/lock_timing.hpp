@@ -79,7 +79,7 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
 struct ScoringFrame {
     uint8_t level = 0, lines_cleared = 0, hold_down_points = 0;  // level: as the score loop reads it
     bool level_up = false;          // the lines loop raised the level before the score loop
-    uint8_t row5_first_block = 10;  // the music's danger test scans row 5 up to its first block
+    uint8_t row5_first_block = kRow5Empty;  // the music's danger test scans row 5 up to its first block
     uint8_t allegro = 0;            // the music's danger state before the frame
     uint8_t vram_row = 0;           // the NMI's playfield copy in progress (32: none)
     std::array<uint8_t, 3> score{}; // before the loop
@@ -95,7 +95,7 @@ struct ScoringFrame {
     std::vector<uint64_t> dispatch_windows;
 };
 // The kind of an AI game's scoring frame (frame_time.hpp), when it is one the kinds describe: from
-// level 128, row 5 empty and the music unchanged, its work begun at its own NMI (not after a lag),
+// level 128, the music unchanged (row 5's first block: AiScoringKind::row5_first), its work begun at its own NMI (not after a lag),
 // the soft drop's points leaving kSoftDropScore if any; nullopt otherwise.
 std::optional<AiScoringKind> ai_kind_of(const ScoringFrame& f);
 struct AiGameTimes {
