@@ -74,3 +74,19 @@ TEST_CASE("real game: an AI game from a model-made state at level 178 is the car
     CHECK(c.lag_frames >= 10);
     CHECK(c.real_fallbacks == c.loop_fallbacks);
 }
+
+// A game the AI loses at level 253 (model-made state): its last locks leave blocks in row 5, and
+// between each and its scoring frame the cartridge presses Select for the preview row 5's first
+// block wants (the crash rule's row5_preview_hidden), frame for frame as the reference does.
+// (`check-identity tetris.nes --ai-games 1 --from-level 253 --first-seed 30 --title-wait 29
+// --frames 3000`.)
+TEST_CASE("real game: a game the AI loses at level 253, its preview after locks in row 5 included, is the cartridge-in-the-loop game") {
+    auto roms = game_roms_or_skip();
+    if (!roms) return;
+    const game::AiGameComparison c = game::compare_ai_game_with_loop(roms->patched, shipped_cart(), {.level = 19, .title_wait = 29},
+                                                                     3000, game::ModelStart{253, 30, {}});
+    INFO(c.mismatch.value_or("no mismatch") << "; " << game::describe_end(c));
+    CHECK_FALSE(c.mismatch);
+    CHECK(c.end == game::AiGameComparison::End::Curtain);
+    CHECK(c.pieces >= 10);
+}
