@@ -239,16 +239,27 @@ int print_ai_games(const game::GameRoms& roms, int first, int from_level, uint64
         game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), at.walk, frames, at.start);
         uint64_t lagged = 0;
         KindTally tally;
+        std::string outside;  // each frame outside its kind's range, for people to widen the ranges
         for (const game::ScoringFrame& f : g.frames) {
             lagged += !f.landed.empty();
-            tally.add(f, check_kind(f));
+            const KindCheck c = check_kind(f);
+            tally.add(f, c);
+            if (c.applies && !c.in_range) {
+                char line[200];
+                std::snprintf(line, sizeof line,
+                              "  outside its kind: level %u, %u lines%s%s, row 5 from column %u, piece %u, pre %llu (the kind's %s)\n",
+                              f.level, f.lines_cleared, tens_digit_changes(f.lines[0], f.lines_cleared) ? ", tens" : "",
+                              f.level_up ? ", level-up" : "", f.row5_first_block, f.piece, static_cast<unsigned long long>(f.pre),
+                              c.range ? (std::to_string(c.range->first) + "-" + std::to_string(c.range->last)).c_str() : "none");
+                outside += line;
+            }
         }
         std::lock_guard<std::mutex> lock(out);
         std::printf("AI game (%s): %llu frames, level %u, %u lines, %llu lagging scoring frames, %zu NMIs "
                     "in the game's work: %s\n",
                     at.name.c_str(), static_cast<unsigned long long>(g.frames_run), g.level, g.lines,
                     static_cast<unsigned long long>(lagged), g.lags.size(), end_name(g).c_str());
-        std::printf("  %s\n", tally.summary().c_str());
+        std::printf("  %s\n%s", tally.summary().c_str(), outside.c_str());
         for (const auto& l : g.lags)
             std::printf("  lag: frame %llu, level %u, play state %u, the NMI at $%04X\n",
                         static_cast<unsigned long long>(l.frame), l.level, l.play_state, l.pc);
