@@ -106,7 +106,7 @@ struct KindTally {
         crashes_not_forecast += f.crashed && c.landing.crash != Maybe::May;
     }
     std::string summary() const {
-        return "scoring frames of a kind (from level 128, the music unchanged, not after a lag): " + std::to_string(applies) + ", " +
+        return "scoring frames of a kind (spawned from level 128, the music unchanged, not after a lag): " + std::to_string(applies) + ", " +
                std::to_string(outside) + " outside their kind's measured cycles, " + std::to_string(crashes) +
                " crashed (" + std::to_string(crashes_not_forecast) + " not forecast by the windows)";
     }

@@ -124,7 +124,10 @@ namespace nestris::game {
 std::optional<AiScoringKind> ai_kind_of(const ScoringFrame& f) {
     // (the music unchanged: the tune already the one row 5 wants)
     const bool music_changes = (f.row5_first_block != kRow5Empty) != (f.allegro != 0);
-    if (f.level < hooks::AI_POLL_PAUSE_LEVEL || music_changes || f.pre >= kAiNextNmi.first) return std::nullopt;
+    // (the spawn's level from 128: a level-up to 128 comes after a frame with the AI's polls, whose
+    // work moves it; nothing crashes there)
+    if (f.level - f.level_up < hooks::AI_POLL_PAUSE_LEVEL || music_changes || f.pre >= kAiNextNmi.first)
+        return std::nullopt;
     AiScoringKind kind = scoring_kind(f.lines[0], f.lines_cleared, f.level_up);
     kind.soft_drop = f.hold_down_points >= 2;  // (its points leave kSoftDropScore from 999 999)
     kind.piece_sooner = locked_piece_sooner(f.piece);
