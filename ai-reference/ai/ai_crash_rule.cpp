@@ -92,11 +92,13 @@ void add_row5_rule(CrashRule& rule) {
     for (int s = hooks::AI_POLL_PAUSE_LEVEL; s < 256 && rule.row5_level == 0; ++s) {
         const auto level = static_cast<uint8_t>(s);
         for (uint8_t c = 0; c < kRow5Empty && rule.row5_level == 0; ++c)
-            for (uint8_t o = 0; o < kOrientationHidden; ++o)  // (every orientation)
-                if (row5_unsafe_orientations(level, c, preview_hidden_at(rule, level, o)) != 0) {
+            for (uint8_t o = 0; o < kOrientationHidden; ++o) {  // (every orientation, with its preview)
+                const LockSafety safe = ai_lock_safety(level, 0, false, false, locked_piece_sooner(o), c);
+                if (!(preview_hidden_at(rule, level, o) ? safe.hidden : safe.shown)) {
                     rule.row5_level = level;
                     break;
                 }
+            }
     }
     if (rule.row5_level == 0) return;
     if (256 - rule.row5_level > static_cast<int>(kRow5Levels))
