@@ -108,6 +108,16 @@ uint8_t parse_pad(std::string_view field, size_t line, int port) {
     return bits;
 }
 
+// A header value stays on its line: a file name may hold a newline, which would end the field
+// and start a line FCEUX reads as a key (or an input frame).
+std::string one_line(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '_';
+    }
+    return out;
+}
+
 }  // namespace
 
 Fm2Movie parse_fm2(std::string_view text) {
@@ -252,17 +262,24 @@ std::string fm2_checksum_text(const std::array<uint8_t, 16>& d) {
 
 std::string fm2_header(const Cartridge& cart, std::string_view rom_filename, std::string_view comment) {
     const auto digest = fceux_rom_md5(cart);
-    // A GUID in FCEUX's spelling, made from the checksum (the movie is ours, not FCEUX's).
+    // A GUID in FCEUX's spelling, made from the checksum and the comment (the movie is ours, not
+    // FCEUX's; without a comment, the checksum alone, as before comments named the run).
+    std::array<uint8_t, 16> id = digest;
+    if (!comment.empty()) {
+        std::vector<uint8_t> seed(digest.begin(), digest.end());
+        seed.insert(seed.end(), comment.begin(), comment.end());
+        id = md5(seed);
+    }
     char guid[40];
-    std::snprintf(guid, sizeof guid, "%02X%02X%02X%02X-%02X%02X-%02X%02X-%02X%02X-%02X%02X%02X%02X%02X%02X", digest[0],
-                  digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7], digest[8], digest[9],
-                  digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]);
+    std::snprintf(guid, sizeof guid, "%02X%02X%02X%02X-%02X%02X-%02X%02X-%02X%02X-%02X%02X%02X%02X%02X%02X", id[0],
+                  id[1], id[2], id[3], id[4], id[5], id[6], id[7], id[8], id[9], id[10], id[11], id[12], id[13], id[14],
+                  id[15]);
     std::string h = "version 3\nemuVersion 20605\nrerecordCount 0\npalFlag 0\n";
-    h += "romFilename " + std::string(rom_filename) + "\n";
+    h += "romFilename " + one_line(rom_filename) + "\n";
     h += "romChecksum " + fm2_checksum_text(digest) + "\n";
     h += "guid " + std::string(guid) + "\n";
     h += "fourscore 0\nmicrophone 0\nport0 1\nport1 0\nport2 0\nFDS 0\nNewPPU 0\nRAMInitOption 0\nRAMInitSeed 0\n";
-    if (!comment.empty()) h += "comment " + std::string(comment) + "\n";
+    if (!comment.empty()) h += "comment " + one_line(comment) + "\n";
     return h;
 }
 
@@ -273,6 +290,19 @@ std::string fm2_line(const Fm2Frame& frame) {
     for (int i = 0; i < 8; ++i) s += (frame.pad1 & (0x80 >> i)) ? kMnemonics[i] : '.';
     return s + "|||\n";
 }
+
+Fm2Writer::Fm2Writer(const std::filesystem::path& target, const Cartridge& cart, std::string_view rom_filename,
+                     std::string_view comment)
+    : out_(target) {
+    out_.write(fm2_header(cart, rom_filename, comment));
+}
+
+void Fm2Writer::frame(const Fm2Frame& f) {
+    out_.write(fm2_line(f));
+    ++frames_;
+}
+
+void Fm2Writer::finish() { out_.commit(); }
 
 // ---- playing -------------------------------------------------------------------------------
 

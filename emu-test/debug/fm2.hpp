@@ -13,12 +13,14 @@
 // ignored, as FCEUX does.
 #pragma once
 
+#include "base/file_io.hpp"
 #include "emu-test/cartridge.hpp"
 #include "emu-test/flat_machine.hpp"  // RunStatus
 #include "emu-test/nes.hpp"
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -64,10 +66,31 @@ std::array<uint8_t, 16> fceux_rom_md5(const Cartridge& cart);
 // FCEUX's spelling of a checksum in a movie header: "base64:" and 24 base64 characters.
 std::string fm2_checksum_text(const std::array<uint8_t, 16>& digest);
 
-// The header of a movie for `cart`, as FCEUX writes one (version 3, gamepad on port 0 only).
+// The header of a movie for `cart`, as FCEUX writes one (version 3, gamepad on port 0 only). Its
+// guid is made from the checksum and the comment: FCEUX ties a savestate to a movie by it, so
+// movies made another way (another comment) must not share one, and the same command must
+// write the same file.
 std::string fm2_header(const Cartridge& cart, std::string_view rom_filename, std::string_view comment = {});
 // One input line for a frame.
 std::string fm2_line(const Fm2Frame& frame);
+
+// A movie written while its run goes on, a line a frame: a long run's movie is never held in
+// memory. It goes to a temporary file beside `target` and appears there whole on finish(), or
+// not at all (destroyed before finish(): an error, an interrupted run), as every output
+// (base/file_io.hpp, OutputFile).
+class Fm2Writer {
+public:
+    // A target that cannot be written is refused here (FileError), before the run.
+    Fm2Writer(const std::filesystem::path& target, const Cartridge& cart, std::string_view rom_filename,
+              std::string_view comment);
+    void frame(const Fm2Frame& f);
+    uint64_t frames() const { return frames_; }
+    void finish();
+
+private:
+    OutputFile out_;
+    uint64_t frames_ = 0;
+};
 
 // Power-on as FCEUX plays a movie from power-on: nes.power_on(mode), and with PowerOn::Fceux the
 // movie's RAM pattern (RAMInitOption 0, FCEUX's default pattern, or 2, zeros).

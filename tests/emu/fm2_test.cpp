@@ -3,11 +3,14 @@
 #include "tests/emu/emu_test_support.hpp"
 #include "emu-test/debug/fm2.hpp"
 #include "base/checksums.hpp"
+#include "base/file_io.hpp"
 #include "base/hex.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <cctype>
+#include <filesystem>
 #include <string>
 
 using namespace nestris::emu;
@@ -166,6 +169,63 @@ TEST_CASE("fm2: MD5 (RFC 1321 test suite), checksum text, header and lines round
     CHECK(m.frames[0] == Fm2Frame{0, button::A});
     CHECK(m.frames[1] == Fm2Frame{fm2_command::Reset, static_cast<uint8_t>(button::Right | button::Start)});
     CHECK(fm2_line(Fm2Frame{2, 0xFF}) == "|2|RLDUTSBA|||\n");
+}
+
+TEST_CASE("fm2: Fm2Writer's movie reads back as written: frames, buttons, commands, header") {
+    test::TestRom rom;
+    rom.vectors(0x8000, 0x8000);
+    const auto image = rom.image();
+    const auto cart = parse_ines(image);
+    nestris::test::ScratchDir dir("fm2_writer");
+    std::vector<Fm2Frame> frames;
+    for (int i = 0; i < 1000; ++i) frames.push_back(Fm2Frame{0, static_cast<uint8_t>(i * 37)});  // every button, mixed
+    frames[500].commands = fm2_command::Reset;
+    {
+        Fm2Writer w(dir / "m.fm2", *cart, "game-nestris-ai", "author a test");
+        for (const Fm2Frame& f : frames) w.frame(f);
+        CHECK(w.frames() == frames.size());
+        CHECK(dir.listing().size() == 1);  // its temporary file only, until finish()
+        CHECK_FALSE(std::filesystem::exists(dir / "m.fm2"));
+        w.finish();
+    }
+    CHECK(dir.listing() == std::vector<std::string>{"m.fm2"});
+    const Fm2Movie m = parse_fm2(nestris::read_text_file(dir / "m.fm2"));
+    CHECK(m.frames == frames);
+    CHECK(m.rom_filename == "game-nestris-ai");
+    REQUIRE(m.rom_md5);
+    CHECK(*m.rom_md5 == fceux_rom_md5(*cart));
+    CHECK(m.port0 == 1);
+    CHECK(m.port1 == 0);
+    CHECK(m.ram_init_option == 0);  // FCEUX's default pattern: what PowerOn::Fceux makes
+    REQUIRE(m.comments.size() == 1);
+    CHECK(m.comments[0] == "author a test");
+    // A GUID in FCEUX's form, one per comment: FCEUX ties a savestate to a movie by it.
+    CHECK(m.guid.size() == 36);
+    CHECK(m.guid[8] == '-');
+    CHECK(m.guid.find_first_not_of("0123456789ABCDEF-") == std::string::npos);
+    CHECK(parse_fm2(fm2_header(*cart, "game-nestris-ai", "author another test")).guid != m.guid);
+    CHECK(parse_fm2(fm2_header(*cart, "game-nestris-ai", "author a test")).guid == m.guid);
+    // A file name with a newline stays in its field: the movie still reads, with its frames only.
+    const Fm2Movie odd = parse_fm2(fm2_header(*cart, "a\n|0|RLDUTSBA|||", "x\ny") + fm2_line(Fm2Frame{0, button::B}));
+    CHECK(odd.frames == std::vector<Fm2Frame>{Fm2Frame{0, button::B}});
+    CHECK(odd.rom_filename == "a_|0|RLDUTSBA|||");
+}
+
+TEST_CASE("fm2: Fm2Writer leaves nothing when it is not finished, and refuses what it cannot write") {
+    test::TestRom rom;
+    rom.vectors(0x8000, 0x8000);
+    const auto image = rom.image();
+    const auto cart = parse_ines(image);
+    nestris::test::ScratchDir dir("fm2_writer_fail");
+    {
+        Fm2Writer w(dir / "m.fm2", *cart, "t", "c");
+        w.frame(Fm2Frame{0, button::Start});
+    }  // an error before finish(): the run never ended
+    CHECK(dir.listing().empty());
+    CHECK_THROWS_AS(Fm2Writer(dir / "no-such-dir" / "m.fm2", *cart, "t", "c"), nestris::FileError);
+    std::filesystem::create_directory(dir / "d");
+    CHECK_THROWS_AS(Fm2Writer(dir / "d", *cart, "t", "c"), nestris::FileError);
+    CHECK(dir.listing() == std::vector<std::string>{"d"});
 }
 
 TEST_CASE("PowerOn::Fceux: RAM pattern, first instruction at line 240, two dead frames, movie frames") {

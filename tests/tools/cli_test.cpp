@@ -243,14 +243,67 @@ TEST_CASE("cli: play refuses options that do not go together before it reads the
     r = run_commands(add_play_command, {"play", rom, "--movie", movie, "--soak"});
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Contains("--soak is for AI games"));
+    // FCEUX's power-on goes with every run now (a movie of it replays in FCEUX): past the usage
+    // checks, this ROM is refused.
     r = run_commands(add_play_command, {"play", rom, "--power-on", "fceux"});
-    CHECK(r.code == 2);
-    CHECK_THAT(r.err, Contains("--power-on is for --movie"));
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("not the supported ROM"));
     r = run_commands(add_play_command, {"play", rom, "--movie", movie, "--power-on", "nintendo"});
     CHECK(r.code == 2);
     r = run_commands(add_play_command, {"play", rom, "--frames", "5"});
     CHECK(r.code == 1);  // not Tetris (USA)
     CHECK_THAT(r.err, Contains("nestris-ai play: error:") && Contains("not the supported ROM"));
+}
+
+TEST_CASE("cli: play --write-movie: refused without FCEUX's power-on, with --movie, too long or unwritable, leaving nothing") {
+    ScratchDir dir("cli_play_write_movie");
+    write_plain(dir / "t.nes", synthetic_rom(6));
+    const std::string rom = (dir / "t.nes").string(), out = (dir / "out.fm2").string();
+    const std::string movie = (fs::path(NESTRIS_SOURCE_DIR) / "tests/fixtures/fceux/tetris_game.fm2").string();
+    const struct {
+        std::vector<std::string> args;
+        const char* message;
+    } refused[] = {
+        {{"--write-movie", out}, "--write-movie needs --power-on fceux"},
+        {{"--write-movie", out, "--power-on", "hardware"}, "--write-movie needs --power-on fceux"},
+        {{"--write-movie", out, "--demo"}, "--write-movie needs --power-on fceux"},
+        {{"--write-movie", out, "--power-on", "fceux", "--movie", movie}, "--write-movie is not for --movie"},
+        {{"--write-movie", out, "--power-on", "fceux", "--frames", "4000001"}, "at most 4000000 frames"},
+    };
+    for (const auto& c : refused) {
+        std::vector<std::string> args = {"play", rom};
+        args.insert(args.end(), c.args.begin(), c.args.end());
+        const CliResult r = run_commands(add_play_command, args);
+        INFO(c.message << ": " << r.err);
+        CHECK(r.code == 2);
+        CHECK_THAT(r.err, Contains("nestris-ai play: error: ") && Contains(c.message));
+    }
+    // At the bound, the options pass (and the ROM, not Tetris, is refused).
+    CliResult r = run_commands(add_play_command, {"play", rom, "--write-movie", out, "--power-on", "fceux", "--frames", "4000000"});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("not the supported ROM"));
+    // An output it cannot write is refused before the run: no directory, a directory, the ROM itself,
+    // the screenshot's own file.
+    fs::create_directory(dir / "d");
+    const struct {
+        std::vector<std::string> extra;
+        const char* message;
+    } unwritable[] = {
+        {{"--write-movie", (dir / "none" / "m.fm2").string()}, "no directory"},
+        {{"--write-movie", (dir / "d").string()}, "it is a directory"},
+        {{"--write-movie", rom}, "is an input of this command"},
+        {{"--write-movie", out, "--png", out}, "is the same file"},
+    };
+    for (const auto& c : unwritable) {
+        std::vector<std::string> args = {"play", rom, "--power-on", "fceux"};
+        args.insert(args.end(), c.extra.begin(), c.extra.end());
+        r = run_commands(add_play_command, args);
+        INFO(c.message << ": " << r.err);
+        CHECK(r.code == 1);
+        CHECK_THAT(r.err, Contains("nestris-ai play: error: cannot write") && Contains(c.message));
+    }
+    CHECK(read_file(dir / "t.nes") == synthetic_rom(6));
+    CHECK(dir.listing() == std::vector<std::string>{"d", "t.nes"});
 }
 
 TEST_CASE("cli: fidelity and render refuse bad input with a clear message") {

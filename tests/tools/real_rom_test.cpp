@@ -7,7 +7,9 @@
 #include "base/file_io.hpp"
 #include "tools/harness/game_harness.hpp"
 #include "ai-reference/model/game_model.hpp"
+#include "emu-test/debug/fm2.hpp"
 #include "emu-test/image.hpp"
+#include "emu-test/input.hpp"
 #include "patcher/ips.hpp"
 #include "emu-test/nes.hpp"
 #include "patcher/patch.hpp"
@@ -317,4 +319,77 @@ TEST_CASE("real game: the game's tables the AI reads are the ones the harnesses 
         CHECK(std::vector<uint8_t>(rom->begin() + static_cast<long>(at),
                                    rom->begin() + static_cast<long>(at + table.bytes.size())) == table.bytes);
     }
+}
+
+TEST_CASE("real game: play --write-movie: the movie of an AI game holds the menu walk only, and replays the game") {
+    const auto rom = tetris_rom_or_skip();
+    if (!rom) return;
+    ScratchDir dir("real_write_movie");
+    write_plain(dir / "tetris.nes", *rom);
+    const std::vector<uint8_t> patched = patch_rom(*rom, shipped_cart()).bytes;
+    write_plain(dir / "tetris-nestris-ai.nes", patched);
+    constexpr uint64_t kFrames = 20000;
+    const std::string movie = (dir / "m.fm2").string();
+    const CliResult w = run_commands(add_play_command, {"play", (dir / "tetris.nes").string(), "--title-wait", "2", "--power-on",
+                                                        "fceux", "--frames", std::to_string(kFrames), "--write-movie", movie,
+                                                        "--png", (dir / "w.png").string()});
+    INFO(w.out << w.err);
+    REQUIRE(w.code == 0);
+    // "level L, N lines, score S": what the run printed at its end, and what the replay must print.
+    const auto state = [](const std::string& out) {
+        const size_t at = out.find("at the end: ");
+        const size_t end = out.find(", score ", at);
+        REQUIRE(at != std::string::npos);
+        REQUIRE(end != std::string::npos);
+        return out.substr(at, out.find(',', end + 8) - at);
+    };
+    const std::string written_state = state(w.out);
+    CHECK_THAT(written_state, Contains("a game, the AI playing"));
+
+    // The pad as the player held it: the menu walk, then nothing, though the AI moved every piece.
+    const std::vector<uint8_t> walk = emu::parse_input(game::menu_walk_input({19, false, 0, true, 2}));
+    const emu::Fm2Movie m = emu::parse_fm2(read_text_file(movie));
+    REQUIRE(m.frames.size() == walk.size() + kFrames);
+    for (size_t i = 0; i < m.frames.size(); ++i) {
+        INFO("frame " << i + 1);
+        REQUIRE(m.frames[i] == emu::Fm2Frame{0, i < walk.size() ? walk[i] : uint8_t{0}});
+    }
+    CHECK(m.rom_filename == "tetris-nestris-ai");
+    REQUIRE(m.rom_md5);
+    CHECK(*m.rom_md5 == emu::fceux_rom_md5(*emu::parse_ines(patched)));  // the patched ROM's, as FCEUX checks it
+    CHECK_THAT(w.out, Contains("movie: " + movie + ", " + std::to_string(m.frames.size()) +
+                               " frames from FCEUX's power-on, the state above its last: the run's frame N is its frame " +
+                               std::to_string(walk.size()) + "+N"));
+
+    // play --movie on the patched ROM: the same game, the same state after the movie's last frame.
+    const CliResult r = run_commands(add_play_command, {"play", (dir / "tetris-nestris-ai.nes").string(), "--movie", movie,
+                                                        "--power-on", "fceux", "--frames", "0", "--png", (dir / "r.png").string()});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("romChecksum matches this ROM"));
+    CHECK(state(r.out) == written_state);
+    // The screen too (the falling piece's place, the next piece, the statistics): a frame apart,
+    // they would differ.
+    CHECK(read_file(dir / "r.png") == read_file(dir / "w.png"));
+
+    // The whole RAM: the movie played frame by frame as FCEUX plays it (run_fm2_frame, then the line
+    // to the vblank) against the run as play makes it. Without play's first line from FCEUX's
+    // power-on, its frames would be a frame off FCEUX's, and the games apart.
+    const auto played = [&](bool first_line) {
+        emu::Nes nes(patched);
+        nes.power_on(emu::PowerOn::Fceux);
+        if (first_line) nes.run_frame();
+        REQUIRE(nes.run_frames(walk) == emu::RunStatus::Reached);
+        REQUIRE(nes.run_frames(kFrames, 0) == emu::RunStatus::Reached);
+        return std::vector<uint8_t>(nes.ram().begin(), nes.ram().end());
+    };
+    emu::Nes replay(patched);
+    emu::fm2_power_on(replay, m, emu::PowerOn::Fceux);
+    for (size_t i = 0; i < m.frames.size(); ++i) REQUIRE(emu::run_fm2_frame(replay, m, i) == emu::RunStatus::Reached);
+    replay.set_buttons(0);
+    replay.run_frame();
+    CHECK(lines_made(replay.read_ram(tetris::lines), replay.read_ram(tetris::lines + 1)) >= 100);  // the AI played
+    const std::vector<uint8_t> replayed(replay.ram().begin(), replay.ram().end());
+    CHECK(replayed == played(true));
+    CHECK(replayed != played(false));
 }

@@ -11,6 +11,7 @@
 #include "ai-reference/model/game_model.hpp"
 #include "emu-test/image.hpp"
 #include "emu-test/debug/emu_commands.hpp"
+#include "emu-test/debug/fm2.hpp"
 #include "emu-test/input.hpp"
 #include "emu-test/nes.hpp"
 #include "emu-test/wav.hpp"
@@ -19,9 +20,11 @@
 #include "patcher/rom.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace nestris {
 namespace {
@@ -40,6 +43,7 @@ struct PlayOptions {
     std::string input;
     std::string movie;
     std::string power_on = "hardware";
+    std::string write_movie;
     std::string png;
     uint64_t png_every = 0;
     bool soak = false;
@@ -47,6 +51,10 @@ struct PlayOptions {
     std::optional<int> sample_rate;  // --wav's (48 000 Hz when not given)
 };
 
+
+// --write-movie's bound: `play --movie` reads a movie of at most kMaxTextInput (64 MiB), 16 bytes
+// a frame (4 194 304 frames); this leaves room for the menu walk, a soak's presses and the header.
+constexpr uint64_t kMaxMovieRunFrames = 4'000'000;
 
 std::string png_name(const std::string& base, uint64_t frame) {
     const size_t dot = base.rfind('.');
@@ -73,7 +81,16 @@ int play(const PlayOptions& o) {
     if (o.demo && (own_input || o.human)) throw UsageError("--demo goes alone (not with --input, --movie or --human)");
     if (o.soak && (o.demo || o.human || own_input))
         throw UsageError("--soak is for AI games (not with --demo, --human, --input or --movie)");
-    if (o.power_on != "hardware" && o.movie.empty()) throw UsageError("--power-on is for --movie");
+    if (!o.write_movie.empty() && !o.movie.empty())
+        throw UsageError("--write-movie is not for --movie (the run is your movie, then nothing pressed)");
+    // FCEUX plays a movie from its own power-on (its RAM pattern, two frames without a vblank), and
+    // the game's pieces come from the frames it counts: only a run from that power-on replays there.
+    if (!o.write_movie.empty() && o.power_on != "fceux")
+        throw UsageError("--write-movie needs --power-on fceux (FCEUX replays a movie from its own power-on: a run "
+                         "from the hardware's would be another game there)");
+    if (!o.write_movie.empty() && o.frames > kMaxMovieRunFrames)
+        throw UsageError("--write-movie: at most " + std::to_string(kMaxMovieRunFrames) +
+                         " frames (longer movies would be too large for play --movie to read back)");
     // The game's options choose what the menu walk picks: without the menu walk (the demo, your
     // own input or movie) nothing would use them, so they are refused rather than ignored.
     if (o.title_wait < 0 || o.title_wait > game::kMaxTitleWait)
@@ -93,7 +110,7 @@ int play(const PlayOptions& o) {
                          " frames (an hour), not " + std::to_string(o.frames));
     const std::vector<uint8_t> file = read_file(o.rom);
     note_input(o.movie);  // read later, but an input already: the screenshot may not overwrite it
-    check_outputs({o.png, o.wav});
+    check_outputs({o.png, o.wav, o.write_movie});
     const CartImage& cart = shipped_cart();
     const RomIdentity id = identify_rom(file, this_build_context());
     std::vector<uint8_t> rom;
@@ -106,6 +123,15 @@ int play(const PlayOptions& o) {
     emu::Nes nes(rom);
     const int rate = o.sample_rate.value_or(48000);
     if (!o.wav.empty()) nes.enable_sound(rate);  // from power-on, menus included
+    const emu::PowerOn power = power_on_mode(o.power_on);
+    if (power == emu::PowerOn::Fceux && o.movie.empty()) {
+        nes.power_on(power);
+        // FCEUX's frames run from line 240 to line 240, from power-on (at line 240); ours end at
+        // the vblank, a line later. This first line (FCEUX's first frame is dead: no vblank, no
+        // NMI, no poll) puts the two in step: frame k here ends a line after FCEUX's frame k,
+        // its buttons read by the same NMI, so a movie of these frames replays them in FCEUX.
+        nes.run_frame();
+    }
     // The sound so far, as 16-bit samples (2 bytes a sample, 96 KB a second at 48 kHz).
     std::vector<int16_t> pcm;
     std::vector<float> chunk;
@@ -119,9 +145,44 @@ int play(const PlayOptions& o) {
     const uint16_t ai_mode = game::ai_mode_address(), late_plans = cart.require("late_plans");
     std::string what;
     if (!o.input.empty()) {
-        nes.run_input(o.input);
-        nes.set_buttons(0);
         what = "input";
+    } else if (!o.movie.empty()) {
+        what = "the movie";
+    } else if (o.demo) {
+        what = "the demo";
+    } else {
+        what = std::string(o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") + " game from level " +
+               std::to_string(o.level) + (o.title_wait ? " (title wait " + std::to_string(o.title_wait) + ")" : "");
+    }
+    std::optional<emu::Fm2Writer> movie_out;
+    if (!o.write_movie.empty()) {
+        // FCEUX names the movie's ROM without its extension; the file to open is the patched ROM:
+        // this one if it is already, else the one `nestris-ai patch` writes from it.
+        const std::filesystem::path given(o.rom);
+        const std::string rom_name = rom == file ? given.stem().string() : given.stem().string() + "-nestris-ai";
+        const bool walk = o.input.empty() && !o.demo;
+        movie_out.emplace(o.write_movie, nes.cartridge(), rom_name,
+                          "author nestris-ai play --power-on fceux: " + (o.input.empty() ? what : "your input") +
+                              (walk && !o.title_wait ? " (title wait 0)" : "") + (o.soak ? ", game after game" : "") +
+                              ", then " + std::to_string(o.frames) +
+                              " frames; the pad's buttons only: the AI's moves are the cartridge's own");
+    }
+    // Every frame of the run goes through here (not screen_of_state's frame on the side), so the
+    // movie has each frame's buttons as the pad held them: the player's, never the AI's (the
+    // cartridge's poll reads the pad, then the AI writes its own buttons into the game's RAM).
+    const auto run_frame = [&] {
+        if (movie_out) movie_out->frame(emu::Fm2Frame{0, nes.buttons()});
+        return nes.run_frame();
+    };
+    const auto run_input = [&](std::string_view text) {
+        for (const uint8_t b : emu::parse_input(text)) {
+            nes.set_buttons(b);
+            if (run_frame() != emu::RunStatus::Reached) break;
+        }
+    };
+    if (!o.input.empty()) {
+        run_input(o.input);
+        nes.set_buttons(0);
     } else if (!o.movie.empty()) {
         // Checked against the ROM given (a movie of the original game plays on the patch as is).
         const emu::Fm2Movie movie = load_movie(o.movie, *emu::parse_ines(file), "play");
@@ -132,16 +193,17 @@ int play(const PlayOptions& o) {
             }
         }
         nes.set_buttons(0);
-        what = "the movie";
+        // The movie's frames end at line 240, ours at the vblank a line later: that line (in the
+        // frame after the movie, nothing pressed) is run now, so --frames 0 reports the movie's
+        // last frame as a run that wrote the movie reports it.
+        nes.run_frame();
     } else if (o.demo) {
-        for (int f = 0; f < 4000 && nes.read_ram(t::gameMode) != t::GAME_MODE_DEMO; ++f) nes.run_frame();
-        what = "the demo";
+        for (int f = 0; f < 4000 && nes.read_ram(t::gameMode) != t::GAME_MODE_DEMO; ++f) run_frame();
     } else {
-        nes.run_input(game::menu_walk_input({o.level, o.b_type, o.height, !o.human, o.title_wait}));
+        run_input(game::menu_walk_input({o.level, o.b_type, o.height, !o.human, o.title_wait}));
         nes.set_buttons(0);
-        what = std::string(o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") + " game from level " +
-               std::to_string(o.level) + (o.title_wait ? " (title wait " + std::to_string(o.title_wait) + ")" : "");
     }
+    const uint64_t movie_before_run = movie_out ? movie_out->frames() : 0;
     take_sound();
     nes.watch_main_loop(t::game_mainLoop);
     // The frame's margin: from the moment the game's frame work is done (its main loop enters the
@@ -175,6 +237,9 @@ int play(const PlayOptions& o) {
     bool was_in_game = false, started = false;
     uint8_t last_count = nes.read_ram(t::spawnCount), last_state = nes.read_ram(t::player1_playState);
     uint64_t crash_frame = 0;
+    // The rebirth: level 255 to 0, the level counter's wrap (README, "The rebirth on the unmodified game").
+    uint64_t rebirths = 0, first_rebirth = 0;
+    uint8_t last_level = nes.read_ram(t::player1_levelNumber);
     uint64_t pictures = 0;
     std::string first_picture, last_picture;
     for (uint64_t f = 1; f <= o.frames && !crash_pc; ++f) {
@@ -190,7 +255,7 @@ int play(const PlayOptions& o) {
         started = in_game && started;
         const bool in_play = started;
         measuring = in_play;
-        nes.run_frame();
+        run_frame();
         if (in_play) {
             ++play_frames;
             // (the AI's count of pieces given the best placement of a search not done at their spawn)
@@ -199,12 +264,12 @@ int play(const PlayOptions& o) {
         }
         started = started || (in_game && !nes.last_frame_lagged());
         if (o.soak && nes.read_ram(t::player1_playState) == t::PLAY_STATE_CURTAIN && nes.read_ram(t::gameMode) == t::GAME_MODE_PLAY) {
-            nes.run_input(".*400 S .");  // the curtain down: Start, back to the menu
+            run_input(".*400 S .");  // the curtain down: Start, back to the menu
             nes.set_buttons(0);
             f += 402;
         }
         if (o.soak && nes.read_ram(t::gameMode) == t::GAME_MODE_LEVEL_MENU) {  // the game is over: another
-            nes.run_input(o.level >= 10 ? "A+E*3 A+E+S ." : "E*3 E+S .");
+            run_input(o.level >= 10 ? "A+E*3 A+E+S ." : "E*3 E+S .");
             nes.set_buttons(0);
             f += 5;
         }
@@ -213,6 +278,9 @@ int play(const PlayOptions& o) {
         last_count = nes.read_ram(t::spawnCount);
         last_late = nes.read_ram(late_plans);
         last_state = nes.read_ram(t::player1_playState);
+        const uint8_t level_now = nes.read_ram(t::player1_levelNumber);
+        if (last_level == 255 && level_now == 0 && nes.read_ram(t::gameMode) == t::GAME_MODE_PLAY && !rebirths++) first_rebirth = f;
+        last_level = level_now;
         if (!o.png.empty() && o.png_every && f % o.png_every == 0) {
             on_the_side = true;
             last_picture = png_name(o.png, f);
@@ -262,6 +330,20 @@ int play(const PlayOptions& o) {
         print("CRASH in frame %llu: the CPU runs RAM at %s (a jump gone astray); the run stops there, the "
               "state above is the crashed game's\n",
               static_cast<unsigned long long>(crash_frame), where);
+    }
+    if (rebirths) {
+        print("the rebirth (level 255 to 0): %llu %s, the first in frame %llu%s\n", static_cast<unsigned long long>(rebirths),
+              rebirths == 1 ? "time" : "times", static_cast<unsigned long long>(first_rebirth),
+              movie_out ? (" (the movie's frame " + std::to_string(movie_before_run + first_rebirth) + ")").c_str() : "");
+    }
+    if (movie_out) {
+        const uint64_t written = movie_out->frames();
+        movie_out->finish();
+        print("movie: %s, %llu frames from FCEUX's power-on, the state above its last: the run's frame N is its frame "
+              "%llu+N; the pad's buttons only (no byte of the ROM), for FCEUX with the patched ROM (nestris-ai patch "
+              "writes it)\n",
+              o.write_movie.c_str(), static_cast<unsigned long long>(written),
+              static_cast<unsigned long long>(movie_before_run));
     }
     if (pictures) {
         print("screenshots every %llu frames: %llu files, %s to %s (each the state of its frame)\n",
@@ -317,6 +399,11 @@ void add_play_command(CLI::App& app) {
     sub->add_option("--input", o->input,
                     "your own input from power-on instead of the menu walk (emu-test input string: '.*300 S ...')");
     add_movie_options(*sub, o->movie, o->power_on);
+    sub->add_option("--write-movie", o->write_movie,
+                    "write the run as an FCEUX movie (.fm2) from power-on: each frame's buttons as the pad held\n"
+                    "them (the menu walk's presses; the AI's moves are the cartridge's own, not in it), with the\n"
+                    "patched ROM's checksum; needs --power-on fceux; written whole at the end, or not at all;\n"
+                    "at most " + std::to_string(kMaxMovieRunFrames) + " frames");
     sub->add_option("--png", o->png, "screenshot at the end (PNG): the state printed");
     sub->add_option("--png-every", o->png_every, "with --png, also a screenshot every N frames (OUT-000123.png: frame 123)");
     sub->add_option("--wav", o->wav,
@@ -334,6 +421,11 @@ void add_play_command(CLI::App& app) {
                 "Prints the game's state at the end (screen, AI mode, level, lines, score, pieces, top-outs)\n"
                 "and the frames in which the game's main loop did not run: in all, and during AI play.\n"
                 "A crash of the game (the CPU running RAM) ends the run, and is reported.\n"
+                "--power-on fceux: FCEUX 2.6's power-on, for every run (another game than the hardware's\n"
+                "for the same options); its frames are FCEUX's, from power-on. With --write-movie, FCEUX\n"
+                "replays the run from the movie on the patched ROM (nestris-ai patch writes it): the\n"
+                "run's frame N is the movie's frame W+N, W printed. A rebirth (level 255 to 0) is printed\n"
+                "with its frame.\n"
                 "--demo, --input and --movie choose the game themselves: --level, --b-type, --height,\n"
                 "--title-wait (and, for --input and --movie, --human) are refused with them.\n"
                 "A screenshot shows the state of its frame (the one printed, for --png): the game draws a\n"

@@ -3,7 +3,7 @@
 #
 #   tools/scripts/fceux_check.sh path/to/tetris.nes [build-dir] [frames] [level]
 #   tools/scripts/fceux_check.sh --replay MOVIE path/to/tetris.nes [build-dir]
-#   tools/scripts/fceux_check.sh --movie FILE.fm2 [--power-on hardware|fceux] ROM [build-dir]
+#   tools/scripts/fceux_check.sh --movie FILE.fm2 [--power-on hardware|fceux] [--game-ram] ROM [build-dir]
 #
 # Patches the ROM with the build's nestris-ai into a temporary directory, runs FCEUX under
 # xvfb-run with tools/scripts/fceux_check.lua (watch the demo, then an AI game from `level`, default 19,
@@ -16,7 +16,13 @@
 # --movie: plays the FCEUX movie FILE.fm2 from power-on in FCEUX (--playmov, the ROM as given,
 # not patched) and in this build (run-rom --movie, --power-on fceux unless told otherwise), dumps
 # the 2 KiB of RAM after every frame in both and compares them frame by frame; prints the frames
-# compared and differing, the first difference, and the game's lines and score at the end.
+# compared and differing, the first difference, the game's level, lines and score at the end, and
+# each rebirth (levelNumber $0044 from 255 to 0) seen in FCEUX and here, with its frame.
+# --game-ram: the game's RAM only, for a movie of an AI game (nestris-ai play --write-movie, the
+# patched ROM as ROM): the AI's own RAM (the build's RAM areas, from its cart/usage.txt) and the
+# stack page are left out. The AI thinks in the time the game leaves it in each frame, and FCEUX's
+# timing within a frame is not the console's to the cycle, so where the NMI stops its search, and
+# the bytes the search leaves, differ; the game's bytes must not.
 # Exit status 0 only when every frame is identical.
 # Needs the Debian packages fceux and xvfb.
 # FCEUX runs with a home of its own, a directory in the temporary directory: it reads and rewrites
@@ -38,9 +44,16 @@ if [ "${1:-}" = --movie ]; then
   movie=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2
   power_on=fceux
   if [ "${1:-}" = --power-on ]; then power_on=$2; shift 2; fi
-  rom=${1:?usage: tools/scripts/fceux_check.sh --movie FILE.fm2 [--power-on hardware|fceux] ROM [build-dir]}
+  game_ram=
+  if [ "${1:-}" = --game-ram ]; then game_ram=1; shift; fi
+  rom=${1:?usage: tools/scripts/fceux_check.sh --movie FILE.fm2 [--power-on hardware|fceux] [--game-ram] ROM [build-dir]}
   here=$(cd "$(dirname "$0")" && pwd)
   build=${2:-$here/../../build}
+  usage_txt=
+  if [ -n "$game_ram" ]; then
+    usage_txt=$build/cart/usage.txt
+    [ -f "$usage_txt" ] || { echo "no $usage_txt: build the project first" >&2; exit 1; }
+  fi
   fceux=$(command -v fceux || echo /usr/games/fceux)
   [ -x "$fceux" ] || { echo "fceux not found: sudo apt-get install fceux" >&2; exit 1; }
   command -v xvfb-run >/dev/null || { echo "xvfb-run not found: sudo apt-get install xvfb" >&2; exit 1; }
@@ -51,32 +64,73 @@ if [ "${1:-}" = --movie ]; then
     run_fceux 1800 --playmov "$movie" --loadlua "$here/fceux_check.lua" "$rom" >"$out/fceux.out" 2>&1 || true
   [ -f "$out/ram.txt" ] || { echo "FCEUX wrote no RAM dump; its output: $out/fceux.out" >&2; exit 1; }
   status=0
-  python3 - "$out/ram.txt" "$out/ours.txt" "$frames" "$power_on" <<'PY' || status=$?
-import sys
-def load(path):
-    d = {}
-    for line in open(path):
-        n, ram = line.split()
-        d[int(n)] = bytes.fromhex(ram)
-    return d
-fceux, ours, frames, power_on = load(sys.argv[1]), load(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-compared = differing = 0
-first = None
-for k in range(1, frames + 1):
-    if k not in fceux or k not in ours:
-        print("frame %d missing from %s" % (k, "FCEUX's dump" if k not in fceux else "ours"))
-        sys.exit(1)
-    compared += 1
-    if fceux[k] != ours[k]:
-        differing += 1
-        if first is None:
-            a = next(i for i in range(0x800) if fceux[k][i] != ours[k][i])
-            first = "frame %d: RAM $%04X FCEUX %02X here %02X" % (k, a, fceux[k][a], ours[k][a])
+  python3 - "$out/ram.txt" "$out/ours.txt" "$frames" "$power_on" "$usage_txt" <<'PY' || status=$?
+import re, sys
+frames, power_on, usage = int(sys.argv[3]), sys.argv[4], sys.argv[5]
+skip = set()
+if usage:
+    skip = set(range(0x100, 0x200))
+    for line in open(usage):
+        m = re.match(r"\S+\s+\$([0-9A-F]{4})-\$([0-9A-F]{4}).*\(RAM\)", line)
+        if m:
+            skip |= set(range(int(m.group(1), 16), int(m.group(2), 16) + 1))
+kept = [i for i in range(0x800) if i not in skip]
 def bcd(b): return (b >> 4) * 10 + (b & 15)
-def game(ram): return bcd(ram[0x50]) + 100 * bcd(ram[0x51]), bcd(ram[0x53]) + 100 * bcd(ram[0x54]) + 10000 * bcd(ram[0x55])
-lf, sf = game(fceux[frames]); lo, so = game(ours[frames])
-print("FCEUX movie, power-on %s: %d frames compared, %d differing%s" % (power_on, compared, differing, ": first " + first if first else ""))
-print("at the end: FCEUX %d lines, score %d; here %d lines, score %d" % (lf, sf, lo, so))
+def game(ram):  # the hundreds of lines count in binary past 9 (lines_made)
+    return (ram[0x44], bcd(ram[0x50]) + 100 * ram[0x51],
+            bcd(ram[0x53]) + 100 * bcd(ram[0x54]) + 10000 * bcd(ram[0x55]))
+# A frame at a time from both dumps (a whole game's dump is gigabytes): what is compared of each
+# frame, the game's figures at the last, the rebirths.
+compared = differing = busy = 0
+first = None
+last = {}
+idle_bytes = {}
+rebirths = {"FCEUX": [], "here": []}
+level_before = {"FCEUX": None, "here": None}
+with open(sys.argv[1]) as fa, open(sys.argv[2]) as fo:
+    def frame_of(f):
+        for line in f:
+            n, ram = line.split()
+            n = int(n)
+            if 1 <= n <= frames:
+                return n, bytes.fromhex(ram)
+        return None, None
+    for k in range(1, frames + 1):
+        ka, ra = frame_of(fa)
+        ko, ro = frame_of(fo)
+        if ka != k or ko != k:
+            print("frame %d missing from %s" % (k, "FCEUX's dump" if ka != k else "ours"))
+            sys.exit(1)
+        for who, ram in (("FCEUX", ra), ("here", ro)):
+            if level_before[who] == 255 and ram[0x44] == 0 and ram[0xC0] == 4:  # in a game (not the power-on bytes)
+                rebirths[who].append(k)
+            level_before[who] = ram[0x44]
+        compared += 1
+        if ra != ro and (not skip or any(ra[i] != ro[i] for i in kept)):
+            differing += 1
+            if first is None:
+                a = next(i for i in kept if ra[i] != ro[i])
+                first = "frame %d: RAM $%04X FCEUX %02X here %02X" % (k, a, ra[a], ro[a])
+            # $0033 set: the game's frame work still under way where the frame ends, caught at
+            # another point of it in each (--replay skips such frames).
+            if ra[0x33] or ro[0x33]:
+                busy += 1
+            else:
+                for i in kept:
+                    if ra[i] != ro[i]:
+                        idle_bytes.setdefault(i, []).append(k)
+        last = {"FCEUX": ra, "here": ro}
+what = "the game's RAM (%d bytes: the AI's and the stack page left out)" % len(kept) if skip else "RAM"
+print("FCEUX movie, power-on %s, %s: %d frames compared, %d differing%s" % (power_on, what, compared, differing, ": first " + first if first else ""))
+if differing:
+    print("  %d of them end with the game's frame work under way ($0033 not 0)%s" % (busy, "; in the others:" if idle_bytes else ""))
+    for i, ks in sorted(idle_bytes.items()):
+        print("  $%04X in %d frames, %d to %d" % (i, len(ks), ks[0], ks[-1]))
+lf = game(last["FCEUX"]); lo = game(last["here"])
+print("at the end (frame %d): FCEUX level %d, %d lines, score %d; here level %d, %d lines, score %d" % ((frames,) + lf + lo))
+for who in ("FCEUX", "here"):
+    if rebirths[who]:
+        print("%s: the rebirth (levelNumber $0044 from 255 to 0) in frame %s" % (who, ", ".join(str(k) for k in rebirths[who])))
 sys.exit(1 if differing else 0)
 PY
   echo "dumps: $out"
