@@ -20,9 +20,9 @@
 # each rebirth (levelNumber $0044 from 255 to 0) seen in FCEUX and here, with its frame.
 # --game-ram: the game's RAM only, for a movie of an AI game (nestris-ai play --write-movie, the
 # patched ROM as ROM): the AI's own RAM (the build's RAM areas, from its cart/usage.txt) and the
-# stack page are left out. The AI thinks in the time the game leaves it in each frame, and FCEUX's
-# timing within a frame is not the console's to the cycle, so where the NMI stops its search, and
-# the bytes the search leaves, differ; the game's bytes must not.
+# stack page are left out. The AI searches in the time the game leaves it in each frame: those
+# bytes hold where the NMI stopped it, and in FCEUX they part from the AI's first frame on; the
+# game's bytes must not.
 # Exit status 0 only when every frame is identical.
 # Needs the Debian packages fceux and xvfb.
 # FCEUX runs with a home of its own, a directory in the temporary directory: it reads and rewrites
@@ -81,7 +81,7 @@ def game(ram):  # the hundreds of lines count in binary past 9 (lines_made)
             bcd(ram[0x53]) + 100 * bcd(ram[0x54]) + 10000 * bcd(ram[0x55]))
 # A frame at a time from both dumps (a whole game's dump is gigabytes): what is compared of each
 # frame, the game's figures at the last, the rebirths.
-compared = differing = busy = 0
+compared = differing = busy = figures_apart = 0
 first = None
 last = {}
 idle_bytes = {}
@@ -106,6 +106,8 @@ with open(sys.argv[1]) as fa, open(sys.argv[2]) as fo:
                 rebirths[who].append(k)
             level_before[who] = ram[0x44]
         compared += 1
+        if game(ra)[:2] != game(ro)[:2]:
+            figures_apart += 1
         if ra != ro and (not skip or any(ra[i] != ro[i] for i in kept)):
             differing += 1
             if first is None:
@@ -126,6 +128,7 @@ if differing:
     print("  %d of them end with the game's frame work under way ($0033 not 0)%s" % (busy, "; in the others:" if idle_bytes else ""))
     for i, ks in sorted(idle_bytes.items()):
         print("  $%04X in %d frames, %d to %d" % (i, len(ks), ks[0], ks[-1]))
+print("levelNumber ($0044) or the lines ($0050-$0051) apart in %d frames" % figures_apart)
 lf = game(last["FCEUX"]); lo = game(last["here"])
 print("at the end (frame %d): FCEUX level %d, %d lines, score %d; here level %d, %d lines, score %d" % ((frames,) + lf + lo))
 for who in ("FCEUX", "here"):
