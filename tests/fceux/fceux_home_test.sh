@@ -9,8 +9,8 @@ set -eu
 src=$1
 build=$2
 rom=$3
-{ command -v fceux >/dev/null || [ -x /usr/games/fceux ]; } || { echo "SKIPPED: fceux is not installed"; exit 0; }
-command -v xvfb-run >/dev/null || { echo "SKIPPED: xvfb-run is not installed (Debian package xvfb)"; exit 0; }
+. "$src/tests/fceux/needs.sh"
+needs_fceux
 work=$(mktemp -d "${TMPDIR:-/tmp}/nestris-fceux-home-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/home" "$work/tmp"

@@ -16,8 +16,8 @@
 set -eu
 src=$1
 build=$2
-[ -n "${TETRIS_ROM:-}" ] || { echo "SKIPPED: TETRIS_ROM is not set"; exit 0; }
-[ -f "$TETRIS_ROM" ] || { echo "SKIPPED: TETRIS_ROM=$TETRIS_ROM is not a file"; exit 0; }
+. "$src/tests/fceux/needs.sh"
+needs_rom
 fceux=$(command -v fceux || echo /usr/games/fceux)
 [ -x "$fceux" ] || { echo "SKIPPED: fceux is not installed"; exit 0; }
 command -v xvfb-run >/dev/null || { echo "SKIPPED: xvfb-run is not installed (Debian package xvfb)"; exit 0; }

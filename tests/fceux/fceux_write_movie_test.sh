@@ -8,10 +8,9 @@
 set -eu
 src=$1
 build=$2
-[ -n "${TETRIS_ROM:-}" ] || { echo "SKIPPED: TETRIS_ROM is not set"; exit 0; }
-[ -f "$TETRIS_ROM" ] || { echo "SKIPPED: TETRIS_ROM=$TETRIS_ROM is not a file"; exit 0; }
-{ command -v fceux >/dev/null || [ -x /usr/games/fceux ]; } || { echo "SKIPPED: fceux is not installed"; exit 0; }
-command -v xvfb-run >/dev/null || { echo "SKIPPED: xvfb-run is not installed (Debian package xvfb)"; exit 0; }
+. "$src/tests/fceux/needs.sh"
+needs_rom
+needs_fceux
 # The patched ROM and the RAM dumps are made from the user's ROM: all in here, removed at the end.
 work=$(mktemp -d "${TMPDIR:-/tmp}/nestris-write-movie-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
