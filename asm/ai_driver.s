@@ -142,15 +142,15 @@ between:
     ldy levelNumber
     cpy #ROW5_LEVEL
     bcc nothing
-    ldx #$100-10            ; the scan's index runs from -10 to -1 (gen_row5_scan_first)
+    ldx #$100-COLUMNS       ; the scan's index runs from -COLUMNS to -1 (gen_row5_scan_first)
 scan_row5:
-    lda playfield+6*10-$100,x ; row 5
+    lda playfield+6*COLUMNS-$100,x ; row 5
     .assert EMPTY_TILE >= $80, error, "the row-5 scan tells a block by bit 7"
     bpl row5_block          ; (the blocks' tiles are below $80)
     inx
     bne scan_row5
     beq nothing             ; (always: row 5 empty)
-row5_block:                 ; (C = 1: cpy) X = the block's column - 10
+row5_block:                 ; (C = 1: cpy) X = the block's column - COLUMNS
     txa
     sbc gen_row5_scan_first-ROW5_LEVEL,y
     cmp gen_row5_count-ROW5_LEVEL,y

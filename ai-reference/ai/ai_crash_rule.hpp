@@ -44,7 +44,7 @@ struct LevelRange {
 // AI sets the preview by row 5's first block: hidden for the columns of row5_hidden[level -
 // row5_level], shown for the others. Chosen from the model, for a lock without a line (the lost
 // locks the kinds describe: a clear that fills or empties row 5 changes the tune), for the most
-// orientations safe. (asm: ROW5_LEVEL, gen_row5_first, gen_row5_count, generated)
+// orientations safe. (asm: ROW5_LEVEL, gen_row5_scan_first, gen_row5_count, generated)
 inline constexpr std::size_t kRow5Levels = 7;
 struct CrashRule {
     std::array<LevelRange, kCrashClasses> barred{};  // by crash_class
@@ -99,7 +99,8 @@ inline constexpr uint8_t kHiddenOrientations = 9;
 
 // From level 128 (AI_POLL_PAUSE_LEVEL) a lock with a cell in rows 0 to kHighRows - 1 is a top-out: a block in row 5
 // changes the scoring frame's cycles (the music's scan; its tune when the row fills or empties),
-// outside the kinds the rule is built from. (asm: HIGH_ROWS, generated)
+// where at levels 254-255 no preview is safe for every column (row5_preview_hidden: only for the
+// locks the AI makes when it has lost). (asm: HIGH_ROWS, generated)
 inline constexpr uint8_t kHighRows = 6;
 // The highest row a lock's cells may take for a piece that spawned at `spawn_level`.
 inline uint8_t lowest_allowed_top_row(uint8_t spawn_level) {

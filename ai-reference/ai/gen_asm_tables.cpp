@@ -386,13 +386,13 @@ std::string generate(const EvalTables& tables) {
     std::vector<int> soft_rows;
     for (uint8_t x = 0; x < kColumns; ++x) soft_rows.push_back(soft_drop_lowest_row(x));
     table(o, "gen_soft_drop_rows", soft_rows);
-    // The row-5 preview's columns by level from ROW5_LEVEL, the first less 10 (mod 256): the
-    // driver's scan of row 5 counts its index from -10.
+    // The row-5 preview's columns by level from ROW5_LEVEL, the first less the row's width (mod
+    // 256): the driver's scan of row 5 counts its index from -COLUMNS.
     std::vector<int> row5_first, row5_count;
     const CrashRule& rule = crash_rule();
     for (int level = rule.row5_level; rule.row5_level != 0 && level < 256; ++level) {
         const LevelRange r = rule.row5_hidden[static_cast<std::size_t>(level - rule.row5_level)];
-        row5_first.push_back((r.first - kRow5Empty) & 0xFF);
+        row5_first.push_back((r.first - kColumns) & 0xFF);
         row5_count.push_back(r.count);
     }
     table(o, "gen_row5_scan_first", row5_first);

@@ -196,6 +196,12 @@ FrameTimeForecast forecast_frame_time(const GameState& before, const FrameWork& 
 }
 
 
+uint8_t row5_first_block(const uint8_t* playfield) {
+    for (uint8_t col = 0; col < kRow5Empty; ++col)
+        if (playfield[5 * kPlayfieldWidth + col] != kTileEmpty) return col;
+    return kRow5Empty;
+}
+
 namespace {
 // The first block of row 5 that the scoring frame's music test finds, when the test leaves the
 // music as it is (the kinds' condition, ai_pre_loop); nullopt when it may change the tune. Without
@@ -204,12 +210,8 @@ namespace {
 // piece: rows 0 to 5 + cleared empty before mean row 5 was empty then (its cells would have moved
 // down by at most the lines cleared below it) and is now, but for a full row 5 over an empty row 6
 // (cells left floating by earlier clears), which this does not see.
-std::optional<uint8_t> music_scan_unchanged(const GameState& before, uint8_t cleared) {
-    if (cleared == 0) {
-        for (uint8_t col = 0; col < kPlayfieldWidth; ++col)
-            if (before.playfield[static_cast<std::size_t>(5 * kPlayfieldWidth + col)] != kTileEmpty) return col;
-        return kRow5Empty;
-    }
+std::optional<uint8_t> row5_first_if_music_unchanged(const GameState& before, uint8_t cleared) {
+    if (cleared == 0) return row5_first_block(before.playfield.data());
     const int rows = 6 + cleared;
     for (int i = 0; i < rows * kPlayfieldWidth; ++i)
         if (before.playfield[static_cast<std::size_t>(i)] != kTileEmpty) return std::nullopt;
@@ -221,7 +223,7 @@ FrameTimeForecast forecast_ai_frame_time(const GameState& before) {
     FrameTimeForecast f = forecast_frame_time(before, ai_game_work(before.levelNumber));
     if (!f.scoring || before.levelNumber < hooks::AI_POLL_PAUSE_LEVEL) return f;
     const std::optional<ScoreLoopInput> in = score_loop_input(before);
-    const std::optional<uint8_t> row5_first = music_scan_unchanged(before, in->lines);
+    const std::optional<uint8_t> row5_first = row5_first_if_music_unchanged(before, in->lines);
     if (!row5_first) return f;
     AiScoringKind kind = scoring_kind(before.lines[0], in->lines, in->level != before.levelNumber);
     kind.row5_first = *row5_first;

@@ -91,10 +91,13 @@ inline constexpr CycleRange kAiNextNmi{29777, 29784};
 // the lock's frame ran the same test on the same row 5 when no line was cleared). kRow5Empty: no
 // block. Traced: a lock without a line at level 254 with a block at column 4, 6 861-6 865 cycles
 // against its kind's 6 946-6 951 (measure-lock --ai-game 900000 --title-wait 19, session 31).
-inline constexpr uint8_t kRow5Empty = 10;
+inline constexpr uint8_t kRow5Empty = kPlayfieldWidth;
 constexpr uint32_t row5_scan_sooner(uint8_t row5_first) {
     return row5_first < kRow5Empty ? 149u - 16u * row5_first : 0u;
 }
+// The first block the test finds in a playfield page (or the RAM from its start, $0400): the
+// column of row 5's first tile that is not empty, kRow5Empty when none.
+uint8_t row5_first_block(const uint8_t* playfield);
 // What the cycles before the loop depend on in the AI's scoring frames from level 128, where it
 // does not soft-drop (AI_DESIGN.md): the lines cleared, whether the lines counter's tens digit
 // changes (the level-up test runs) and whether the level goes up, with the music unchanged (the

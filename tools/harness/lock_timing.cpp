@@ -200,11 +200,7 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
             f.piece_x = at_nmi[tetris::tetriminoX];
             f.piece_y = at_nmi[tetris::tetriminoY];
             f.next_piece = at_nmi[tetris::nextPiece];
-            for (uint8_t col = 0; col < 10; ++col)
-                if (at_nmi[static_cast<std::size_t>(tetris::playfield + 50 + col)] != kTileEmpty) {
-                    f.row5_first_block = col;
-                    break;
-                }
+            f.row5_first_block = row5_first_block(at_nmi.data() + tetris::playfield);
             f.score = {n.read_ram(tetris::score), n.read_ram(static_cast<uint16_t>(tetris::score + 1)),
                        n.read_ram(static_cast<uint16_t>(tetris::score + 2))};
             f.pre = c - last_nmi;

@@ -95,8 +95,9 @@ struct ScoringFrame {
     std::vector<uint64_t> dispatch_windows;
 };
 // The kind of an AI game's scoring frame (frame_time.hpp), when it is one the kinds describe: from
-// a spawn at level 128 or above, the music unchanged (row 5's first block: AiScoringKind::row5_first), its work begun at its own NMI (not after a lag),
-// the soft drop's points leaving kSoftDropScore if any; nullopt otherwise.
+// a spawn at level 128 or above, the music unchanged (row 5's first block: AiScoringKind::row5_first),
+// its work begun at its own NMI (not after a lag), the soft drop's points leaving kSoftDropScore if
+// any; nullopt otherwise.
 std::optional<AiScoringKind> ai_kind_of(const ScoringFrame& f);
 struct AiGameTimes {
     std::vector<ScoringFrame> frames;
