@@ -73,6 +73,35 @@ TEST_CASE("real game: an AI game from a model-made state at level 178 is the car
     CHECK(c.lines >= 60);
     CHECK(c.lag_frames >= 10);
     CHECK(c.real_fallbacks == c.loop_fallbacks);
+    // the breakdown by the stack's band covers every level-29+ piece and fallback once
+    uint32_t pieces = 0, fallbacks = 0;
+    for (unsigned band = 0; band < 8; ++band) {
+        pieces += c.pieces_29_by_band[band];
+        fallbacks += c.fallbacks_29_by_band[band];
+        CHECK((band < 4 ? c.pieces_29_by_band[band] == 0 : true));  // every piece spawns at 138 or above
+    }
+    CHECK(pieces == c.pieces_29);
+    CHECK(fallbacks == c.fallbacks_29);
+}
+
+TEST_CASE("a level-29+ piece's fallback band: its stack's height (every column) and whether its level lags") {
+    GameState s;
+    s.levelNumber = 29;
+    CHECK(game::fallback_band(s) == 0);  // empty
+    s.playfield[19 * 10 + 9] = 0x7B;     // one block in the bottom row, the well column
+    CHECK(game::fallback_band(s) == 0);
+    s.playfield[14 * 10 + 0] = 0x7B;     // 6 high
+    CHECK(game::fallback_band(s) == 1);
+    s.playfield[12 * 10 + 3] = 0x7B;     // 8 high
+    CHECK(game::fallback_band(s) == 1);
+    s.playfield[11 * 10 + 3] = 0x7B;     // 9 high
+    CHECK(game::fallback_band(s) == 2);
+    s.playfield[8 * 10 + 5] = 0x7B;      // 12 high
+    CHECK(game::fallback_band(s) == 3);
+    s.levelNumber = 138;
+    CHECK(game::fallback_band(s) == 7);
+    CHECK(game::fallback_band_name(7) == "levels 138+, stack 12+");
+    CHECK(game::fallback_band_name(0) == "levels 29-137, stack 0-5");
 }
 
 // A game the AI loses at level 253 (model-made state): its last locks leave blocks in row 5, and

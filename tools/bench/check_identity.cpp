@@ -136,6 +136,16 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
                 static_cast<unsigned long long>(pieces_29), percent(fallbacks_29, pieces_29),
                 static_cast<unsigned long long>(mismatches), static_cast<unsigned long long>(unpredicted),
                 forecast.summary().c_str(), besides_loop.summary().c_str());
+    if (pieces_29) {
+        std::printf("level 29+ pieces on an unfinished search's best, by the stack they spawn on:");
+        for (unsigned band = 0; band < 8; ++band) {
+            const uint64_t p = sum_of(games, [band](const Game& c) { return c.pieces_29_by_band[band]; });
+            const uint64_t f = sum_of(games, [band](const Game& c) { return c.fallbacks_29_by_band[band]; });
+            std::printf("%s %s: %llu of %llu (%.1f %%)", band ? ";" : "", game::fallback_band_name(band).c_str(),
+                        static_cast<unsigned long long>(f), static_cast<unsigned long long>(p), percent(f, p));
+        }
+        std::printf("\n");
+    }
     return mismatches || unreadable || unpredicted || forecast.wrong ? 1 : 0;
 }
 

@@ -44,6 +44,23 @@ std::string describe_end(const AiGameComparison& c) {
     return "?";
 }
 
+unsigned fallback_band(const GameState& spawned) {
+    unsigned height = 0;
+    for (int row = 0; row < ai::kRows && !height; ++row)
+        for (int col = 0; col < ai::kColumns; ++col)
+            if (spawned.playfield[static_cast<std::size_t>(row * ai::kColumns + col)] != kTileEmpty) {
+                height = static_cast<unsigned>(ai::kRows - row);
+                break;
+            }
+    const unsigned by_height = height <= 5 ? 0 : height <= 8 ? 1 : height <= 11 ? 2 : 3;
+    return by_height + (spawned.levelNumber >= 138 ? 4 : 0);
+}
+
+std::string fallback_band_name(unsigned band) {
+    static const char* const heights[] = {"0-5", "6-8", "9-11", "12+"};
+    return std::string(band >= 4 ? "levels 138+" : "levels 29-137") + ", stack " + heights[band % 4];
+}
+
 AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom, const CartImage& cart,
                                            const MenuWalk& walk, uint64_t max_frames,
                                            std::optional<ModelStart> start) {
@@ -214,6 +231,8 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
             last_late = b.late_plans;
             out.pieces += spawned;
             out.pieces_29 += fast && spawned;
+            if (fast && spawned) ++out.pieces_29_by_band[fallback_band(b.state)];
+            if (fast && fallbacks) out.fallbacks_29_by_band[fallback_band(b.state)] += fallbacks;
             last_count = b.state.spawnCount;
             if (!(loop->state() == b.state))
                 out.mismatch = "frame " + std::to_string(out.frames) + ": " + state_difference(b.state, loop->state());

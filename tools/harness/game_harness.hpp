@@ -263,6 +263,9 @@ struct AiGameComparison {
     uint32_t real_fallbacks = 0;       // pieces the real game gave the best of an unfinished search
     uint32_t loop_fallbacks = 0;       // the same in the loop
     uint32_t pieces_29 = 0, fallbacks_29 = 0;  // of those, at level 29 and above (a row a frame)
+    // The level-29+ pieces and their fallbacks by the stack they spawn on (FallbackBand: its
+    // height band, and whether the level lags: 138 and above).
+    std::array<uint32_t, 8> pieces_29_by_band{}, fallbacks_29_by_band{};
     bool game_over = false;            // the game reached its curtain (else see `end`)
     // How the comparison ended. Only the curtain is a game over: the game leaving play any other
     // way (the CPU running outside the game's code, a reset to the menus, no frame boundary for
@@ -282,6 +285,10 @@ struct AiGameComparison {
     // state compared) said it may crash (frame_time.hpp).
     bool crash_predicted = false;
 };
+// The band of a level-29+ piece for the fallback breakdown: stack height 0-5, 6-8, 9-11, 12+
+// (0-3), plus 4 from level 138 on, where frames lag; and its name.
+unsigned fallback_band(const GameState& spawned);
+std::string fallback_band_name(unsigned band);
 // "game over (the curtain)", "frames ran out", "CRASH: ..." or "cannot read the state: ...".
 std::string describe_end(const AiGameComparison& c);
 // A game from a model-made state: at its first frame of play, `level`, score 999 999, a stack 8
