@@ -145,6 +145,31 @@ uint8_t candidates_for(uint8_t fpd, bool first_piece, const EvalSet& set) {
     return fpd == 1 || first_piece ? set.keep_fast : set.keep;
 }
 
+// From level 128 the crash rule (ai_crash_rule.hpp): a lock it bars, or with a cell in the high
+// rows, is a top-out, in both plies, by the piece's spawn level and lines: it costs kCostMax and
+// counts no lines, as the cartridge's top-out path leaves it.
+bool placement_lost(const LevelState& level, const Target& t, const Placed& p) {
+    return p.topped_out || top_row(t) < static_cast<int8_t>(lowest_allowed_top_row(level.level)) ||
+           lock_barred(level.level, p.lines, level.lines_lo, t.x, t.landing_y);
+}
+
+uint16_t best_reply(const Board& board, uint8_t type, Gravity gravity, const LevelState& level, const EvalSet& set,
+                    bool fast, bool danger, SearchStats& stats) {
+    uint16_t best = kCostMax;
+    stats.positions_checked += positions_of(type);
+    for_each_reachable(board, type, gravity, [&](const Target& q) {
+        const Placed pq = place(board, q);
+        ++stats.evaluations;
+        if (pq.lines) ++stats.line_clears;
+        best = std::min(best, placement_lost(level, q, pq) ? kCostMax : placement_cost(pq, set, fast, danger));
+    });
+    return best;
+}
+
+Gravity reply_gravity(const LevelState& level, uint8_t lines) {
+    return Gravity{frames_per_drop(after_lines(level, lines).level), false};
+}
+
 Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
     Precomputed out;
     const uint8_t g = frames_per_drop(in.level.level);
@@ -153,22 +178,13 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
     // Both plies cost line clears by the root board: a high stack makes burns cheaper.
     const bool danger = in_danger(in.board, g, set);
 
-    // From level 128 the crash rule (ai_crash_rule.hpp): a lock it bars, or with a cell in the
-    // high rows, is a top-out, in both plies, by the piece's spawn level and lines: it costs
-    // kCostMax and counts no lines, as the cartridge's top-out path leaves it.
-    const int8_t lowest_top = static_cast<int8_t>(lowest_allowed_top_row(in.level.level));
-    const auto lost = [&](const Target& t, const Placed& p) {
-        return p.topped_out || top_row(t) < lowest_top ||
-               lock_barred(in.level.level, p.lines, in.level.lines_lo, t.x, t.landing_y);
-    };
-
     // Ply 1: every reachable placement of the piece, the K cheapest kept in order.
     out.stats.positions_checked += positions_of(in.piece_type);
     for_each_reachable(in.board, in.piece_type, Gravity{g, in.first_piece}, [&](const Target& t) {
         const Placed p = place(in.board, t);
         ++out.stats.evaluations;
         if (p.lines) ++out.stats.line_clears;
-        const bool out_of_play = lost(t, p);
+        const bool out_of_play = placement_lost(in.level, t, p);
         Candidate c{t, out_of_play ? kCostMax : placement_cost(p, set, g == 1, danger),
                     out_of_play ? kCostMax : lines_table(set, danger)[p.lines], out_of_play ? uint8_t{0} : p.lines};
         uint8_t at = out.count;
@@ -196,18 +212,9 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
     for (uint8_t k = 0; k < out.count; ++k) {
         const Placed p = place(in.board, out.candidates[k].target);
         // (the candidate's lines: none for one that tops out or may crash, as in the cartridge)
-        const Gravity reply_gravity{frames_per_drop(after_lines(in.level, out.candidates[k].lines).level), false};
-        for (uint8_t type = 0; type < kPieceTypes; ++type) {
-            uint16_t best = kCostMax;
-            out.stats.positions_checked += positions_of(type);
-            for_each_reachable(p.board, type, reply_gravity, [&](const Target& q) {
-                const Placed pq = place(p.board, q);
-                ++out.stats.evaluations;
-                if (pq.lines) ++out.stats.line_clears;
-                best = std::min(best, lost(q, pq) ? kCostMax : placement_cost(pq, set, g == 1, danger));
-            });
-            out.best2[k][type] = best;
-        }
+        const Gravity gravity = reply_gravity(in.level, out.candidates[k].lines);
+        for (uint8_t type = 0; type < kPieceTypes; ++type)
+            out.best2[k][type] = best_reply(p.board, type, gravity, in.level, set, g == 1, danger, out.stats);
     }
     return out;
 }

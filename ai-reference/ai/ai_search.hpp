@@ -141,6 +141,16 @@ struct SearchInput {
     bool first_piece = false;  // spawns into the hold at the start of a game
 };
 
+// Does a placement lose the game: it tops out, or from level 128 the crash rule bars its lock or
+// its cells reach the high rows (by the piece's spawn level and lines)?
+bool placement_lost(const LevelState& level, const Target& target, const Placed& placed);
+// The second ply: the lowest cost of a reachable placement of `type` on `board` (kCostMax when
+// none is, or every one is lost), the level and lines still the first piece's spawn's.
+uint16_t best_reply(const Board& board, uint8_t type, Gravity gravity, const LevelState& level, const EvalSet& set,
+                    bool fast, bool danger, SearchStats& stats);
+// The reply's gravity: its level is the first piece's after its lines.
+Gravity reply_gravity(const LevelState& level, uint8_t lines);
+
 // K: fewer at level 29, where a piece falls fastest, and for a game's first piece.
 uint8_t candidates_for(uint8_t frames_per_drop, bool first_piece, const EvalSet& set);
 
