@@ -112,9 +112,7 @@ unscored:
     bmi pause
 think:
     jsr resume
-    jsr playing_mode
-    tax
-    jmp wait
+    jmp playing             ; (last_mode is not 0 here: no fresh start)
 .endproc
 
 ; A = ai_mode while the game is in a game or the demo, else 0 (AI_MODE_HUMAN): after a reset

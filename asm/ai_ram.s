@@ -83,7 +83,7 @@ s_level:    .res 1
 s_lines_lo: .res 1
 s_lines_hi: .res 1
 s_btype:    .res 1
-s_hold:     .res 1
+s_hold:     .res 1      ; bit 7: the hold before a game's first piece (autorepeatY as the game has it)
 
 .segment "AI_ZP_EVAL": zeropage
 eb_base:    .res 2      ; row sum + hole sum + stack, spawn and lines cost of no line: the start

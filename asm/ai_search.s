@@ -234,7 +234,7 @@ terms_changed:
 terms_same:
     pla
     ldx s_hold
-    cpx #1                  ; C = hold
+    cpx #$80                ; C = hold (autorepeatY's sign)
     bcc not_first
     ldy #KEEP_FAST          ; a game's first piece: K = KEEP_FAST (it must be done in the hold)
     sty s_keep

@@ -30,7 +30,7 @@ plan_down:  .res 2      ; Down held from frame k = plan_down (max(2n, 1))
 plan_k:     .res 2      ; the candidate it plays
 task_late:  .res 1      ; searches redone at a spawn because the game differed from the prediction
 late_plans: .res 1      ; pieces given the best placement of an unfinished search (counts, wraps)
-in_search:  .res 1      ; nonzero while the search for the preview piece runs (search_ahead)
+in_search:  .res 1      ; nonzero while the search for the preview piece runs (ai_task_main)
 pred_sum:   .res 2      ; eb_checksum of the board that search assumes
 finishing:  .res 1      ; nonzero while late_spawn finishes a search for the preview alone
 fin_from:   .res 1      ; the candidate it begins at
@@ -61,7 +61,15 @@ placed:
     sta s_type
     lda #0
     sta s_hold
-    jsr search_ahead        ; while the piece falls
+    ; the search for the preview piece, while the piece falls; resume may abandon it at the
+    ; preview's spawn (then late_spawn goes on from what it found). pred_sum: the board it assumes.
+    jsr eb_checksum
+    sta pred_sum
+    stx pred_sum+1
+    inc in_search
+    jsr ai_precompute_prepared
+    lda #0
+    sta in_search
 wait_spawn:
     jsr next_frame
     bcs wait_spawn          ; no piece under control
@@ -99,7 +107,17 @@ published:
     lda drv_id
     cmp cur_id
     bne next_piece
-    jsr straight_drop       ; then it falls as it spawned, and the next search starts from that
+    ldx s_type              ; then it falls as it spawned (its spawn orientation, column 5,
+    lda game_spawnTable,x   ; straight down), and the next search starts from that
+    sta z_o
+    tax
+    jsr set_shape
+    lda #SPAWN_X
+    sta z_x
+    jsr landing_at
+    sec
+    sbc #2
+    sta z_y
     jmp placed
 no_plan:
     lda #PLAN_LOST          ; nothing reachable: the game is lost; wait for the next one
@@ -107,20 +125,6 @@ no_plan:
 lost:
     jsr next_frame
     jmp lost
-.endproc
-
-; ai_precompute_prepared for the preview piece, which resume may abandon at its spawn (then
-; late_spawn goes on from what it found). pred_sum: the board it assumes.
-.segment "PACK_search_ahead"
-.proc search_ahead
-    jsr eb_checksum
-    sta pred_sum
-    stx pred_sum+1
-    inc in_search
-    jsr ai_precompute_prepared
-    lda #0
-    sta in_search
-    rts
 .endproc
 
 ; The task's entry when the piece spawned before its search was done (resume). If the piece,
@@ -149,8 +153,8 @@ redo:
 found:
     ldx #0
     lda s_ply
-    cmp #2
-    bne chosen              ; still in the first ply
+    lsr
+    bcs chosen              ; still in the first ply (s_ply 1)
     lda displayNextPiece
     bne chosen              ; no preview shown
     ldy nextPiece
@@ -216,9 +220,9 @@ finish_late = late_spawn::no_finish
 ; the candidate eb has, or from candidate fin_from.
 .segment "PACK_finish_search"
 .proc finish_search
-    lda eb_state
-    beq from_fin            ; EB_SPAWN
     lda fin_from
+    ldx eb_state
+    beq from_fin            ; EB_SPAWN
     cmp ply2_k
     bne next                ; the candidate's reply of this type is known
     lda ply2_first
@@ -227,7 +231,6 @@ finish_late = late_spawn::no_finish
 next:
     jmp ply2_candidate_done
 from_fin:
-    lda fin_from
     sta ply2_k
     jmp ply2_candidates
 .endproc
@@ -283,47 +286,22 @@ taken:
 ; assumed, when eb itself has been worked on since.
 .segment "PACK_eb_checksum"
 .proc eb_checksum
-sum        = z_t0           ; the bytes' sum
-sum_of_sums = z_t1          ; the sum of the sums
+sum_of_sums = z_t1          ; the sum of the sums (the bytes' sum: A)
     lda #0
-    sta sum
     sta sum_of_sums
-    ldy #ROWS-1
-row:
-    lda eb_lo,y
-    jsr add
-    lda eb_hi,y
-    jsr add
-    dey
-    bpl row
-    lda sum
-    ldx sum_of_sums
-    rts
-add:
+    ldy #2*ROWS-1           ; eb_hi's bytes, then eb_lo's
+.assert eb_hi = eb_lo + ROWS, error, "eb_checksum reads eb_lo and eb_hi as one run"
+byte:
     clc
-    adc sum
-    sta sum
+    adc eb_lo,y
+    tax
     clc
     adc sum_of_sums
     sta sum_of_sums
-    rts
-.endproc
-
-; z_o, z_x, z_y: the piece s_type as it spawned on eb (its spawn orientation, column 5), dropped
-; straight down: where a piece without input lands.
-.segment "PACK_straight_drop"
-.proc straight_drop
-    ldx s_type
-    lda game_spawnTable,x
-    sta z_o
-    tax
-    jsr set_shape
-    lda #SPAWN_X
-    sta z_x
-    jsr landing_at
-    sec
-    sbc #2
-    sta z_y
+    txa
+    dey
+    bpl byte
+    ldx sum_of_sums
     rts
 .endproc
 
@@ -333,14 +311,13 @@ add:
 .segment "PACK_publish"
 .proc publish
 rot_end    = z_t0           ; the rotation's last frame (plan_rot_last)
-shifts     = z_t1           ; the candidate's column, then the shifts to it
     lda plan_at
     eor #1
     tay                     ; the slot written
     txa
     sta plan_k,y
     lda cand_x,x
-    sta shifts
+    pha                     ; the candidate's column
     lda cand_rot,x
     tax
     lda slot_buttons,x
@@ -352,7 +329,7 @@ shifts     = z_t1           ; the candidate's column, then the shifts to it
 rot_last:
     sta plan_rot_last,y
     sta rot_end
-    lda shifts
+    pla
     sec
     sbc #SPAWN_X
     ldx #BUTTON_RIGHT
@@ -361,10 +338,10 @@ rot_last:
     adc #1                  ; C clear: 5 - x
     ldx #BUTTON_LEFT
 right:
-    sta shifts
+    pha                     ; the shifts to it
     txa
     sta plan_shift,y
-    lda shifts
+    pla
     asl                     ; (C = 0)
     beq shift_last
     sbc #0
@@ -392,6 +369,9 @@ slot_buttons:
 ; A = 2: C = 1 when the piece, level and lines are as assumed; the board into eb. A = 3: C = 1
 ; when the piece, level and lines are as assumed.
 .segment "PACK_read_or_check"
+read_shown_at:              ; where the game shows them, in zero page, in s_type's order (z_t0:
+    .byte z_t0, levelNumber, lines, lines+1, gameType, autorepeatY ; read_or_check's shown_type)
+.assert s_btype = s_lines_hi + 1 && s_hold = s_btype + 1, error, "read_or_check reads s_type .. s_hold as one run"
 .proc read_or_check
 mode       = z_t4           ; A: 0 read, 1 check, 2 check and read the board, 3 check
 shown_type = z_t0           ; the piece's type the game shows
@@ -399,9 +379,12 @@ shown_type = z_t0           ; the piece's type the game shows
     ldx currentPiece
     lda game_tetriminoTypeFromOrientation,x
     sta shown_type
-    ldx #3                  ; s_type, s_level, s_lines_lo, s_lines_hi are adjacent
+    ldx #5                  ; s_type .. s_hold are adjacent: a read takes all six,
+    lda mode
+    beq field
+    ldx #3                  ; a check the first four
 field:
-    ldy shown_at,x
+    ldy read_shown_at,x
     lda a:0,y               ; what the game shows
     ldy mode
     bne compare
@@ -413,40 +396,27 @@ compare:
 next:
     dex
     bpl field
-    tya                     ; (Y = mode)
-    bne rows
-    lda gameType
-    sta s_btype
-    lda autorepeatY
-    and #$80
-    sta s_hold
-rows:
-    cpy #3
-    bcs fields_only
-    tya
-    and #1                  ; 1: compare the rows; 0, 2: read them
-    jmp scan_playfield
-fields_only:
-    rts                     ; (C = 1)
+    cpy #3                  ; (Y = mode)
+    bcc rows
+    rts                     ; (C = 1) the fields only
 differ:
     clc
     rts
-shown_at:                   ; where the game shows them, in zero page, in s_type's order
-    .byte shown_type, levelNumber, lines, lines+1
+rows:
+    tya
+    and #1                  ; 1: compare the rows; 0, 2: read them
 .endproc
-
+; fall through
 ; The playfield, row by row, as 12-bit rows (walls included; a cell is filled when its tile is
 ; below the empty tile, as the game's collision test has it): A = 0 stores them in eb's rows;
 ; A = 1 compares them and returns C = 1 when they all equal eb's. A step of the background task
 ; every 4 rows.
-.segment "PACK_scan_playfield"
 .proc scan_playfield
 comparing  = z_t3           ; A: 1 compare the rows, 0 store them
 cell_at    = z_t5           ; the cell at hand (playfield index)
 row_at     = z_t6           ; the row at hand
-bits_lo    = z_t0           ; the row's 12 bits
+bits_lo    = z_t0           ; the row's 12 bits (bits_hi's old bits are all shifted out)
 bits_hi    = z_t1
-cells_left = z_t2           ; the row's cells still to go
     sta comparing
     lda #ROWS*COLUMNS-1
     sta cell_at
@@ -456,37 +426,33 @@ row:
     ldy cell_at
     ldx #1                  ; the right wall (filled: 1), then the cells from column 9
     stx bits_lo
-    dex
-    stx bits_hi
-    lda #COLUMNS
-    sta cells_left
+    ldx #COLUMNS            ; the row's cells still to go
 cell:
     lda #EMPTY_TILE-1
     cmp playfield,y         ; C = filled (its tile below the empty tile)
     rol bits_lo
     rol bits_hi
     dey
-    dec cells_left
+    dex
     bne cell
     sty cell_at
     sec                     ; the left wall (filled): the 12 bits
     rol bits_lo
     rol bits_hi
     ldx row_at
+    lda bits_lo
+    cmp eb_lo,x
+    bne new_row
+    lda bits_hi
+    cmp eb_hi,x
+    beq next
+new_row:                    ; a row eb does not hold: a difference, or stored
     lda comparing
-    bne compare
+    bne read_or_check::differ
     lda bits_lo
     sta eb_lo,x
     lda bits_hi
     sta eb_hi,x
-    bne next                ; (always: the right wall)
-compare:
-    lda bits_lo
-    cmp eb_lo,x
-    bne differ
-    lda bits_hi
-    cmp eb_hi,x
-    bne differ
 next:
     txa
     and #3
@@ -496,8 +462,5 @@ same_step:
     dec row_at
     bpl row
     sec
-    rts
-differ:
-    clc
     rts
 .endproc

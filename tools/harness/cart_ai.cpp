@@ -61,7 +61,7 @@ CartSearchResult CartAi::precompute(const ai::SearchInput& in, uint64_t max_cycl
     machine_.write(symbol("s_lines_lo"), in.level.lines_lo);
     machine_.write(symbol("s_lines_hi"), in.level.lines_hi);
     machine_.write(symbol("s_btype"), in.level.b_type ? 1 : 0);
-    machine_.write(symbol("s_hold"), in.first_piece ? 1 : 0);
+    machine_.write(symbol("s_hold"), in.first_piece ? 0x80 : 0);  // bit 7, as autorepeatY has it
     machine_.write(symbol("verticalBlankingInterval"), 0);  // never yield to the game
     machine_.cpu().set_s(0xFD);
     emu::CallResult call;
