@@ -2,67 +2,6 @@
 ; caches the incremental evaluation starts from.
 .include "ai.inc"
 
-; eb_h and eb_f from the rows of eb (rows top to bottom, columns 0-9).
-.segment "PACK_ai_recompute_columns"
-.proc ai_recompute_columns
-cells_lo   = z_t0           ; the row's cells, column c at bit c (shifted out column by column)
-cells_hi   = z_t1
-row_height = z_t2           ; 20 - row: the height a cell of the row gives its column
-row_saved  = z_t3           ; the row at hand, kept over the yield
-    lda #0
-    ldx #COLUMNS-1
-clear:
-    sta eb_h,x
-    sta eb_f,x
-    dex
-    bpl clear
-    ldy #0
-row:
-    lda eb_lo,y
-    cmp #$01
-    bne cells
-    lda eb_hi,y
-    cmp #$08
-    beq empty               ; only the walls
-cells:
-    lda eb_hi,y
-    lsr                     ; drop the left wall: column c at bit c
-    sta cells_hi
-    lda eb_lo,y
-    ror
-    sta cells_lo
-    tya
-    eor #$FF
-    sec
-    adc #ROWS               ; 20 - row: the height a cell of this row gives its column
-    sta row_height
-    ldx #0
-column:
-    lsr cells_hi
-    ror cells_lo            ; C = cell of column x
-    bcc next
-    inc eb_f,x
-    lda eb_h,x
-    bne next
-    lda row_height
-    sta eb_h,x
-next:
-    inx
-    cpx #COLUMNS
-    bne column
-empty:
-    iny
-    cpy #ROWS/2
-    bne same_step
-    sty row_saved           ; a full board takes two steps of the task
-    jsr ai_yield
-    ldy row_saved
-same_step:
-    cpy #ROWS
-    bne row
-    rts
-.endproc
-
 ; eb_h from the rows of eb as they will be once its full rows (A of them) are cleared: top
 ; down from row Y (the rows above it are empty), skipping full rows, the columns first seen
 ; filled in a row get its height less the full rows below it.
@@ -148,16 +87,74 @@ done:
     rts
 .endproc
 
-; The columns and caches of eb from its rows.
+; The columns and caches of eb from its rows: eb_h and eb_f (rows top to bottom, columns 0-9),
+; then the caches.
 .segment "PACK_ai_prepare_board"
 .proc ai_prepare_board
-    jsr ai_recompute_columns
+cells_lo   = z_t0           ; the row's cells, column c at bit c (shifted out column by column)
+cells_hi   = z_t1
+row_height = z_t2           ; 20 - row: the height a cell of the row gives its column
+row_saved  = z_t3           ; the row at hand, kept over the yield
+    lda #0
+    ldx #COLUMNS-1
+clear:
+    sta eb_h,x
+    sta eb_f,x
+    dex
+    bpl clear
+    ldy #0
+row:
+    lda eb_lo,y
+    cmp #$01
+    bne cells
+    lda eb_hi,y
+    cmp #$08
+    beq empty               ; only the walls
+cells:
+    lda eb_hi,y
+    lsr                     ; drop the left wall: column c at bit c
+    sta cells_hi
+    lda eb_lo,y
+    ror
+    sta cells_lo
+    tya
+    eor #$FF
+    sec
+    adc #ROWS               ; 20 - row: the height a cell of this row gives its column
+    sta row_height
+    ldx #0
+column:
+    lsr cells_hi
+    ror cells_lo            ; C = cell of column x
+    bcc next
+    inc eb_f,x
+    lda eb_h,x
+    bne next
+    lda row_height
+    sta eb_h,x
+next:
+    inx
+    cpx #COLUMNS
+    bne column
+empty:
+    iny
+    cpy #ROWS/2
+    bne same_step
+    sty row_saved           ; a full board takes two steps of the task
+    jsr ai_yield
+    ldy row_saved
+same_step:
+    cpy #ROWS
+    bne row
 .endproc
 ; fall through
 ; The caches of eb: eb_tr and eb_rowsum (rows), the prefix sums of hole costs, the extremes.
 ; A step of the background task of their own.
 .proc ai_board_caches
-row_saved  = z_t6           ; the row at hand, kept over ai_row_index
+row_saved  = z_t6           ; the row at hand
+row_lo     = z_s0           ; its low byte,
+row_hi     = z_s0           ; then its high byte,
+counted_tr = z_s0           ; then the transitions counted so far
     jsr ai_yield
     lda #0
     sta eb_rowsum
@@ -172,12 +169,44 @@ rows:
     bne count               ; has 2 transitions
     cpy #$08
     bne count
-    ldx #2
+    lda #2
     bne counted             ; (always)
 count:
-    jsr ai_row_index
-counted:
+    ; the transitions of the row A (low byte) / Y (high byte): the popcount of row ^ (row >> 1)
+    ; over bits 0..10 (rows hold both walls: bit 0 the left one, bit c+1 column c, bit 11 the
+    ; right one), by nibbles: the index into gen_row_lo/hi
+    sta row_lo
+    tya
+    lsr                     ; C = cell 8
+    lda row_lo
+    ror                     ; (row >> 1), low byte
+    eor row_lo
+    tax                     ; changes among cells 0-8
+    sty row_hi
+    tya
+    lsr
+    eor row_hi
+    and #$07                ; changes among cells 8-11
+    tay
+    lda gen_nibble_count,y
+    sta counted_tr
     txa
+    and #$0F
+    tay
+    lda gen_nibble_count,y
+    clc
+    adc counted_tr
+    sta counted_tr
+    txa
+    lsr
+    lsr
+    lsr
+    lsr
+    tay
+    lda gen_nibble_count,y
+    clc
+    adc counted_tr
+counted:
     ldx row_saved
     sta eb_tr,x
     tay
@@ -232,67 +261,8 @@ suf_keep:
     sta suf_min-1,x         ; lowest of x .. 8
     dex
     bne suf
-    jsr ai_find_extremes
-    lda max08
-    sta eb_max08
-    lda max38
-    sta eb_max38
-    ; eb_base = rows + holes + stack + spawn + lines cost of a placement that clears nothing:
-    ; a lower bound of every such placement's cost but for its rows (holes, stack and spawn
-    ; costs only grow when nothing is cleared; the well's is never below 0)
-    lda eb_rowsum
-    clc
-    adc hp_lo+COLUMNS
-    sta z_cost
-    lda eb_rowsum+1
-    adc hp_hi+COLUMNS
-    sta z_cost+1
-    lda gen_lines_lo
-    ldx gen_lines_hi
-    jsr add_ax
-    lda #0                  ; the stack and spawn terms through ai_extremes_cost, with a well that
-    sta well_h              ; costs nothing: 4 rows ready (gen_well's entry READY_ZERO)
-    lda #READY_ZERO
-    sta min08
-    jsr ai_extremes_cost
-    lda z_cost
-    sta eb_base
-    lda z_cost+1
-    sta eb_base+1
-    jmp gap_prefix          ; (and a step ends)
-.endproc
-
-; The gap term's heights and the prefix sums of its costs (not in eb_base: a placement can fill
-; a gap, so they are no lower bound); the last part of ai_board_caches.
-.segment "PACK_gap_prefix"
-.proc gap_prefix
-    lda #ROWS
-    sta eb_hwall
-    jsr ai_gaps_from_eb
-    lda #0
-    sta gp_lo
-    sta gp_hi
-    tax
-gaps:
-    jsr ai_gap_of
-    clamp_gap_y
-    lda gen_gap_lo,y
-    clc
-    adc gp_lo,x
-    sta gp_lo+1,x
-    lda gen_gap_hi,y
-    adc gp_hi,x
-    sta gp_hi+1,x
-    inx
-    cpx #COLUMNS-1
-    bne gaps
-    jmp ai_yield            ; (and a step ends)
-.endproc
-
-; max08 = highest of columns 0-8, min08 = lowest of 0-8, max38 = highest of SPAWN_TERM_FIRST-8 (eb_h); the
-; names of these scratch bytes are ai.inc's.
-.segment "PACK_ai_find_extremes"
-.proc ai_find_extremes
+    ; max08 = highest of columns 0-8, min08 = lowest of 0-8, max38 = highest of
+    ; SPAWN_TERM_FIRST-8 (the names of these scratch bytes are ai.inc's)
     lda eb_h+8
     sta max08
     sta min08
@@ -319,7 +289,74 @@ keep:
     dex
     bpl spawn_scan
     sta max38
-    rts
+    sta eb_max38
+    lda max08
+    sta eb_max08
+    ; eb_base = rows + holes + stack + spawn + lines cost of a placement that clears nothing:
+    ; a lower bound of every such placement's cost but for its rows (holes, stack and spawn
+    ; costs only grow when nothing is cleared; the well's is never below 0)
+    lda eb_rowsum
+    clc
+    adc hp_lo+COLUMNS
+    sta z_cost
+    lda eb_rowsum+1
+    adc hp_hi+COLUMNS
+    sta z_cost+1
+    lda gen_lines_lo
+    ldx gen_lines_hi
+    jsr add_ax
+    lda #0                  ; the stack and spawn terms through ai_extremes_cost, with a well that
+    sta well_h              ; costs nothing: 4 rows ready (gen_well's entry READY_ZERO)
+    lda #READY_ZERO
+    sta min08
+    jsr ai_extremes_cost
+    lda z_cost
+    sta eb_base
+    lda z_cost+1
+    sta eb_base+1
+.endproc
+; fall through
+; The gap term's heights and the prefix sums of its costs (not in eb_base: a placement can fill
+; a gap, so they are no lower bound); the last part of ai_board_caches, and a step's end.
+.proc gap_prefix
+    lda #ROWS
+    sta eb_hwall
+    sta gh                  ; gh: the left wall (as high as the board), then eb_h
+    ldx #COLUMNS-1
+copy:
+    lda eb_h,x
+    sta gh+1,x
+    dex
+    bpl copy
+    lda #0
+    sta gp_lo
+    sta gp_hi
+    tax
+gaps:
+    ; column X's gap: how far it lies below the lower of its neighbours (0 when not below both)
+    lda gh,x                ; the left neighbour
+    cmp gh+2,x              ; the right one
+    bcc lower
+    lda gh+2,x
+lower:
+    sec
+    sbc gh+1,x
+    bcs below
+    lda #0
+below:
+    tay
+    clamp_gap_y
+    lda gen_gap_lo,y
+    clc
+    adc gp_lo,x
+    sta gp_lo+1,x
+    lda gen_gap_hi,y
+    adc gp_hi,x
+    sta gp_hi+1,x
+    inx
+    cpx #COLUMNS-1
+    bne gaps
+    jmp ai_yield            ; (and a step ends)
 .endproc
 
 ; z_cost += stack, spawn and well costs, from max08, min08, max38 and well_h (the scratch
@@ -366,108 +403,5 @@ cost:
     txa
     adc z_cost+1
     sta z_cost+1
-    rts
-.endproc
-
-; Y = the first row that can hold a cell once the placement z_o at (z_x, z_y) is in eb's rows:
-; its top row or the board's, the higher (the placement must not top out).
-.segment "PACK_ai_top_row"
-.proc ai_top_row
-board_top  = z_s0           ; 20 - the highest column: the board's top row
-    lda eb_max08
-    cmp eb_h+9
-    bcs highest
-    lda eb_h+9
-highest:
-    eor #$FF
-    sec
-    adc #ROWS
-    sta board_top           ; 20 - the highest column
-    ldx z_o
-    lda z_y
-    clc
-    adc gen_shape_min_dy2,x
-    sec
-    sbc #2                  ; the piece's top row
-    cmp board_top
-    bcc piece
-    lda board_top
-piece:
-    tay
-    rts
-.endproc
-
-; gh from eb_h: the left wall (as high as the board), then the columns.
-.segment "PACK_ai_gaps_from_eb"
-.proc ai_gaps_from_eb
-    lda #ROWS
-    sta gh
-    ldx #COLUMNS-1
-copy:
-    lda eb_h,x
-    sta gh+1,x
-    dex
-    bpl copy
-    rts
-.endproc
-
-; Y = the gap table's entry of column X (0-8) of gh: how far it lies below the lower of its
-; neighbours (0 when not below both). Keeps X.
-.segment "PACK_ai_gap_of"
-.proc ai_gap_of
-    lda gh,x                ; the left neighbour
-    cmp gh+2,x              ; the right one
-    bcc lower
-    lda gh+2,x
-lower:
-    sec
-    sbc gh+1,x
-    bcs below
-    lda #0
-below:
-    tay
-    rts
-.endproc
-
-; X = transitions of the row A (low byte) / Y (high byte): the popcount of row ^ (row >> 1) over
-; bits 0..10 (rows hold both walls: bit 0 the left one, bit c+1 column c, bit 11 the right one),
-; by nibbles. The index into gen_row_lo/hi. Clobbers A, Y and a z_s scratch byte.
-.segment "PACK_ai_row_index"
-.proc ai_row_index
-row_lo     = z_s0           ; the row's low byte,
-row_hi     = z_s0           ; then its high byte,
-count      = z_s0           ; then the transitions counted so far
-    sta row_lo
-    tya
-    lsr                     ; C = cell 8
-    lda row_lo
-    ror                     ; (row >> 1), low byte
-    eor row_lo
-    tax                     ; changes among cells 0-8
-    sty row_hi
-    tya
-    lsr
-    eor row_hi
-    and #$07                ; changes among cells 8-11
-    tay
-    lda gen_nibble_count,y
-    sta count
-    txa
-    and #$0F
-    tay
-    lda gen_nibble_count,y
-    clc
-    adc count
-    sta count
-    txa
-    lsr
-    lsr
-    lsr
-    lsr
-    tay
-    lda gen_nibble_count,y
-    clc
-    adc count
-    tax
     rts
 .endproc

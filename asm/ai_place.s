@@ -10,7 +10,7 @@
 ; looked up; the lowest of columns 0-8 outside the piece comes from prefix and suffix minima.
 .include "ai.inc"
 
-; Handed from or_piece to apply_rows and ai_apply_placement in a scratch byte:
+; Handed from or_piece to ai_apply_placement in a scratch byte:
 dropped    = z_t6           ; the piece's cells above the visible rows (left out of eb)
 
 ; eb_f of every column + A, then the piece z_o at (z_x, z_y) adds its cells to its columns
@@ -85,34 +85,14 @@ store:
 ; z_lines = lines cleared (0 when it tops out: nothing is cleared then, as in the reference).
 .segment "PACK_ai_apply_placement"
 .proc ai_apply_placement
-    jsr apply_rows
-    lda dropped
-    bne recount             ; cells dropped above the visible rows: count the columns again
-    lda z_lines
-    eor #$FF
-    sec
-    adc #0
-    clc
-    jsr adjust_filled
-    jsr ai_top_row
-    lda #0                  ; (the full rows are gone)
-    jsr ai_heights_from_rows
-    jmp ai_board_caches
-recount:
-    jmp ai_prepare_board
-.endproc
-
-; The rows of ai_apply_placement only (pm holds the piece's cells afterwards, dropped what or_piece
-; left out).
-.segment "PACK_apply_rows"
-.proc apply_rows
+board_top  = z_s0           ; 20 - the highest column: the board's top row
     jsr ai_piece_masks
     lda #0
     sta z_lines
     sta ud_count
     jsr or_piece
     lda dropped
-    bne rebuild
+    bne recount             ; cells dropped above the visible rows: count the columns again
     ldx #ROWS-1             ; remove full rows, moving the rows above down
     ldy #ROWS-1
 compact:
@@ -140,7 +120,7 @@ skip:
     lda z_lines
     sta ud_count
     tya
-    bmi rebuild             ; (Y = $FF: no row left to fill)
+    bmi columns             ; (Y = $FF: no row left to fill)
 fill:
     lda #$01                ; an empty row: the walls
     sta eb_lo,y
@@ -148,22 +128,84 @@ fill:
     sta eb_hi,y
     dey
     bpl fill
-rebuild:
-    rts
+columns:
+    lda #0                  ; every column's eb_f less the cleared rows' cells
+    sec
+    sbc z_lines
+    clc
+    jsr adjust_filled
+    ; the heights from the first row that can hold a cell: the piece's top row or the board's,
+    ; the higher (the placement did not top out)
+    lda eb_max08
+    cmp eb_h+9
+    bcs highest
+    lda eb_h+9
+highest:
+    eor #$FF
+    sec
+    adc #ROWS
+    sta board_top           ; 20 - the highest column
+    ldx z_o
+    lda z_y
+    clc
+    adc gen_shape_min_dy2,x
+    sec
+    sbc #2                  ; the piece's top row
+    cmp board_top
+    bcc piece
+    lda board_top
+piece:
+    tay
+    lda #0                  ; (the full rows are gone)
+    jsr ai_heights_from_rows
+    jmp ai_board_caches
+recount:
+    jmp ai_prepare_board
 .endproc
 
 ; ai_undo_placement of candidate ply2_k (the second ply's, and restore_eb's).
 .segment "PACK_ai_undo_placement"
 .proc undo_candidate
-    ldx ply2_k
-    jsr ai_candidate_placement
+    jsr ply2_k_placement
 .endproc
 ; fall through
 ; Takes the placement z_o at (z_x, z_y) out of eb again after ai_apply_placement: the cleared
-; rows (they were full) go back in their places, then the piece's cells are removed.
+; rows (they were full) go back in their places (between the compacted rows that stayed), then
+; the piece's cells are removed.
 .proc ai_undo_placement
+kept_row   = z_t0           ; the next row that stayed, in the compacted board
     jsr ai_piece_masks
-    jsr undo_rows
+    lda ud_count
+    beq remove
+    sta kept_row
+    ldx #0
+row:
+    ldy ud_count
+find:
+    dey
+    bmi survivor
+    txa
+    cmp ud_rows,y
+    bne find
+    lda #$FF                ; a cleared row
+    sta eb_lo,x
+    lda #$0F
+    sta eb_hi,x
+    bne next                ; (always)
+survivor:
+    ldy kept_row
+    lda eb_lo,y
+    sta eb_lo,x
+    lda eb_hi,y
+    sta eb_hi,x
+    inc kept_row
+next:
+    inx
+    cpx #ROWS
+    bne row
+    jsr ai_yield            ; (the rows back: a step)
+remove:
+    jsr remove_piece        ; then the piece's cells
     ldx z_o
     lda z_y
     clc
@@ -208,6 +250,7 @@ next:
     bpl slot
     rts
 .endproc
+
 
 ; eb_f and eb_h after the placement z_o at (z_x, z_y) went into eb's rows and z_lines of them
 ; are full (the evaluation's line-clear path: they stay in place, the heights skip them).
@@ -376,43 +419,6 @@ next:
     dex
     bpl slot
     rts
-.endproc
-
-; The rows of ai_undo_placement only (pm must hold the piece's cells).
-.segment "PACK_undo_rows"
-.proc undo_rows
-kept_row   = z_t0           ; the next row that stayed, in the compacted board
-    lda ud_count
-    beq remove
-    sta kept_row
-    ldx #0
-row:
-    ldy ud_count
-find:
-    dey
-    bmi survivor
-    txa
-    cmp ud_rows,y
-    bne find
-    lda #$FF                ; a cleared row
-    sta eb_lo,x
-    lda #$0F
-    sta eb_hi,x
-    bne next                ; (always)
-survivor:
-    ldy kept_row
-    lda eb_lo,y
-    sta eb_lo,x
-    lda eb_hi,y
-    sta eb_hi,x
-    inc kept_row
-next:
-    inx
-    cpx #ROWS
-    bne row
-    jsr ai_yield            ; (the rows back: a step)
-remove:
-    jmp remove_piece
 .endproc
 
 ; The piece's cells (pm) out of eb's rows.

@@ -71,8 +71,8 @@ out:
 at         = z_t0           ; the place the placement takes among the candidates
 fields_left = z_s0          ; candidate fields still to move
     lda s_ply
-    cmp #1
-    beq first_ply
+    lsr
+    bcs first_ply           ; (s_ply 1)
     lda z_cost+1            ; second ply: best = min(best, cost)
     cmp best_hi
     bcc better
@@ -161,8 +161,11 @@ bound_known:
     rts
 .endproc
 
-; z_o, z_x, z_y of candidate X (the piece s_type). Clobbers X, Y.
+; z_o, z_x, z_y of candidate X (the piece s_type), or of candidate ply2_k from
+; ply2_k_placement. Clobbers X, Y.
 .segment "PACK_ai_candidate_placement"
+ply2_k_placement:
+    ldx ply2_k
 .proc ai_candidate_placement
     lda cand_x,x
     sta z_x
@@ -192,6 +195,8 @@ done:
 ; ai_precompute on an eb whose columns are current (ai_apply_placement keeps them; the caches
 ; are computed again here, in the search's terms).
 .proc ai_precompute_prepared
+limit_lo   = z_t0           ; the first ply's cost limit below level 29
+limit_hi   = z_t1
     lda #0
     sta cand_count
     sta eb_state            ; (EB_SPAWN)
@@ -202,7 +207,6 @@ done:
     lda #HIGH_ROWS+2
 top_known:
     sta s_top2
-    lda s_level
     jsr frames_per_drop
     pha                     ; (ai_set_gravity_rows takes it)
     ldx #KEEP_FAST          ; K, and the stack term's table: KEEP_FAST and the second table at
@@ -211,7 +215,7 @@ top_known:
     lda #0                  ; high (in danger)
     bcc keep
     ldx #KEEP
-    ldy #0
+    tay                     ; (A = 0)
     lda eb_max08
     cmp #DANGER_HEIGHT
     lda #0
@@ -254,7 +258,33 @@ not_first:
     lda eb_max08            ; and below MARGIN_HEIGHT: on a high stack too
     cmp #MARGIN_HEIGHT
     bcs second_ply
-    jsr drop_far_candidates
+    ; else only the candidates whose cost is at most the best one's + KEEP_MARGIN go on (sorted
+    ; by cost, so the first one beyond ends the list); a limit past $FFFF keeps all, as the
+    ; reference's saturating sum does
+    lda cand_cost_lo
+    clc
+    adc #<KEEP_MARGIN
+    sta limit_lo
+    lda cand_cost_hi
+    adc #>KEEP_MARGIN
+    bcs second_ply
+    sta limit_hi
+    ldx #1
+near:
+    cpx cand_count
+    bcs second_ply
+    lda limit_hi
+    cmp cand_cost_hi,x
+    bcc cut                 ; limit < cost
+    bne next_near
+    lda limit_lo
+    cmp cand_cost_lo,x
+    bcc cut
+next_near:
+    inx
+    bne near
+cut:
+    stx cand_count
 second_ply:
     ; second ply: for each candidate, the best reply of each type
     lda #2
@@ -309,7 +339,6 @@ keep_level:                 ; (s_level, s_lines_lo, s_lines_hi kept on the stack
     ldx ply2_k
     lda cand_lines,x
     jsr ai_after_lines
-    lda s_level
     jsr frames_per_drop
     clc                     ; no hold
     jsr ai_set_gravity_rows
@@ -323,12 +352,11 @@ restore_level:
 reply_type:
     ; the reply to beat: any for the first candidate; for a later one, what makes its total
     ; lower than the best total so far (none: the sweep is skipped)
-    ldx ply2_k
-    ldy z_type
     lda #$FF
     sta best_lo
     sta best_hi
-    cpx #0
+    ldy z_type
+    ldx ply2_k
     beq sweep
     lda best_total_lo,y
     sec
@@ -343,8 +371,6 @@ reply_type:
 sweep:
     jsr ai_sweep_type
     ; total = lines cost of the candidate + best reply (saturating)
-    ldx ply2_k
-    ldy z_type
     lda lc_lo
     clc
     adc best_lo
@@ -357,7 +383,8 @@ sweep:
     sta total_lo
     sta total_hi
 no_overflow:
-    cpx #0
+    ldy z_type
+    ldx ply2_k
     beq take
     lda total_hi
     cmp best_total_hi,y
@@ -400,44 +427,10 @@ undo:
 ply2_reply          = ply2_candidates::reply_type
 ply2_candidate_done = ply2_candidates::candidate_done
 
-; After the first ply below level 29: only the candidates whose cost is at most the best one's + KEEP_MARGIN
-; go on (sorted by cost, so the first one beyond ends the list). A limit past $FFFF keeps all,
-; as the reference's saturating sum does.
-.segment "PACK_drop_far_candidates"
-.proc drop_far_candidates
-limit_lo   = z_t0
-limit_hi   = z_t1
-    lda cand_cost_lo
-    clc
-    adc #<KEEP_MARGIN
-    sta limit_lo
-    lda cand_cost_hi
-    adc #>KEEP_MARGIN
-    bcs done
-    sta limit_hi
-    ldx #1
-candidate:
-    cpx cand_count
-    bcs done
-    lda limit_hi
-    cmp cand_cost_hi,x
-    bcc cut                 ; limit < cost
-    bne next
-    lda limit_lo
-    cmp cand_cost_lo,x
-    bcc cut
-next:
-    inx
-    bne candidate
-cut:
-    stx cand_count
-done:
-    rts
-.endproc
-
-; Frames per drop at level A -> A.
+; A = frames per drop at level s_level.
 .segment "PACK_frames_per_drop"
 .proc frames_per_drop
+    lda s_level
     cmp #29
     bcc table
     lda #29

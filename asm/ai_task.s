@@ -49,8 +49,7 @@ new_game:
     sta cur_id
     bcc read                ; (always: C = 0, a piece)
 next_piece:
-    ldx ply2_k              ; the chosen candidate
-    jsr ai_candidate_placement
+    jsr ply2_k_placement    ; the chosen candidate
 placed:
     jsr ai_apply_placement  ; eb: the board after the piece
     jsr ai_yield

@@ -68,7 +68,7 @@ TEST_CASE("routine: column heights and filled counts from the rows") {
         scrambled.height.fill(0xAA);
         scrambled.filled.fill(0x55);
         rig.put_eb(scrambled);
-        rig.call("ai_recompute_columns");
+        rig.call("ai_prepare_board");  // the columns (then the caches)
         REQUIRE(rig.get_eb() == b);
     }
 }
