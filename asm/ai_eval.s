@@ -1,7 +1,7 @@
 ; The evaluation of a placement on the evaluation board eb, incrementally from eb's caches (the
 ; C++ counterpart: ai-reference/ai/ai_eval.cpp). The row and column model is at the top of
 ; ai_place.s, which makes placements part of eb and holds the routines this one calls for a clear
-; (or_piece, piece_cells, heights_after_clear, remove_piece).
+; (or_piece, piece_cells, remove_piece).
 .include "ai.inc"
 
 .segment "AI_ZP_EVAL": zeropage
@@ -20,7 +20,7 @@ tg_halo:   .res 4
 ; one branch. eb is not changed. z_o's row data must be at hand (ai_load_target).
 ; ai_eval_on_board: the same for a placement that cannot top out, entered with Y = its top row
 ; (y + the highest cell).
-.segment "PACK_ai_eval_placement"
+.segment "AI_EVAL"           ; (asm/nestris.cfg: first in its region)
 .proc ai_eval_placement
 classes    = z_t4           ; class changes + 4 of the rows the piece covers; + $10 a full row
 nb_lo      = z_s0           ; the rows: the run's filled neighbours, low byte
@@ -426,8 +426,164 @@ save:
     jsr or_piece            ; the full rows stay where they are
     clc
     jsr piece_cells         ; eb_f: + the piece's cells (the cleared rows' are taken below)
-    jsr heights_after_clear
-    jsr cleared_columns_cost
+    ; eb_h after the placement, whose cells are in eb's rows, clears its z_lines full rows
+    ; (still in place). The first full row r0 holds a cell of every column, so a column's top
+    ; lies either above r0 (it sinks by z_lines) or in r0 (its new top is the first cell below r0
+    ; in a row that stays, lowered by the full rows under it).
+hc_columns_left = z_t2      ; the piece's columns: those still to go,
+hc_new_top = z_t3           ; and 22 - y (a cell's height is this - (its row offset + 2))
+hc_r0      = z_t3           ; the first full row
+hc_r0_height = z_t6         ; 20 - r0: the height of a top in r0
+hc_full_below = z_t2        ; full rows at or below the row at hand (r0 counted)
+    ldx z_o                 ; the piece's columns: their tops are the piece's
+    lda z_x
+    clc
+    adc gen_shape_min_dx,x
+    tay                     ; c0
+    lda gen_shape_width,x
+    sta hc_columns_left
+    txa
+    asl
+    asl
+    tax                     ; shape entry o*4
+    lda #22
+    sec
+    sbc z_y
+    sta hc_new_top          ; 22 - y: a cell's height is this - (its row offset + 2)
+hc_cover:
+    lda gen_shape_column,x
+    lsr
+    lsr                     ; highest cell + 2
+    eor #$FF
+    sec
+    adc hc_new_top
+    sta eb_h,y
+    inx
+    iny
+    dec hc_columns_left
+    bne hc_cover
+    ; r0 = the first full row among y-2 .. y+1 (a full row holds a piece cell: row >= 0)
+    lda z_y
+    sec
+    sbc #2
+    bpl hc_first_row
+    lda #0                  ; (rows above the board)
+hc_first_row:
+    tay
+hc_find:
+    lda eb_lo,y
+    cmp #$FF
+    bne hc_not_full
+    lda eb_hi,y
+    cmp #$0F
+    beq hc_found
+hc_not_full:
+    iny
+    bne hc_find             ; (always)
+hc_found:
+    sty hc_r0
+    tya
+    eor #$FF
+    sec
+    adc #ROWS
+    sta hc_r0_height        ; 20 - r0: the height of a top in r0
+    ldx #COLUMNS-1
+hc_column:
+    lda eb_h,x
+    cmp hc_r0_height
+    beq hc_scan             ; its top is in r0
+    sec
+    sbc z_lines             ; (C = 1: a top above r0 is more than z_lines high)
+    bcs hc_store
+hc_scan:
+    ldy hc_r0               ; rows below r0: full ones are skipped, each leaves one less below
+    lda z_lines
+    sta hc_full_below       ; full rows at or below the row at hand, r0 counted
+hc_below:
+    iny
+    cpy #ROWS
+    bcs hc_bottom
+    lda eb_lo,y
+    cmp #$FF
+    bne hc_stays
+    lda eb_hi,y
+    cmp #$0F
+    bne hc_stays
+    dec hc_full_below       ; a full row
+    bcs hc_below            ; (always: C = 1 from the cmp)
+hc_stays:
+    lda eb_lo,y
+    and gen_bit_lo+1,x
+    bne hc_cell
+    lda eb_hi,y
+    and gen_bit_hi+1,x
+    beq hc_below
+hc_cell:
+    dec hc_full_below       ; (r0 is above)
+    tya
+    clc
+    adc hc_full_below       ; row + full rows below it
+    eor #$FF
+    sec
+    adc #ROWS               ; 20 - that
+    .byte $2C               ; (BIT abs: skips the LDA #0)
+hc_bottom:
+    lda #0
+hc_store:
+    sta eb_h,x
+    dex
+    bpl hc_column
+
+    ; z_cost += the holes, stack, spawn, well and gap costs of eb after the placement: eb_h as
+    ; they are then, eb_f with the piece's cells but not yet less the cleared rows' (each took
+    ; one cell of every column). One pass over the columns.
+    lda #0
+    sta max08               ; highest of 0-8
+    sta max38               ; highest of SPAWN_TERM_FIRST-8
+    lda #$FF
+    sta min08               ; lowest of 0-8
+    ldx #0
+cc_column:
+    lda eb_h,x              ; holes: height - (filled - lines)
+    clc
+    adc z_lines
+    holes_of_column
+    add_cost gen_hole
+    cpx #COLUMNS-1
+    beq cc_well
+    lda eb_h,x
+    cmp max08
+    bcc cc_not_highest
+    sta max08
+cc_not_highest:
+    cmp min08
+    bcs cc_not_lowest
+    sta min08
+cc_not_lowest:
+    cpx #SPAWN_TERM_FIRST
+    bcc cc_gap              ; (column 9 went to well above)
+    cmp max38
+    bcc cc_gap
+    sta max38
+cc_gap:
+    lda eb_h-1,x            ; the lower neighbour (the wall left of column 0) ...
+    cmp eb_h+1,x
+    bcc cc_lower
+    lda eb_h+1,x
+cc_lower:
+    sec
+    sbc eb_h,x              ; ... above the column
+    bcc cc_next
+    tay
+    clamp_gap_y
+    add_cost gen_gap
+cc_next:
+    inx
+    bne cc_column           ; (always)
+cc_well:
+    lda eb_h+COLUMNS-1
+    sta well_h
+    jsr ai_extremes_cost
     jsr remove_piece
     sec
     jsr piece_cells         ; eb_f back
