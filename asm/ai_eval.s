@@ -430,22 +430,11 @@ save:
     ; (still in place). The first full row r0 holds a cell of every column, so a column's top
     ; lies either above r0 (it sinks by z_lines) or in r0 (its new top is the first cell below r0
     ; in a row that stays, lowered by the full rows under it).
-hc_columns_left = z_t2      ; the piece's columns: those still to go,
-hc_new_top = z_t3           ; and 22 - y (a cell's height is this - (its row offset + 2))
+hc_new_top = z_t3           ; 22 - y (a cell's height is this - (its row offset + 2))
 hc_r0      = z_t3           ; the first full row
 hc_r0_height = z_t6         ; 20 - r0: the height of a top in r0
 hc_full_below = z_t2        ; full rows at or below the row at hand (r0 counted)
-    ldx z_o                 ; the piece's columns: their tops are the piece's
-    lda z_x
-    clc
-    adc gen_shape_min_dx,x
-    tay                     ; c0
-    lda gen_shape_width,x
-    sta hc_columns_left
-    txa
-    asl
-    asl
-    tax                     ; shape entry o*4
+    jsr shape_columns       ; the piece's columns: their tops are the piece's
     lda #22
     sec
     sbc z_y
@@ -460,7 +449,7 @@ hc_cover:
     sta eb_h,y
     inx
     iny
-    dec hc_columns_left
+    dec shape_columns_left
     bne hc_cover
     ; r0 = the first full row among y-2 .. y+1 (a full row holds a piece cell: row >= 0)
     lda z_y

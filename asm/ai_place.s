@@ -34,22 +34,11 @@ all:
 ; The piece z_o at (z_x, z_y) adds its cells to its columns' eb_f (C = 0) or takes them away
 ; (C = 1).
 .proc piece_cells
-columns_left = z_t5         ; the piece's columns still to go
 taking     = z_s1           ; bit 7: the cells are taken away (C = 1)
 top_plus2  = z_s0           ; the column's highest cell + 2,
 cells_less1 = z_s0          ; then its cells - 1
     php
-    ldx z_o
-    lda gen_shape_width,x
-    sta columns_left
-    lda z_x
-    clc
-    adc gen_shape_min_dx,x
-    tay                     ; c0
-    txa
-    asl
-    asl
-    tax                     ; shape entry o*4
+    jsr shape_columns
     plp
     ror taking              ; bit 7: take
 column:
@@ -75,8 +64,25 @@ store:
     sta eb_f,y
     inx
     iny
-    dec columns_left
+    dec shape_columns_left
     bne column
+    rts
+.endproc
+
+; The walk over the columns of the piece z_o at z_x: X = its shape entry o*4, Y = the first
+; column it covers, shape_columns_left = its width (ai.inc).
+.proc shape_columns
+    ldx z_o
+    lda gen_shape_width,x
+    sta shape_columns_left
+    lda z_x
+    clc
+    adc gen_shape_min_dx,x
+    tay                     ; c0
+    txa
+    asl
+    asl
+    tax                     ; shape entry o*4
     rts
 .endproc
 

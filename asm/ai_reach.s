@@ -229,8 +229,7 @@ all:
     jsr ai_take_evaluated
 all_yield:                  ; (ai_yield's test: ai_yield_inline, a yield to the tests' timing)
     lda verticalBlankingInterval
-    beq all_step
-    jsr ai_yield
+    bne all_switch          ; (not taken but once a frame: no page crossing to pay)
 all_step:
     lda sw_x
     clc
@@ -239,6 +238,9 @@ all_step:
     jsr landing_at
     bcs all
     rts
+all_switch:
+    jsr ai_yield
+    jmp all_step
 
 target:
     ; the target orientation at this column: inside the walls, its landing row
