@@ -196,7 +196,7 @@ choice:
     bne choice
     rts
 .endproc
-; The rotation presses of each slot (none, A, A+A, B; publish reads them too).
+; The rotation presses of each slot (none, A, A+A, B; publish has their last frames, slot_last).
 slot_presses:
     .byte 0, 1, 2, 1
 

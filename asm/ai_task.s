@@ -321,11 +321,7 @@ rot_end    = z_t0           ; the rotation's last frame (plan_rot_last)
     tax
     lda slot_buttons,x
     sta plan_rot,y
-    lda slot_presses,x
-    asl                     ; (C = 0)
-    beq rot_last            ; 0 presses: 0
-    sbc #0                  ; else 2p - 1
-rot_last:
+    lda slot_last,x
     sta plan_rot_last,y
     sta rot_end
     pla
@@ -361,6 +357,8 @@ n_known:
     rts
 slot_buttons:
     .byte 0, BUTTON_A, BUTTON_A, BUTTON_B
+slot_last:                  ; the rotation's last frame: 2p - 1 for p presses (slot_presses), 0 for none
+    .byte 0, 1, 3, 1
 .endproc
 
 ; A = 0: the search inputs from the game (the board into eb, the piece, level, lines, B-Type,
@@ -375,13 +373,14 @@ read_shown_at:              ; where the game shows them, in zero page, in s_type
 mode       = z_t4           ; A: 0 read, 1 check, 2 check and read the board, 3 check
 shown_type = z_t0           ; the piece's type the game shows
     sta mode
-    ldx currentPiece
-    lda game_tetriminoTypeFromOrientation,x
+    ldx #3                  ; s_type .. s_hold are adjacent: a check takes the first four,
+    tay
+    bne shown
+    ldx #5                  ; a read all six
+shown:
+    ldy currentPiece
+    lda game_tetriminoTypeFromOrientation,y
     sta shown_type
-    ldx #5                  ; s_type .. s_hold are adjacent: a read takes all six,
-    lda mode
-    beq field
-    ldx #3                  ; a check the first four
 field:
     ldy read_shown_at,x
     lda a:0,y               ; what the game shows
