@@ -292,6 +292,13 @@ keep:
     sta eb_max38
     lda max08
     sta eb_max08
+    lda s_stack_off         ; at one row a frame (its stack table): 20 - the highest, a piece's
+    beq rise_known          ; top row above it raises the stack term; below, 0: no early rise
+    lda #20                 ; (the stack term is too small there to stop evaluations early)
+    sec
+    sbc max08
+rise_known:
+    sta eb_top08
     ; eb_base = rows + holes + stack + spawn + lines cost of a placement that clears nothing:
     ; a lower bound of every such placement's cost but for its rows (holes, stack and spawn
     ; costs only grow when nothing is cleared; the well's is never below 0)

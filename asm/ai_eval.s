@@ -11,6 +11,7 @@ tg_dy2:    .res 1       ; of the evaluation's row blocks for its rows, its highe
 tg_classes: .res 1      ; empty cells) and per row (aligned with the last block) gen_halo's
 .segment "AI_BSS"       ; entry + 2 for its run at column 0 (gen_row_halo)
 tg_halo:   .res 4
+rise_top:  .res 1       ; a rising piece's top row (ai_eval_placement)
 
 ; z_cost = cost of placing z_o at (z_x, z_y) on eb: lines cost + evaluation of the board it
 ; leaves, COST_MAX when a cell lands above the visible rows (from level 128 in the high rows too)
@@ -52,9 +53,25 @@ on_board:
     tay
 on_board_y:
     ldx tg_classes
+    cpy eb_top08            ; its top above the highest of columns 0-8: the stack term grows
+    bcc rising
+rows:
     stx classes             ; class changes + 4, counted as +1 a row
     clc
     jmp (tg_entry)
+    ; A piece in columns 0-8 (at most column 6, any orientation) whose top rises above their
+    ; highest: the stack term's growth is known from its top row, before the columns, and the
+    ; first bound takes it in. classes' bit 7 says so. (A piece in column 9 may have its top
+    ; there: its growth is left to the columns.)
+rising:
+    lda z_x
+    cmp #COLUMNS-3          ; (z_x = -1: $FF, not taken)
+    bcs rows
+    sty rise_top
+    txa
+    ora #$80
+    tax
+    bne rows                ; (always)
 .repeat 4, J
 .ident(.sprintf("filled%d", J)):
     jsr neighbour_filled
@@ -77,18 +94,41 @@ on_board_y:
 .endrepeat
     ldx classes
     cpx #$10
-    jcs with_clear          ; a row filled up
+    bcc plain               ; no row filled up, no rise
+    txa
+    bpl to_clear            ; a row filled up
+    and #$7F
+    tax
+    cpx #$10
+    bcs to_clear
+    ; a rise: base + row changes + the stack term's growth (the columns leave it be)
+    lda eb_base             ; (C = 0)
+    adc gen_row_delta_lo,x
+    sta z_cost
+    lda eb_base+1
+    adc gen_row_delta_hi,x
+    sta z_cost+1
+    lda #20
+    sec
+    sbc rise_top            ; the piece's height, above eb_max08
+    jsr stack_growth
+    jsr add_ax              ; (A = z_cost+1, C = 0: the cost is below $10000)
+    jmp bound
+to_clear:
+    jmp with_clear
 
     ; The cost, built up from a lower bound (eb_base: holes, stack and spawn only grow when
     ; nothing is cleared): once the bound reaches the cost to beat (best), the placement cannot
     ; be chosen and its evaluation stops (Z = 0, z_cost not set).
     ; base + row changes
+plain:
     lda eb_base             ; (C = 0: no line)
     adc gen_row_delta_lo,x
     sta z_cost
     lda eb_base+1
     adc gen_row_delta_hi,x
     sta z_cost+1
+bound:
     cmp best_hi
     bcc rows_below
     jne pruned
@@ -208,20 +248,9 @@ holes_below:
     lda max08
     cmp eb_max08
     beq stack_same
-    clc
-    adc s_stack_off
-    tay
-    lda eb_max08
-    adc s_stack_off         ; (C = 0: indices < 42)
-    tax
-    lda gen_stack_lo,y
-    sec
-    sbc gen_stack_lo,x
-    sta diff_lo
-    lda gen_stack_hi,y
-    sbc gen_stack_hi,x
-    tax
-    lda diff_lo
+    bit classes
+    bmi stack_same          ; (a rise: the first bound added it)
+    jsr stack_growth
     jsr add_ax
 stack_same:
     ldy max38
@@ -583,6 +612,24 @@ unsave:
     inx
     cpx #COLUMNS
     bne unsave
+    rts
+; A:X = gen_stack[A] - gen_stack[eb_max08] (A a height above eb_max08), in the search's stack
+; table. Clobbers Y and diff_lo.
+stack_growth:
+    clc
+    adc s_stack_off
+    tay
+    lda eb_max08
+    adc s_stack_off         ; (C = 0: indices < 42)
+    tax
+    lda gen_stack_lo,y
+    sec
+    sbc gen_stack_lo,x
+    sta diff_lo
+    lda gen_stack_hi,y
+    sbc gen_stack_hi,x
+    tax
+    lda diff_lo
     rts
 .endproc
 .export ai_eval_on_board := ai_eval_placement::on_board_y

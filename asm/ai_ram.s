@@ -62,6 +62,7 @@ ply2_k:  .res 1     ; the candidate whose replies are searched
 lc_lo:   .res 1     ; its lines cost (COST_MAX when it tops out); the high byte in AI_ZP_EVAL
 
 .segment "AI_BSS"
+eb_top08: .res 1    ; 20 - eb_max08 (ai_eval_placement's test of a rising piece)
 eb_lo:      .res ROWS   ; the evaluation board: rows (bit c = column c), row 0 at the top
 eb_hi:      .res ROWS
 eb_hwall:   .res 1      ; ROWS: the left wall as a column left of eb_h (the gap term reads it)
