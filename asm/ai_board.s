@@ -2,18 +2,61 @@
 ; caches the incremental evaluation starts from.
 .include "ai.inc"
 
-; eb_h from the rows of eb as they will be once its full rows (A of them) are cleared: top
-; down from row Y (the rows above it are empty), skipping full rows, the columns first seen
-; filled in a row get its height less the full rows below it.
-.segment "PACK_ai_heights_from_rows"
+; The columns and caches of eb from its rows: eb_f (rows top to bottom), then eb_h
+; (ai_heights_from_rows) and the caches.
+.segment "PACK_ai_prepare_board"
+.proc ai_prepare_board
+cells_lo   = z_t0           ; the row's cells, column c at bit c (shifted out column by column)
+cells_hi   = z_t1
+row_saved  = z_t3           ; the row at hand, kept over the yield
+    lda #0
+    ldx #COLUMNS-1
+clear:
+    sta eb_f,x
+    dex
+    bpl clear
+    ldy #0
+row:
+    lda eb_hi,y
+    lsr                     ; drop the left wall: column c at bit c
+    and #$03                ; and the right one: the walk ends after the row's last cell
+    sta cells_hi
+    lda eb_lo,y
+    ror
+    sta cells_lo
+    ldx #0
+column:
+    lsr cells_hi
+    ror cells_lo            ; C = cell of column x
+    bcc next
+    inc eb_f,x
+next:
+    inx
+    lda cells_lo
+    ora cells_hi
+    bne column
+    iny
+    cpy #ROWS/2
+    bne same_step
+    sty row_saved           ; a full board takes two steps of the task
+    jsr ai_yield
+    ldy row_saved
+same_step:
+    cpy #ROWS
+    bne row
+    ldy #0                  ; the heights, from the top row
+.endproc
+; fall through
+; eb_h from the rows of eb: top down from row Y (the rows above it are empty), the columns first
+; seen filled in a row get its height (a full row's too, as the reference's recompute_columns:
+; ai_apply_placement leaves none but where a placement that topped out is not cleared). Then the
+; caches.
 .proc ai_heights_from_rows
-full_below = z_t3           ; full rows below the row at hand
 unseen_lo  = z_s0           ; the columns not seen filled so far, as in a row (walls: 0)
 unseen_hi  = z_s1
 new_lo     = z_t0           ; the columns first seen filled in the row at hand
 new_hi     = z_t1
-height     = z_t2           ; their height: 20 - row - full rows below
-    sta full_below          ; (A)
+height     = z_t2           ; their height: 20 - row
     lda #0
     ldx #COLUMNS-1
 clear:
@@ -25,15 +68,6 @@ clear:
     lda #$07
     sta unseen_hi
 row:
-    lda eb_lo,y
-    cmp #$FF
-    bne not_full
-    lda eb_hi,y
-    cmp #$0F
-    bne not_full
-    dec full_below          ; a full row: cleared
-    bcs next                ; (always: C = 1 from the cmp)
-not_full:
     lda unseen_lo
     and eb_lo,y
     sta new_lo              ; cells of columns 0-6 first seen here (bits 1-7)
@@ -52,30 +86,25 @@ not_full:
     eor #$FF
     sec
     adc #ROWS
-    sec
-    sbc full_below
-    sta height              ; 20 - row - full rows below
-    lsr new_lo              ; (the wall's bit)
-    ldx #0
-low:
-    lsr new_lo
-    bcc low_next
+    sta height              ; 20 - row
+    ldx #$FF                ; (the wall's bit first: it is 0)
+column:
+    lsr new_lo              ; C = column x first seen here
+    bcc column_next
     lda height
     sta eb_h,x
-low_next:
+column_next:
     inx
     lda new_lo
-    bne low
+    bne column
+    lda new_hi              ; then columns 7-9, as the low byte's
+    beq all_columns
+    sta new_lo
     ldx #7
-high:
-    lsr new_hi
-    bcc high_next
-    lda height
-    sta eb_h,x
-high_next:
-    inx
-    lda new_hi
-    bne high
+    lda #0
+    sta new_hi
+    beq column              ; (always)
+all_columns:
     lda unseen_lo
     ora unseen_hi
     beq done                ; all seen
@@ -84,68 +113,6 @@ next:
     cpy #ROWS
     bne row
 done:
-    rts
-.endproc
-
-; The columns and caches of eb from its rows: eb_h and eb_f (rows top to bottom, columns 0-9),
-; then the caches.
-.segment "PACK_ai_prepare_board"
-.proc ai_prepare_board
-cells_lo   = z_t0           ; the row's cells, column c at bit c (shifted out column by column)
-cells_hi   = z_t1
-row_height = z_t2           ; 20 - row: the height a cell of the row gives its column
-row_saved  = z_t3           ; the row at hand, kept over the yield
-    lda #0
-    ldx #COLUMNS-1
-clear:
-    sta eb_h,x
-    sta eb_f,x
-    dex
-    bpl clear
-    ldy #0
-row:
-    lda eb_lo,y
-    cmp #$01
-    bne cells
-    lda eb_hi,y
-    cmp #$08
-    beq empty               ; only the walls
-cells:
-    lda eb_hi,y
-    lsr                     ; drop the left wall: column c at bit c
-    sta cells_hi
-    lda eb_lo,y
-    ror
-    sta cells_lo
-    tya
-    eor #$FF
-    sec
-    adc #ROWS               ; 20 - row: the height a cell of this row gives its column
-    sta row_height
-    ldx #0
-column:
-    lsr cells_hi
-    ror cells_lo            ; C = cell of column x
-    bcc next
-    inc eb_f,x
-    lda eb_h,x
-    bne next
-    lda row_height
-    sta eb_h,x
-next:
-    inx
-    cpx #COLUMNS
-    bne column
-empty:
-    iny
-    cpy #ROWS/2
-    bne same_step
-    sty row_saved           ; a full board takes two steps of the task
-    jsr ai_yield
-    ldy row_saved
-same_step:
-    cpy #ROWS
-    bne row
 .endproc
 ; fall through
 ; The caches of eb: eb_tr and eb_rowsum (rows), the prefix sums of hole costs, the extremes.

@@ -162,15 +162,12 @@ highest:
     lda board_top
 piece:
     tay
-    lda #0                  ; (the full rows are gone)
-    jsr ai_heights_from_rows
-    jmp ai_board_caches
+    jmp ai_heights_from_rows ; (then the caches)
 recount:
     jmp ai_prepare_board
 .endproc
 
 ; ai_undo_placement of candidate ply2_k (the second ply's, and restore_eb's).
-.segment "PACK_ai_undo_placement"
 .proc undo_candidate
     jsr ply2_k_placement
 .endproc
@@ -217,16 +214,12 @@ remove:
     clc
     adc gen_shape_min_dy2,x
     cmp #2
-    bcc recount             ; it had cells above the visible rows: count the columns again
+    bcc ai_apply_placement::recount ; it had cells above the visible rows: count the columns again
     lda ud_count
     sec                     ; the piece's cells go
     jsr adjust_filled
-    lda #0
-    tay                     ; (the board's top is not known: from row 0)
-    jsr ai_heights_from_rows
-    jmp ai_board_caches
-recount:
-    jmp ai_prepare_board
+    lda #0                  ; (the board's top is not known: from row 0)
+    beq ai_apply_placement::piece ; (always)
 .endproc
 
 ; The piece's cells (pm) into eb's rows; dropped = its cells above the visible rows (left out).
