@@ -153,6 +153,7 @@ highest:
     cmp #18+2+1
 far:
     lda #0
+    sta sw_rot
     adc #$FF                ; 0 when C = 1
     sta sw_all              ; not 0: highest + R(9) <= 18 and highest <= ROWS - 2 - s_top2
     ldx z_type
@@ -160,8 +161,6 @@ far:
     sta sw_count
     lda game_spawnTable,x
     sta sw_o
-    lda #0
-    sta sw_rot
 choice:
     ldx sw_rot
     lda slot_presses,x
@@ -330,8 +329,7 @@ shape_back:
     php
     lda sw_dirty
     beq clean
-    lda #0
-    sta sw_dirty
+    dec sw_dirty            ; (1: check sets it so)
     ldx sw_ot
     jsr set_shape
 clean:
@@ -344,7 +342,17 @@ emit:
     sec
     sbc #2
     sta z_y
-    jmp ai_on_target
+.endproc
+; fall through
+; A reachable placement (z_o, z_x, z_y, z_rot): first ply, keep it among the K best; second
+; ply, keep the best cost (ai_take_evaluated, ai_search.s). Yields to the game afterwards. (The
+; sweep's loop for "every placement reachable" does the same with the calls inline.)
+.proc ai_on_target
+    jsr ai_eval_placement
+    bne out                 ; stopped at the bound: neither a candidate nor a better reply
+    jsr ai_take_evaluated
+out:
+    jmp ai_yield
 .endproc
 
 ; Where the sweep polls for the NMI itself rather than calling ai_yield (the step timing of the

@@ -53,23 +53,12 @@ done:
     rts
 .endproc
 
-; A reachable placement (z_o, z_x, z_y, z_rot): first ply, keep it among the K best; second
-; ply, keep the best cost. Yields to the game afterwards. (The sweep's loop for "every placement
-; reachable" does the same with the calls inline.)
-.segment "PACK_ai_on_target"
-.proc ai_on_target
-    jsr ai_eval_placement
-    bne out                 ; stopped at the bound: neither a candidate nor a better reply
-    jsr ai_take_evaluated
-out:
-    jmp ai_yield
-.endproc
-
 ; The placement ai_eval_placement evaluated (Z = 1: not stopped at the bound): a candidate
-; (first ply) or the best reply so far (second ply) if it beats the one to beat.
+; (first ply) or the best reply so far (second ply) if it beats the one to beat (the sweep's
+; ai_on_target, ai_reach.s).
+.segment "PACK_ai_take_evaluated"
 .proc ai_take_evaluated
 at         = z_t0           ; the place the placement takes among the candidates
-fields_left = z_s0          ; candidate fields still to move
     lda s_ply
     lsr
     bcs first_ply           ; (s_ply 1)
@@ -116,17 +105,15 @@ move:
     beq place
     tya
     tax
-    lda #6                  ; the six candidate fields, adjacent, K_MAX bytes each
-    sta fields_left
-field:
+field:                      ; the six candidate fields, adjacent, K_MAX bytes each
     lda cand_rot-1,x
     sta cand_rot,x
     txa
     clc
     adc #K_MAX
     tax
-    dec fields_left
-    bne field
+    cpx #6*K_MAX
+    bcc field               ; (Y < K_MAX)
     dey
     bpl move                ; (always: Y >= at)
 place:
@@ -273,14 +260,11 @@ not_first:
 near:
     cpx cand_count
     bcs second_ply
-    lda limit_hi
-    cmp cand_cost_hi,x
-    bcc cut                 ; limit < cost
-    bne next_near
     lda limit_lo
     cmp cand_cost_lo,x
-    bcc cut
-next_near:
+    lda limit_hi
+    sbc cand_cost_hi,x
+    bcc cut                 ; limit < cost
     inx
     bne near
 cut:
@@ -342,12 +326,11 @@ keep_level:                 ; (s_level, s_lines_lo, s_lines_hi kept on the stack
     jsr frames_per_drop
     clc                     ; no hold
     jsr ai_set_gravity_rows
-    ldx #0
+    ldx #$100-3
 restore_level:
     pla
-    sta s_level,x
+    sta s_level+3-$100,x
     inx
-    cpx #3
     bne restore_level
 reply_type:
     ; the reply to beat: any for the first candidate; for a later one, what makes its total
@@ -386,13 +369,11 @@ no_overflow:
     ldy z_type
     ldx ply2_k
     beq take
-    lda total_hi
-    cmp best_total_hi,y
-    bcc take
-    bne skip
     lda total_lo
     cmp best_total_lo,y
-    bcs skip
+    lda total_hi
+    sbc best_total_hi,y
+    bcs skip                ; total >= the best total
 take:
     lda total_lo
     sta best_total_lo,y
