@@ -35,8 +35,7 @@ all:
 ; (C = 1).
 .proc piece_cells
 taking     = z_s1           ; bit 7: the cells are taken away (C = 1)
-top_plus2  = z_s0           ; the column's highest cell + 2,
-cells_less1 = z_s0          ; then its cells - 1
+top_plus2  = z_s0           ; the column's highest cell + 2
     php
     jsr shape_columns
     plp
@@ -49,18 +48,13 @@ column:
     lda gen_shape_column,x
     and #$03                ; lowest cell + 2
     sec
-    sbc top_plus2
-    sta cells_less1         ; cells - 1
+    sbc top_plus2           ; cells - 1 (C = 1)
     bit taking
-    bmi take
-    sec
-    adc eb_f,y              ; (eb_f may be "negative" for the moment: the rows were taken first)
-    jmp store
-take:
-    lda eb_f,y
+    bpl add
+    eor #$FF                ; taken: ~(cells - 1) = -cells, added with C = 0
     clc
-    sbc cells_less1
-store:
+add:
+    adc eb_f,y              ; (eb_f may be "negative" for the moment: the rows were taken first)
     sta eb_f,y
     inx
     iny
@@ -257,18 +251,15 @@ next:
 entry      = z_t0           ; the shape's entry: o*4
 run        = z_t2           ; the slot's run: first column + 2 (high nibble), its cells (low)
 cells_left = z_t3           ; the run's cells still to go
-    lda #0
-    ldx #7
-clear:
-    sta pm_lo,x             ; pm_lo and pm_hi are adjacent
-    dex
-    bpl clear
     lda z_o
     asl
     asl
     sta entry
     ldx #3
 slot:
+    lda #0
+    sta pm_lo,x
+    sta pm_hi,x
     txa
     clc
     adc entry
