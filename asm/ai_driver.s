@@ -34,9 +34,9 @@ drv_slot:   .res 1      ; the plan slot the piece follows: plan_at at its first 
     beq counted
 new_piece:
     sta drv_id
-    lda #1
-    sta drv_active
-    ldx #0                  ; k = frame - first input frame + 1 (counted up below): the
+    ldx #1
+    stx drv_active
+    dex                     ; k = frame - first input frame + 1 (counted up below): the
     lda autorepeatY         ; first frame of a piece is k = 1; in the hold of a game's first
     bpl first_input         ; piece, frame FIRST_PIECE_START_FRAME is
     ldx #$100+1-FIRST_PIECE_START_FRAME
@@ -222,19 +222,18 @@ in_game:
     and #RESET_BUTTONS
     cmp #RESET_BUTTONS
     beq done                ; the reset combination works as always
+    .assert (AI_MODE_DEMO & 1) = 1 && (AI_MODE_GAME & 1) = 0, error, "ai_poll tells the demo by bit 0"
+    lda ai_mode
+    lsr                     ; C = 1: the demo
     lda newlyPressedButtons_player1
     and #BUTTON_START
     beq drive
-    lda ai_mode
-    cmp #AI_MODE_DEMO
-    bne done                ; an AI game: the player's Start goes through (pause)
+    bcc done                ; an AI game: the player's Start goes through (pause)
     jmp game_demoStartPressed ; the demo: the game's own way back to the title
 done:
     rts
 drive:
-    lda ai_mode
-    cmp #AI_MODE_DEMO
-    bne plan
+    bcc plan
     jsr demo_tick
 plan:
     jsr plan_buttons

@@ -58,8 +58,7 @@ placed:
     ldx nextPiece
     lda game_tetriminoTypeFromOrientation,x
     sta s_type
-    lda #0
-    sta s_hold
+    sta s_hold              ; (a type, below $80: no hold)
     ; the search for the preview piece, while the piece falls; resume may abandon it at the
     ; preview's spawn (then late_spawn goes on from what it found). pred_sum: the board it assumes.
     jsr eb_checksum
@@ -171,11 +170,10 @@ from_known:
     ldx best_k,y
 chosen:
     jsr publish             ; first: the driver needs it on the next frame
-    lda fin_type
-    bmi no_finish
-    jsr driver_slot
-    bcs no_finish           ; the first input is made
     ldx fin_type
+    bmi no_finish
+    lda drv_slot
+    bpl no_finish           ; the driver has taken a plan: the first input is made
     stx ply2_first
     inx
     stx ply2_end
@@ -187,8 +185,7 @@ chosen:
 on_eb:
     inc finishing           ; resume ends it at the next frame (finish_late)
     jsr finish_search       ; (it publishes the best for the preview after each candidate)
-    lda #0
-    sta finishing
+    dec finishing           ; (1: resume has not restarted the task)
     lda plan_at
     sta fin_slot
 no_finish:                  ; (finish_late too)
@@ -198,8 +195,12 @@ verify:
     lda #1
     jsr read_or_check       ; the game shows the board the search assumed (eb)
     bcc redo
-    ; the piece plays the plan the driver took at its first input frame (or will take: plan_at's)
-    jsr driver_slot
+    ; the piece plays the plan the driver took at its first input frame (drv_slot; late_spawn set
+    ; it to $FF before the piece had a plan), or will take: plan_at's
+    ldy drv_slot
+    bpl slot_known
+    ldy plan_at
+slot_known:
     lda plan_k,y
     sta ply2_k
     cpy fin_slot
@@ -243,7 +244,8 @@ from_fin:
     beq clean               ; EB_SPAWN
     cmp #EB_CANDIDATE
     beq candidate
-    lda #2                  ; EB_CHANGING
+    .assert EB_CHANGING * 2 = 2, error, "restore_eb doubles EB_CHANGING to read_or_check's mode 2"
+    asl                     ; (EB_CHANGING) mode 2: check, and read the board
     jsr read_or_check
     bcc done
     jsr ai_prepare_board
@@ -263,21 +265,6 @@ restored:
 clean:
     sec
 done:
-    rts
-.endproc
-
-; Y = the plan slot the piece cur_id follows, C = 1 when the driver has taken it (its first input
-; frame has come: late_spawn set drv_slot to $FF before the piece had a plan); else Y = plan_at,
-; C = 0.
-.segment "PACK_driver_slot"
-.proc driver_slot
-    ldy drv_slot
-    bpl taken
-    ldy plan_at
-    clc
-    rts
-taken:
-    sec
     rts
 .endproc
 
