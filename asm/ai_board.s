@@ -206,15 +206,14 @@ holes:
     bne holes
     ; the lowest of columns 0-8 left of each column (pre_min) and from each column on (suf_min)
     lda #$FF
-    ldx #0
+    ldx #$100-COLUMNS       ; (column x + COLUMNS - $100: the loop ends at 0)
 pre:
-    sta pre_min,x           ; lowest of 0 .. x-1
-    cmp eb_h,x
+    sta pre_min+COLUMNS-$100,x ; lowest of 0 .. x-1
+    cmp eb_h+COLUMNS-$100,x
     bcc pre_keep
-    lda eb_h,x
+    lda eb_h+COLUMNS-$100,x
 pre_keep:
     inx
-    cpx #COLUMNS
     bne pre
     lda #$FF
     sta suf_min+8           ; from 9 and 10: none of 0-8

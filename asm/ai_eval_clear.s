@@ -25,7 +25,10 @@
     sec
     sbc gen_crash_first-2,y
     cmp gen_crash_count-2,y
-    jcc ai_eval_tops_out
+    bcs not_barred
+tops_out:
+    jmp ai_eval_tops_out
+not_barred:
     ; At the soft-drop level the clear must fall long enough with Down held to make the points
     ; (its origin's row at least gen_soft_drop_rows by column).
     .assert SOFT_DROP_LEVEL >= $80, error, "the soft drop's level from 128 (AI_POLL_PAUSE_LEVEL)"
@@ -35,7 +38,7 @@
     ldx z_x
     lda z_y
     cmp gen_soft_drop_rows,x
-    jcc ai_eval_tops_out
+    bcc tops_out
 clear_below:
     ldx #COLUMNS-1
 save:
@@ -197,12 +200,11 @@ cc_well:
     jsr remove_piece
     sec
     jsr piece_cells         ; eb_f back
-    ldx #0
+    ldx #$100-COLUMNS
 unsave:
     pla
-    sta eb_h,x
+    sta eb_h+COLUMNS-$100,x
     inx
-    cpx #COLUMNS
     bne unsave
     rts
 .endproc

@@ -182,12 +182,9 @@ choice:
     lda sw_o,x
     sta sw_ot
     jsr ai_load_target      ; (its row data, for every evaluation of the two sweeps)
-    lda #$FF
-    sta sw_step
     lda #0
     jsr sweep               ; columns 5, 4, ...
     lda #1
-    sta sw_step
     jsr sweep               ; columns 6, 7, ...
     inc sw_rot
     lda sw_rot
@@ -199,11 +196,14 @@ choice:
 slot_presses:
     .byte 0, 1, 2, 1
 
-; One sweep from shifts A outward: 0 with sw_step -1 (leftward), 1 with +1. A step of the task
+; One sweep from shifts A outward: 0 leftward (sw_step -1), 1 rightward (+1). A step of the task
 ; of its own: near the top, many sweeps reach nothing (no evaluation, no step's end).
 .segment "PACK_sweep"
 .proc sweep
     sta sw_s
+    asl
+    sbc #0                  ; (C = 0) 2 A - 1
+    sta sw_step
     jsr ai_yield
     lda sw_s
     clc

@@ -223,9 +223,9 @@ terms_changed:
     sty s_stack_off
     jsr ai_board_caches
 terms_same:
+    lda s_hold
+    asl                     ; C = hold (autorepeatY's sign)
     pla
-    ldx s_hold
-    cpx #$80                ; C = hold (autorepeatY's sign)
     bcc not_first
     ldy #KEEP_FAST          ; a game's first piece: K = KEEP_FAST (it must be done in the hold)
     sty s_keep

@@ -55,8 +55,7 @@ placed:
     jsr ai_yield
     lda z_lines
     jsr ai_after_lines      ; the level when the preview piece spawns
-    ldx nextPiece
-    lda game_tetriminoTypeFromOrientation,x
+    jsr preview_type
     sta s_type
     sta s_hold              ; (a type, below $80: no hold)
     ; the search for the preview piece, while the piece falls; resume may abandon it at the
@@ -88,9 +87,7 @@ decide:
     ldx #0                  ; no preview shown: the first candidate (the best of the first ply)
     lda displayNextPiece
     bne finalize
-    ldy nextPiece           ; else the candidate with the best reply to the preview
-    lda game_tetriminoTypeFromOrientation,y
-    tay
+    jsr preview_type        ; else the candidate with the best reply to the preview
     ldx best_k,y
 finalize:
     lda cand_count
@@ -125,6 +122,14 @@ lost:
     jmp lost
 .endproc
 
+; A, Y = the preview piece's type.
+.proc preview_type
+    ldy nextPiece
+    lda game_tetriminoTypeFromOrientation,y
+    tay
+    rts
+.endproc
+
 ; The task's entry when the piece spawned before its search was done (resume). If the piece,
 ; level and lines are the ones the search assumed, the piece gets the best candidate so far at
 ; once: with the preview's best reply when the second ply has looked at two candidates or more,
@@ -155,10 +160,8 @@ found:
     bcs chosen              ; still in the first ply (s_ply 1)
     lda displayNextPiece
     bne chosen              ; no preview shown
-    ldy nextPiece
-    lda game_tetriminoTypeFromOrientation,y
+    jsr preview_type
     sta fin_type
-    tay
     ldx ply2_k              ; the preview's replies are missing from candidate ply2_k on, or from
     cpy z_type              ; the next one when its sweep for that type was done (z_type: the
     bcs from_known          ; type the second ply was at)
