@@ -1,7 +1,7 @@
 ; The evaluation of a placement on the evaluation board eb, incrementally from eb's caches (the
 ; C++ counterpart: ai-reference/ai/ai_eval.cpp). The row and column model is at the top of
 ; ai_place.s, which makes placements part of eb and holds the routines this one calls for a clear
-; (or_piece, piece_cells, remove_piece).
+; (toggle_piece, piece_cells).
 .include "ai.inc"
 
 .import ai_stack_growth     ; (ai_eval_clear.s)

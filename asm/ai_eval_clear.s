@@ -47,7 +47,7 @@ save:
     dex
     bpl save
     jsr ai_piece_masks
-    jsr or_piece            ; the full rows stay where they are
+    jsr toggle_piece        ; the full rows stay where they are
     clc
     jsr piece_cells         ; eb_f: + the piece's cells (the cleared rows' are taken below)
     ; eb_h after the placement, whose cells are in eb's rows, clears its z_lines full rows
@@ -197,7 +197,7 @@ cc_well:
     lda eb_h+COLUMNS-1
     sta well_h
     jsr ai_extremes_cost
-    jsr remove_piece
+    jsr toggle_piece        ; (out again)
     sec
     jsr piece_cells         ; eb_f back
     ldx #$100-COLUMNS

@@ -10,7 +10,7 @@
 ; looked up; the lowest of columns 0-8 outside the piece comes from prefix and suffix minima.
 .include "ai.inc"
 
-; Handed from or_piece to ai_apply_placement in a scratch byte:
+; Handed from toggle_piece to ai_apply_placement in a scratch byte:
 dropped    = z_t6           ; the piece's cells above the visible rows (left out of eb)
 
 ; eb_f of every column + A, then the piece z_o at (z_x, z_y) adds its cells to its columns
@@ -90,7 +90,7 @@ board_top  = z_s0           ; 20 - the highest column: the board's top row
     lda #0
     sta z_lines
     sta ud_count
-    jsr or_piece
+    jsr toggle_piece
     lda dropped
     bne recount             ; cells dropped above the visible rows: count the columns again
     ldx #ROWS-1             ; remove full rows, moving the rows above down
@@ -202,7 +202,7 @@ next:
     bne row
     jsr ai_yield            ; (the rows back: a step)
 remove:
-    jsr remove_piece        ; then the piece's cells
+    jsr toggle_piece        ; then the piece's cells
     ldx z_o
     lda z_y
     clc
@@ -216,9 +216,11 @@ remove:
     beq ai_apply_placement::piece ; (always)
 .endproc
 
-; The piece's cells (pm) into eb's rows; dropped = its cells above the visible rows (left out).
-.segment "PACK_or_piece"
-.proc or_piece
+; The piece's cells (pm) into eb's rows, or out of them: its cells are empty in eb (it landed
+; there) or are its own (taken out again), so eor sets or clears them. dropped = its cells above
+; the visible rows (left out).
+.segment "PACK_toggle_piece"
+.proc toggle_piece
     lda #0
     sta dropped
     ldx #3
@@ -233,10 +235,10 @@ slot:
 on_board:
     tay
     lda eb_lo,y
-    ora pm_lo,x
+    eor pm_lo,x
     sta eb_lo,y
     lda eb_hi,y
-    ora pm_hi,x
+    eor pm_hi,x
     sta eb_hi,y
 next:
     dex
@@ -289,28 +291,6 @@ cell:
     dec cells_left
     bne cell
 next:
-    dex
-    bpl slot
-    rts
-.endproc
-
-; The piece's cells (pm) out of eb's rows.
-.segment "PACK_remove_piece"
-.proc remove_piece
-    ldx #3
-slot:
-    row_of_slot
-    bmi next_slot
-    tay
-    lda pm_lo,x
-    eor #$FF
-    and eb_lo,y
-    sta eb_lo,y
-    lda pm_hi,x
-    eor #$FF
-    and eb_hi,y
-    sta eb_hi,y
-next_slot:
     dex
     bpl slot
     rts
