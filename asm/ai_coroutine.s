@@ -71,6 +71,13 @@ wait:
     bne done
     txa
     beq wait                ; nobody to think for: the original spin
+    cpx #AI_MODE_COACH
+    bne scoring_frame
+    .assert COACH_OFF_LEVEL = $80, error, "the coach's end from the level's bit 7"
+    bit levelNumber
+    bmi coach_off
+    jsr coach_ghost
+scoring_frame:
     ; The next frame ends a line clear's animation and scores it, which takes the game up to
     ; 22 000 cycles at level 150 (more with each level): a step of the task carried into it would
     ; make it lag. That frame's NMI steps the animation (rowY 4 -> 5) when the frame counter is
@@ -113,6 +120,10 @@ unscored:
 think:
     jsr resume
     jmp playing             ; (last_mode is not 0 here: no fresh start)
+coach_off:                  ; from COACH_OFF_LEVEL a coach game is a person's game alone, with
+    lda #AI_MODE_HUMAN      ; the AI's RAM as the original holds it (ai_mode too)
+    jsr clear_ai_ram
+    beq spin                ; (always: A = 0)
 .endproc
 
 ; A = ai_mode while the game is in a game or the demo, else 0 (AI_MODE_HUMAN): after a reset

@@ -278,6 +278,7 @@ second_ply:
     sta ply2_first
     lda #PIECE_TYPES
     sta ply2_end
+    jsr coach_spawn_search  ; (a coach game at the spawn: the first ghost, the preview's type alone)
 .endproc
 ; fall through
 ; The second ply from candidate ply2_k on, for the reply types ply2_first .. ply2_end - 1 (all of

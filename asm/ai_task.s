@@ -137,11 +137,15 @@ lost:
 ; search began from and, in what is left of the spawn frame, the second ply goes on for the
 ; preview's type alone (all the decision needs): if it ends before the piece's first input, the
 ; piece gets the full search's plan instead. Last, the game must show that board; else (or when
-; the search had found nothing) the search is redone and the piece falls as it is.
+; the search had found nothing) the search is redone and the piece falls as it is. In a coach game
+; the search is redone at once.
 .segment "PACK_late_spawn"
 .proc late_spawn
     lda spawnCount
     sta cur_id
+    lda ai_mode             ; the coach: the search at the spawn is quick (the preview's type alone,
+    cmp #AI_MODE_COACH      ; coach_spawn_search), and nobody's first input waits for it: it is
+    beq redo                ; done over, in full
     lda #$FF
     sta fin_type
     sta fin_slot
@@ -344,7 +348,7 @@ n_known:
     sta plan_id
     lda #PLAN_OK
     sta plan_ok
-    rts
+    jmp set_ghost           ; (the coach's ghost: kept in every mode, drawn in coach games)
 slot_buttons:
     .byte 0, BUTTON_A, BUTTON_A, BUTTON_B
 slot_last:                  ; the rotation's last frame: 2p - 1 for p presses (slot_presses), 0 for none

@@ -55,12 +55,16 @@ hook_end GAME_OVER
     rts                     ; A = 0, as the game expects
 .endproc
 
-; A game is over (curtain down and Start pressed, or an ending watched). A human game goes on to
-; the high-score check as before; an AI game ends here (its score does not enter the table, which
+; A game is over (curtain down and Start pressed, or an ending watched). A person's game (the
+; coach's too) goes on to the high-score check as before; an AI game ends here (its score does not enter the table, which
 ; is for people), and the AI lets go of the controller before the menu comes back.
 .proc game_over
     lda ai_mode
+    beq person
+    cmp #AI_MODE_COACH
     bne ai_game
+    jsr ai_game             ; a coach game: a person's, with the AI's RAM cleared
+person:
     jmp game_handleHighScoreIfNecessary
 ai_game:
     .assert AI_MODE_HUMAN = 0, error, "clear_ai_ram wants A = 0"

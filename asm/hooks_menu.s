@@ -1,9 +1,12 @@
 ; AI-played games from the level menu: hold Select and press Start (with A held too for the +10
-; trick), on the A-Type or the B-Type menu. A hint on the menu says so.
+; trick), on the A-Type or the B-Type menu; the coach (coach.s): hold B instead. B pressed alone
+; in the level menu goes back to the type menu, as ever: it is pressed with another button (A and
+; B together, say, then A let go or held for +10). A hint on the menu says so.
 .include "hooks.inc"
 
 ; gameMode_levelMenu, Start pressed alone: was lda heldButtons_player1 / cmp #A+Start (Z=1 adds
-; 10 to the start level). Select held: the AI plays this game; Select does not spoil the +10.
+; 10 to the start level). Select held: the AI plays this game; B held: the coach. Neither spoils
+; the +10.
 hook_begin LEVEL_START
     jsr level_start
     nop
@@ -14,21 +17,26 @@ hook_begin LEVEL_MENU_HINT
     jsr level_menu_hint
 hook_end LEVEL_MENU_HINT
 
-; Without Select this takes 30 cycles more than the original's lda / cmp, a multiple of the
+; Without Select or B this takes 30 cycles more than the original's lda / cmp, a multiple of the
 ; wait's spin (6): the waits after it find their spin where the original's does, so that human
 ; play's frames take the original's cycles from the game's first.
 .segment "PACK_level_start"
 .proc level_start
     lda heldButtons_player1
-    and #BUTTON_SELECT
+    and #BUTTON_SELECT | BUTTON_B
     beq human                   ; A = AI_MODE_HUMAN
     .assert >* = >human, lderror, "level_start's branch must not cross a page (its cycles)"
+    cmp #BUTTON_B
+    bne ai                      ; Select, with B or without: the AI plays
+    lda #AI_MODE_COACH
+    bne human                   ; (always)
+ai:
     lda #AI_MODE_GAME
 human:
     sta ai_mode
     bit ai_mode
     lda heldButtons_player1
-    and #<~BUTTON_SELECT
+    and #<~(BUTTON_SELECT | BUTTON_B)
     cmp #BUTTON_A | BUTTON_START
     rts
 .endproc
@@ -60,6 +68,6 @@ hint:
     .dbyt $2000 + HINT_ROW * 32 + HINT_COLUMN
     .byte HINT_WIDTH
 hint_text:
-    .byte " HOLD SELECT - AI PLAYS "
+    .byte " HOLD SELECT-AI B-COACH "
     .assert * - hint_text = HINT_WIDTH, error, "the hint must fill the row inside the frame"
     .byte $FF                   ; end of the copy list

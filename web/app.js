@@ -13,8 +13,14 @@ const KEYMAP_STORE = 'nestris-ai.keys';
 const SCALE_STORE = 'nestris-ai.scale';
 const TOUCH_STORE = 'nestris-ai.touch';
 const MUTE_STORE = 'nestris-ai.mute';
-// The AI chord on touch: Select held for this many frames, then Start with it.
-const CHORD_SELECT_FRAMES = 3;
+// The chords on touch, frame by frame while the button is held, the last entry from then on: the
+// AI's (Select held, then Start with it) and the coach's (A and B pressed together, since B alone
+// goes back on the level menu, then B held, then Start with it).
+const CHORDS = {
+  Chord: [BUTTON.Select, BUTTON.Select, BUTTON.Select, BUTTON.Select | BUTTON.Start],
+  Coach: [BUTTON.A | BUTTON.B, BUTTON.A | BUTTON.B, BUTTON.A | BUTTON.B, BUTTON.B, BUTTON.B, BUTTON.B,
+          BUTTON.B | BUTTON.Start],
+};
 // Gamepad API standard layout: 0 bottom, 1 right, 8 back, 9 start, 12-15 d-pad.
 const PAD = [[1, BUTTON.A], [0, BUTTON.B], [8, BUTTON.Select], [9, BUTTON.Start],
              [12, BUTTON.Up], [13, BUTTON.Down], [14, BUTTON.Left], [15, BUTTON.Right]];
@@ -24,7 +30,7 @@ const STEP_MODE = new URLSearchParams(location.search).has('step');
 
 const $ = (id) => document.getElementById(id);
 const state = { module: null, patcher: null, console: null, patched: null, release: null,
-                keys: 0, touch: 0, chord: -1, running: false, paused: false, jammed: false, last: 0, debt: 0,
+                keys: 0, touch: 0, chord: -1, chordName: null, running: false, paused: false, jammed: false, last: 0, debt: 0,
                 rom: null, patch: null, playing: null, keymap: null, scale: 'auto',
                 audio: null, muted: false };
 
@@ -251,8 +257,8 @@ function padButtons() {
 function buttonsNow() {
   let buttons = state.keys | state.touch | padButtons();
   if (state.chord >= 0) {
-    buttons |= BUTTON.Select;
-    if (state.chord >= CHORD_SELECT_FRAMES) buttons |= BUTTON.Start;
+    const frames = CHORDS[state.chordName];
+    buttons |= frames[Math.min(state.chord, frames.length - 1)];
     state.chord += 1;
   }
   return buttons;
@@ -572,14 +578,15 @@ function remap(name, code) {
 
 const touchPointers = new Map();
 function touchUpdate() {
-  let bits = 0, chord = false;
+  let bits = 0, chord = null;
   for (const name of touchPointers.values()) {
-    if (name === 'Chord') chord = true;
+    if (name in CHORDS) chord = chord || name;
     else if (name) bits |= BUTTON[name];
   }
   state.touch = bits;
-  if (!chord) state.chord = -1;
-  else if (state.chord < 0) state.chord = 0;
+  if (chord !== state.chordName) state.chord = -1;
+  state.chordName = chord;
+  if (chord && state.chord < 0) state.chord = 0;
   for (const button of $('touch').querySelectorAll('[data-b]')) {
     button.classList.toggle('down-now', [...touchPointers.values()].includes(button.dataset.b));
   }

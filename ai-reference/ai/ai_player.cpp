@@ -73,7 +73,9 @@ uint8_t AiPlayer::buttons(const PlayerView& view) {
         // The hold of a game's first piece shows as a negative soft-drop counter.
         const bool hold = (view.autorepeatY & 0x80) != 0;
         start_frame_ = hold ? kFirstPieceStartFrame : 1;
-        decision_ = decide(view, hold, b_type_, tables_);
+        PlayerView seen = view;
+        if (blind_to_preview_) seen.nextPiece = kOrientationHidden;
+        decision_ = decide(seen, hold, b_type_, tables_);
         stats_ += decision_->search.stats;
         ++decisions_;
         max_evaluations_ = std::max(max_evaluations_, decision_->search.stats.evaluations);

@@ -27,8 +27,11 @@ Board board_of(const PlayerView& view);
 
 class AiPlayer final : public Player {
 public:
-    explicit AiPlayer(const EvalTables& tables = default_tables(), bool b_type = false)
-        : tables_(tables), b_type_(b_type) {}
+    // blind_to_preview: it decides as if the preview were hidden (the best of the first ply),
+    // whatever the game shows; a player who plays well, not as the search does (the coach's
+    // benchmarks). It still shows or hides the preview as the crash rule wants.
+    explicit AiPlayer(const EvalTables& tables = default_tables(), bool b_type = false, bool blind_to_preview = false)
+        : tables_(tables), b_type_(b_type), blind_to_preview_(blind_to_preview) {}
     uint8_t buttons(const PlayerView& view) override;
     std::string name() const override { return "ai"; }
 
@@ -41,6 +44,7 @@ public:
 private:
     EvalTables tables_;
     bool b_type_;
+    bool blind_to_preview_;
     bool was_active_ = false;
     int frame_ = 0;       // frames since the piece appeared (the input frame index k)
     int start_frame_ = 1; // k of the first input frame of this piece

@@ -282,7 +282,7 @@ TEST_CASE("the level-menu hint is a copy list of one row of the menu's font") {
                                   : tile < 0x24 ? static_cast<char>('A' + tile - 10)
                                   : tile == 0x24 ? '-' : '?';
     }
-    CHECK(decoded == " HOLD SELECT - AI PLAYS ");
+    CHECK(decoded == " HOLD SELECT-AI B-COACH ");
     CHECK(seg->bytes[i + length] >= 0x80);  // end of the list
 }
 

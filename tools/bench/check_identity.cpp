@@ -165,7 +165,8 @@ int main(int argc, char** argv) {
     std::string movie_out;
     app.add_option("--movie-out", movie_out,
                    "write the first movie's pad bytes, one per line (A=1 ... Right=128), to replay in FCEUX "
-                   "(tools/scripts/fceux_check.sh --replay)");
+                   "(tools/scripts/fceux_check.sh --replay); with --coach the patched game's, and the original's in\n"
+                   "FILE.original (they differ at a +10 coach game's Start: fceux_check.sh --replay FILE --coach)");
     uint64_t ai_games = 0;
     int level = 19, first_wait = 0;
     bool b_type = false;
@@ -179,6 +180,12 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0, game::kMaxTitleWait));
     app.add_option("--level", level, "start level of the AI games (0-19)")->check(CLI::Range(0, 19));
     app.add_flag("--b-type", b_type, "B-Type AI games (height 0)");
+    bool coach = false;
+    app.add_flag("--coach", coach,
+                 "the movies start coach games (B held at Start in the level menu, pressed with A first; A\n"
+                 "held too now and then: +10): the patched game shows the coach's ghost, the original plays\n"
+                 "the same games (at +10 without B at Start, where the original takes A+B+Start as no +10);\n"
+                 "compared as human play, the ghost's sprites left out where the original has none");
     bool on_original = false, no_crash_rule = false;
     uint64_t high_levels = 0;
     app.add_option("--high-levels", high_levels,
@@ -208,18 +215,26 @@ int main(int argc, char** argv) {
                              " games: the waits run to " + std::to_string(first_wait + static_cast<int64_t>(ai_games) - 1) +
                              ", and a walk starts a game after a wait of 0-" + std::to_string(game::kMaxTitleWait) + " frames");
         if (from_level >= 0 && !ai_games) throw UsageError("--from-level goes with --ai-games");
+        if (coach && (ai_games || high_levels)) throw UsageError("--coach goes with the movies (not --ai-games or --high-levels)");
         if (high_levels && (ai_games || !movie_out.empty()))
             throw UsageError("--high-levels goes with neither --ai-games nor --movie-out");
         game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
         if (no_crash_rule) roms.patched = game::without_crash_rule(roms.patched, shipped_cart());
         if (!movie_out.empty()) {
-            std::vector<uint8_t> pads;
+            std::vector<uint8_t> pads, original_pads;
             game::DriverOptions options;
             options.seed = first_seed;
-            const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames, &pads);
-            std::string text;
-            for (uint8_t b : pads) text += std::to_string(b) + "\n";
-            write_text_atomically(movie_out, text, std::vector<std::filesystem::path>{rom_path});
+            options.coach_in_level_menu = coach;
+            const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames, &pads, &original_pads);
+            const auto text_of = [](const std::vector<uint8_t>& p) {
+                std::string text;
+                for (uint8_t b : p) text += std::to_string(b) + "\n";
+                return text;
+            };
+            write_text_atomically(movie_out, text_of(pads), std::vector<std::filesystem::path>{rom_path});
+            if (coach)
+                write_text_atomically(movie_out + ".original", text_of(original_pads),
+                                      std::vector<std::filesystem::path>{rom_path, movie_out});
             std::printf("movie %llu: %zu frames written to %s (%s here)\n", static_cast<unsigned long long>(first_seed),
                         pads.size(), movie_out.c_str(), r.mismatch ? r.mismatch->c_str() : "identical");
             return r.mismatch ? 1 : 0;
@@ -253,26 +268,34 @@ int main(int argc, char** argv) {
                     return game::compare_high_level_play_with_original(roms, shipped_cart(), at, first_seed + i, frames);
                 });
         if (ai_games) return check_ai_games(roms, ai_games, first_wait, level, b_type, frames, threads, from_level, first_seed);
-        std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0};
+        std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0}, coach_frames{0}, ghosts{0};
         std::mutex out;
         parallel_for(movies, std::max(1u, threads), [&](uint64_t i) {
             game::DriverOptions options;
             options.seed = first_seed + i;
+            options.coach_in_level_menu = coach;
             const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames);
             total_frames += r.frames;
+            coach_frames += r.coach_frames;
+            ghosts += r.ghost_frames;
             compared += r.compared_frames;
             writes += r.ppu_writes;
             games += r.stats.games;
             if (r.mismatch) ++mismatches;
             std::lock_guard<std::mutex> lock(out);
-            std::printf("movie %llu: %llu frames (%llu compared), %llu games, level up to %llu: %s\n",
+            std::printf("movie %llu: %llu frames (%llu compared), %llu games, level up to %llu%s: %s\n",
                         static_cast<unsigned long long>(options.seed), static_cast<unsigned long long>(r.frames),
                         static_cast<unsigned long long>(r.compared_frames),
                         static_cast<unsigned long long>(r.stats.games),
                         static_cast<unsigned long long>(r.stats.max_level),
+                        coach ? (", " + std::to_string(r.coach_frames) + " frames in coach games, the ghost in " +
+                                 std::to_string(r.ghost_frames)).c_str() : "",
                         r.mismatch ? r.mismatch->c_str() : "identical");
             std::fflush(stdout);
         });
+        if (coach)
+            std::printf("coach games: %llu frames, the ghost staged in %llu\n", static_cast<unsigned long long>(coach_frames.load()),
+                        static_cast<unsigned long long>(ghosts.load()));
         std::printf("%llu movies, %llu frames (%llu compared after the frame, the rest with the next), %llu PPU writes, "
                     "%llu games: %llu mismatches\n",
                     static_cast<unsigned long long>(movies), static_cast<unsigned long long>(total_frames.load()),

@@ -8,7 +8,9 @@
 #include "base/file_io.hpp"
 #include "tools/harness/game_harness.hpp"
 #include "hooks_map.hpp"
+#include "ai-reference/ai/ai_player.hpp"
 #include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/ram_map.hpp"
 #include "emu-test/image.hpp"
 #include "emu-test/debug/emu_commands.hpp"
 #include "emu-test/debug/fm2.hpp"
@@ -39,6 +41,7 @@ struct PlayOptions {
     int height = 0;
     bool demo = false;
     bool human = false;
+    bool coach = false;
     uint64_t frames = 3600;
     std::string input;
     std::string movie;
@@ -79,8 +82,10 @@ int play(const PlayOptions& o) {
     if (!o.input.empty() && !o.movie.empty()) throw UsageError("--input and --movie: give one of them");
     const bool own_input = !o.input.empty() || !o.movie.empty();
     if (o.demo && (own_input || o.human)) throw UsageError("--demo goes alone (not with --input, --movie or --human)");
-    if (o.soak && (o.demo || o.human || own_input))
-        throw UsageError("--soak is for AI games (not with --demo, --human, --input or --movie)");
+    if (o.coach && (o.demo || o.human || own_input))
+        throw UsageError("--coach starts its own game (not with --demo, --human, --input or --movie)");
+    if (o.soak && (o.demo || o.human || o.coach || own_input))
+        throw UsageError("--soak is for AI games (not with --demo, --human, --coach, --input or --movie)");
     if (!o.write_movie.empty() && !o.movie.empty())
         throw UsageError("--write-movie is not for --movie (the run is your movie, then nothing pressed)");
     // FCEUX plays a movie from its own power-on (its RAM pattern, two frames without a vblank), and
@@ -151,7 +156,7 @@ int play(const PlayOptions& o) {
     } else if (o.demo) {
         what = "the demo";
     } else {
-        what = std::string(o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") + " game from level " +
+        what = std::string(o.coach ? "a coach " : o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") + " game from level " +
                std::to_string(o.level) + (o.title_wait ? " (title wait " + std::to_string(o.title_wait) + ")" : "");
     }
     std::optional<emu::Fm2Writer> movie_out;
@@ -200,9 +205,14 @@ int play(const PlayOptions& o) {
     } else if (o.demo) {
         for (int f = 0; f < 4000 && nes.read_ram(t::gameMode) != t::GAME_MODE_DEMO; ++f) run_frame();
     } else {
-        run_input(game::menu_walk_input({o.level, o.b_type, o.height, !o.human, o.title_wait}));
+        run_input(game::menu_walk_input(
+            {.level = o.level, .b_type = o.b_type, .height = o.height, .ai = !o.human && !o.coach, .coach = o.coach, .title_wait = o.title_wait}));
         nes.set_buttons(0);
     }
+    // --coach: the person is the reference AI deciding without the preview (it plays well, and
+    // leaves the ghost where the preview matters), seeing the game each frame as a person does.
+    std::optional<ai::AiPlayer> person;
+    if (o.coach) person.emplace(ai::default_tables(), o.b_type, /*blind_to_preview=*/true);
     const uint64_t movie_before_run = movie_out ? movie_out->frames() : 0;
     take_sound();
     nes.watch_main_loop(t::game_mainLoop);
@@ -255,6 +265,15 @@ int play(const PlayOptions& o) {
         started = in_game && started;
         const bool in_play = started;
         measuring = in_play;
+        if (person) {
+            uint8_t pad = 0;
+            try {
+                pad = game::pad_from_game(person->buttons(view_of(from_ram(std::span<const uint8_t, kCpuRamSize>(nes.ram().data(), kCpuRamSize)))));
+            } catch (const std::exception&) {
+                pad = 0;  // a frame the model cannot read (the game's own screens): nothing held
+            }
+            nes.set_buttons(pad);
+        }
         run_frame();
         if (in_play) {
             ++play_frames;
@@ -300,6 +319,7 @@ int play(const PlayOptions& o) {
         case hooks::AI_MODE_HUMAN: return "the AI off";
         case hooks::AI_MODE_DEMO: return "the AI in the demo";
         case hooks::AI_MODE_GAME: return "the AI playing";
+        case hooks::AI_MODE_COACH: return "the coach on";
         case hooks::AI_MODE_POLL_PAUSED:
         case hooks::AI_MODE_POLL_LAG: return "the AI playing (a scoring frame left to the game)";
         default: return "the AI in an unknown mode";
@@ -317,10 +337,10 @@ int play(const PlayOptions& o) {
     print("frames in which the game's main loop did not run: %llu in all, the game's own (screens drawn, "
                 "line clears, top-out curtains: the original does the same); during AI play, below\n",
                 static_cast<unsigned long long>(nes.lag_frames()));
-    print("AI play: %llu frames%s, %llu lag frames in them (frames whose main loop never ran); worst frame "
+    print("%s: %llu frames%s, %llu lag frames in them (frames whose main loop never ran); worst frame "
                 "margin %lld cycles (the least time left from the game's frame work done to the next NMI, of "
                 "29780); %llu pieces given the best placement of a search not done at their spawn\n",
-                static_cast<unsigned long long>(play_frames),
+                o.coach ? "Coach play" : "AI play", static_cast<unsigned long long>(play_frames),
                 o.soak ? (", " + std::to_string(games) + " games").c_str() : "",
                 static_cast<unsigned long long>(play_lag),
                 static_cast<long long>(margin_frames ? worst_margin : 0), static_cast<unsigned long long>(fallbacks));
@@ -395,6 +415,9 @@ void add_play_command(CLI::App& app) {
         "check-identity and measure-lock number by their title wait");
     sub->add_flag("--demo", o->demo, "watch the demo instead (wait at the title until it starts)");
     sub->add_flag("--human", o->human, "start the game without Select: nobody plays it (a check of human mode)");
+    sub->add_flag("--coach", o->coach,
+                  "a coach game (B held at Start, pressed with A first): the cartridge shows its placement as a\n"
+                  "blinking ghost while the reference AI, deciding without the preview, plays as the person");
     sub->add_option("--frames", o->frames, "frames to run once the game or demo has started (default 3600 = 1 min)");
     sub->add_option("--input", o->input,
                     "your own input from power-on instead of the menu walk (emu-test input string: '.*300 S ...')");

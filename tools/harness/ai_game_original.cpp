@@ -7,6 +7,7 @@
 #include "patcher/patch.hpp"
 #include "ai-reference/model/random_movie.hpp"
 #include "ai-reference/model/ram_map.hpp"
+#include "hooks_map.hpp"
 
 #include <cstdio>
 
@@ -85,7 +86,7 @@ namespace {
 // where both wait. Returns false when the run ends (the result says why).
 bool step_both(emu::Nes& x, emu::Nes& y, LagWatch& lx, LagWatch& ly, uint8_t pad_x, uint8_t pad_y, uint64_t f,
                const RamExclusions& exclusions, const CartImage& cart, uint64_t& frames_without_wait,
-               AiGameOnOriginal& r) {
+               AiGameOnOriginal& r, bool coach = false) {
     lx.lag_nmis = ly.lag_nmis = 0;
     y.set_buttons(pad_y);
     y.run_frame();
@@ -120,7 +121,7 @@ bool step_both(emu::Nes& x, emu::Nes& y, LagWatch& lx, LagWatch& ly, uint8_t pad
         return true;
     }
     frames_without_wait = 0;
-    if (auto m = compare_frame(x, y, exclusions, x.ppu_writes(), y.ppu_writes(), cart)) {
+    if (auto m = compare_frame(x, y, exclusions, x.ppu_writes(), y.ppu_writes(), cart, coach ? ghost_masks(x) : FrameMasks{})) {
         char where[120];
         std::snprintf(where, sizeof where, "frame %llu (gameMode %u, playState %u, level %u): ",
                       static_cast<unsigned long long>(f), x.read_ram(tetris::gameMode), x.read_ram(tetris::playState),
@@ -200,7 +201,7 @@ GameState start_from_model_state(std::initializer_list<emu::Nes*> machines, cons
 }
 
 AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, const CartImage& cart, uint8_t level,
-                                                       uint64_t seed, uint64_t max_frames) {
+                                                       uint64_t seed, uint64_t max_frames, bool coach) {
     RamExclusions exclusions = ai_owned_ram(cart);
     exclusions.ranges.emplace_back(0x0000, 0x0001);  // (as compare_ai_game_with_original)
     emu::Nes x(roms.original), y(roms.patched);
@@ -210,9 +211,17 @@ AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, con
     MenuWalk walk;
     walk.ai = false;
     walk.title_wait = static_cast<int>(seed % 200);
+    if (coach) {
+        // the coach's chord without A (the model's state sets the level): the original takes
+        // the same presses as a plain Start
+        walk.coach = true;
+        walk.level = 9;
+    }
     const std::string input = menu_walk_input(walk);
     x.run_input(input);
     y.run_input(input);
+    if (coach && y.read_ram(ai_mode_address()) != hooks::AI_MODE_COACH)
+        throw std::runtime_error("the coach game did not start (is this the patched Tetris (USA)?)");
     const GameState s = start_from_model_state({&x, &y}, ModelStart{level, seed, {}});
     x.log_ppu_writes(true);
     y.log_ppu_writes(true);
@@ -221,7 +230,7 @@ AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, con
     uint64_t frames_without_wait = 0;
     for (uint64_t f = 0; f < movie.frames.size(); ++f) {
         const uint8_t pad = pad_from_game(movie.frames[f]);
-        if (!step_both(x, y, lx, ly, pad, pad, f, exclusions, cart, frames_without_wait, r)) break;
+        if (!step_both(x, y, lx, ly, pad, pad, f, exclusions, cart, frames_without_wait, r, coach)) break;
     }
     r.lines = lines_of(x);
     return r;

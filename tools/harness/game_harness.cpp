@@ -134,6 +134,11 @@ uint8_t GameDriver::menu(uint8_t mode, const emu::Nes& nes) {
             uint8_t held = 0;
             if (level_menu && roll(10) < 3) held |= button::A;  // +10 levels
             if (level_menu && options_.select_in_level_menu) held |= button::Select;
+            if (level_menu && options_.coach_in_level_menu) {
+                script_.push_back(0);  // A and B pressed together: on the level menu, nothing
+                for (int i = 0; i < 3; ++i) script_.push_back(button::A | button::B);
+                held |= button::B;
+            }
             press(button::Start, held);
         }
         plan_frame_ = in_mode_ + 30 + roll(60);
@@ -319,6 +324,12 @@ std::string menu_walk_input(const MenuWalk& w) {
         s += "A .*3 ";  // to the height selection
         if (w.height >= 3) s += "D .*3 ";
         for (int i = 0; i < w.height % 3; ++i) s += "R .*3 ";
+    }
+    if (w.ai && w.coach) throw std::invalid_argument("a game is the AI's or the coach's, not both");
+    if (w.coach) {
+        // B pressed alone would go back to the type menu: A and B together, then B (and A for +10)
+        const std::string chord = w.level >= 10 ? "A+B" : "B";
+        return s + "A+B*3 " + chord + "*3 " + chord + "+S .";
     }
     std::string held = w.ai ? "E" : "";
     if (w.level >= 10) held = held.empty() ? "A" : "A+" + held;

@@ -31,8 +31,8 @@ class AiPlayer;
 namespace nestris::game {
 
 // The game's addresses and modes are tetris:: (tetris_map.hpp, generated from asm/tetris.inc);
-// this is the one address of the cartridge's own the harness reads: its mode byte (0 human,
-// 1 demo, 2 AI game), from the shipped cartridge's labels.
+// this is the one address of the cartridge's own the harness reads: its mode byte (hooks::AI_MODE_*:
+// a person, the demo, an AI game, the coach), from the shipped cartridge's labels.
 uint16_t ai_mode_address();
 
 // The user's original ROM and the same ROM patched with this build's cartridge.
@@ -51,6 +51,9 @@ struct DriverOptions {
     uint64_t seed = 1;
     bool watch_demo = false;      // now and then leave the title alone until the demo starts
     bool select_in_level_menu = false;  // hold Select at Start in the level menu (an AI game)
+    bool coach_in_level_menu = false;   // hold B at Start in the level menu (a coach game): A and B
+                                        // pressed together first (B alone goes back), with A still
+                                        // held at Start now and then (+10)
     int give_up_min = 10;         // pieces the driver plays well before it lets a game top out
     int give_up_max = 60;
     int junk_piece_percent = 10;  // pieces played with random buttons instead of well
@@ -184,11 +187,19 @@ RamExclusions ai_owned_ram(const CartImage& cart);
 // exclusions and the stack, and the PPU writes of the frame (register, value and VRAM address
 // of each, in order; the position in the frame is not compared) once the level-menu hint's
 // writes are taken out of the patched machine's log.
+// One frame's own leave-outs (a coach run's, run_identity): RAM ranges, and bits of single bytes.
+struct FrameMasks {
+    std::vector<std::pair<uint16_t, uint16_t>> ranges;  // inclusive
+    std::vector<std::pair<uint16_t, uint8_t>> bits;     // (address, the bits left out)
+};
+// The coach's ghost sprites (the OAM staging page from hooks::GHOST_OAM) as a leave-out, where the
+// original has no sprite there (all $FF): the coach draws only where the game draws nothing.
+FrameMasks ghost_masks(const emu::Nes& original);
 std::optional<std::string> compare_frame(const emu::Nes& original, const emu::Nes& patched,
                                          const RamExclusions& exclusions,
                                          std::span<const emu::PpuWrite> original_writes,
                                          std::vector<emu::PpuWrite> patched_writes,
-                                         const CartImage& cart);
+                                         const CartImage& cart, const FrameMasks& masks = {});
 
 struct IdentityResult {
     uint64_t frames = 0;
@@ -197,12 +208,24 @@ struct IdentityResult {
     std::optional<std::string> mismatch;  // the first one; the run stops there
     GameDriver::Stats stats;
     std::map<uint8_t, uint64_t> frames_per_mode;
+    uint64_t coach_frames = 0;     // frames at whose end the patched game was in a coach game
+    uint64_t ghost_frames = 0;     // of the compared frames, those with the ghost's sprites staged
+    uint64_t coach_plus_10 = 0;    // Starts with A and B held (+10 coach games; the original's without B)
 };
 // Runs both ROMs from power-on for `frames` frames with the driver's buttons (decided on the
 // original) and compares them after every frame.
 // buttons_out, if given, receives the pad of every frame (to replay the movie elsewhere).
+// With options.coach_in_level_menu the patched game plays coach games (the driver's pads; it
+// plays them as it plays on the original, so it places most pieces where the coach's ghost is)
+// and the original the same games started without the coach: on a Start with A and B held in
+// the level menu (a coach game at +10) the original's pad leaves B out until B is let go (on
+// the original A+B+Start is no +10). Then, and in the frame after, the controller's bytes are
+// compared without the B bit; and the ghost's sprites, the last four of the OAM staging page, are
+// left out where the original has no sprite there (its bytes all $FF).
+// original_buttons_out: the original's pads (the same but for a +10 coach game's Start).
 IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const DriverOptions& options,
-                            uint64_t frames, std::vector<uint8_t>* buttons_out = nullptr);
+                            uint64_t frames, std::vector<uint8_t>* buttons_out = nullptr,
+                            std::vector<uint8_t>* original_buttons_out = nullptr);
 
 // ---- lag frames ---------------------------------------------------------------------------
 // Counts in `lag` an NMI that landed in a frame's work, the machine standing at the NMI handler's
@@ -243,10 +266,13 @@ struct MenuWalk {
     bool b_type = false;
     int height = 0;          // B-Type start height 0-5
     bool ai = true;          // Select held at Start: the AI plays
+    bool coach = false;      // B held at Start (pressed with A first): a person's game with the
+                             // coach's ghost (not with ai)
     int title_wait = 0;      // extra frames on the legal screen (another RNG state, other pieces)
 };
 // The emu-test input string from power-on: legal screen, title, game type, level (and height),
-// then Start (with Select held for an AI game, A held for levels 10-19), and let go.
+// then Start (with Select held for an AI game, B for a coach game, A held for levels 10-19), and
+// let go.
 std::string menu_walk_input(const MenuWalk& walk);
 
 // ---- an AI game on the real ROM against the cartridge in the loop --------------------------
@@ -365,8 +391,10 @@ GameState start_from_model_state(std::initializer_list<emu::Nes*> machines, cons
 // frame of play a model-made state written into both (`level`, score 999 999, a stack 8 rows
 // high), then the same random movie (make_random_movie, `seed`) on both, compared as above, their
 // lag NMIs too: a frame lagging on the patched game only is lag the patch's hooks caused.
+// coach: the patched game's is a coach game (its chord without A in the walk, the same presses as
+// a plain Start on the original), the ghost's sprites left out where the original has none.
 AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, const CartImage& cart, uint8_t level,
-                                                       uint64_t seed, uint64_t max_frames);
+                                                       uint64_t seed, uint64_t max_frames, bool coach = false);
 // The cartridge's tables of the AI's crash rule (ai_crash_rule.hpp): symbol, bytes, and the value
 // without_crash_rule writes into each byte (none: left as it is).
 struct CrashRuleTable {

@@ -9,6 +9,7 @@
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/ram_map.hpp"
 #include "ai-reference/model/state_io.hpp"
+#include "hooks_map.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -25,6 +26,15 @@ RamExclusions ai_owned_ram(const CartImage& cart) {
     for (const CartRegion& r : cart.regions)
         if (r.is_ram) e.ranges.emplace_back(r.start, static_cast<uint16_t>(r.start + r.size - 1));
     return e;
+}
+
+FrameMasks ghost_masks(const emu::Nes& original) {
+    const uint16_t first = tetris::oamStaging + hooks::GHOST_OAM, last = tetris::oamStaging + 0xFF;
+    for (unsigned a = first; a <= last; ++a)
+        if (original.read_ram(static_cast<uint16_t>(a)) != 0xFF) return {};
+    FrameMasks m;
+    m.ranges.emplace_back(first, last);
+    return m;
 }
 
 namespace {
@@ -67,14 +77,21 @@ void strip_hint(std::vector<emu::PpuWrite>& w, const HintWrites& h) {
 std::optional<std::string> compare_frame(const emu::Nes& original, const emu::Nes& patched,
                                          const RamExclusions& exclusions,
                                          std::span<const emu::PpuWrite> original_writes,
-                                         std::vector<emu::PpuWrite> patched_writes, const CartImage& cart) {
+                                         std::vector<emu::PpuWrite> patched_writes, const CartImage& cart,
+                                         const FrameMasks& masks) {
     const unsigned stack_top = 0x100u + original.cpu().s();  // dead at and below
     for (unsigned addr = 0; addr < 0x800; ++addr) {
         if (addr >= 0x100 && addr <= stack_top) continue;
         bool excluded = false;
         for (const auto& [first, last] : exclusions.ranges) excluded |= addr >= first && addr <= last;
+        for (const auto& [first, last] : masks.ranges) excluded |= addr >= first && addr <= last;
         if (excluded) continue;
-        const uint8_t x = original.read_ram(static_cast<uint16_t>(addr)), y = patched.read_ram(static_cast<uint16_t>(addr));
+        uint8_t x = original.read_ram(static_cast<uint16_t>(addr)), y = patched.read_ram(static_cast<uint16_t>(addr));
+        for (const auto& [at, bits] : masks.bits)
+            if (at == addr) {
+                x &= static_cast<uint8_t>(~bits);
+                y &= static_cast<uint8_t>(~bits);
+            }
         if (x != y)
             return "RAM " + hex(addr, 4) + ": original " + hex(x, 2) + ", patched " + hex(y, 2);
     }
@@ -96,7 +113,7 @@ std::optional<std::string> compare_frame(const emu::Nes& original, const emu::Ne
 }
 
 IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const DriverOptions& options,
-                            uint64_t frames, std::vector<uint8_t>* buttons_out) {
+                            uint64_t frames, std::vector<uint8_t>* buttons_out, std::vector<uint8_t>* original_buttons_out) {
     const RamExclusions exclusions = ai_owned_ram(cart);
     emu::Nes x(roms.original), y(roms.patched);
     x.log_ppu_writes(true);
@@ -104,25 +121,51 @@ IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const D
     GameDriver driver(options);
     IdentityResult r;
     const uint16_t vbi = tetris::verticalBlankingInterval;
+    const uint16_t ghost = tetris::oamStaging + hooks::GHOST_OAM;  // the coach's sprites, to the page's end
+    bool b_left_out = false, b_was_left_out = false;  // the original's pad without B (the +10 coach game)
     for (uint64_t f = 0; f < frames; ++f) {
         const uint8_t b = driver.next(x);
         if (buttons_out) buttons_out->push_back(b);
-        x.set_buttons(b);
+        // (driver.next read x: the level menu is the original's, where both are alike)
+        if (options.coach_in_level_menu && x.read_ram(tetris::gameMode) == tetris::GAME_MODE_LEVEL_MENU &&
+            b == (button::A | button::B | button::Start) && !b_left_out) {
+            b_left_out = true;
+            ++r.coach_plus_10;
+        }
+        if (!(b & button::B)) b_left_out = false;
+        const uint8_t original_pad = b_left_out ? static_cast<uint8_t>(b & ~button::B) : b;
+        if (original_buttons_out) original_buttons_out->push_back(original_pad);
+        x.set_buttons(original_pad);
         y.set_buttons(b);
         x.run_frame();
         y.run_frame();
         ++r.frames;
         ++r.frames_per_mode[x.read_ram(tetris::gameMode)];
-        if (y.read_ram(ai_mode_address()) != 0) {
-            r.mismatch = "frame " + std::to_string(f) + ": the patched game switched the AI on";
+        const uint8_t mode = y.read_ram(ai_mode_address());
+        if (mode != hooks::AI_MODE_HUMAN && !(options.coach_in_level_menu && mode == hooks::AI_MODE_COACH)) {
+            r.mismatch = "frame " + std::to_string(f) + ": the patched game switched the AI on (ai_mode " + hex(mode, 2) + ")";
             break;
         }
+        r.coach_frames += mode == hooks::AI_MODE_COACH;
+        FrameMasks masks;
+        if (b_left_out || b_was_left_out) {
+            const uint8_t b_bit = tetris::BUTTON_B;
+            masks.bits = {{tetris::newlyPressedButtons_player1, b_bit}, {tetris::heldButtons_player1, b_bit},
+                          {tetris::newlyPressedButtons, b_bit}, {tetris::generalCounter2, b_bit}};
+        }
+        b_was_left_out = b_left_out;
+        const FrameMasks ghost_out = ghost_masks(x);
+        const bool original_sprites_there = ghost_out.ranges.empty();
+        if (options.coach_in_level_menu) masks.ranges = ghost_out.ranges;
         // Compare where both main loops wait for the NMI (verticalBlankingInterval cleared);
         // a frame that ends while a game is still busy (screen changes with the NMI off) is
         // compared at the next one, with the PPU writes of both frames.
         if (x.read_ram(vbi) != 0 || y.read_ram(vbi) != 0) continue;
         r.ppu_writes += x.ppu_writes().size();
-        if (auto m = compare_frame(x, y, exclusions, x.ppu_writes(), y.ppu_writes(), cart)) {
+        bool ghost_staged = false;
+        for (uint16_t a = ghost; a < tetris::oamStaging + 0x100; ++a) ghost_staged |= y.read_ram(a) != 0xFF;
+        r.ghost_frames += ghost_staged && !original_sprites_there;
+        if (auto m = compare_frame(x, y, exclusions, x.ppu_writes(), y.ppu_writes(), cart, masks)) {
             char where[120];
             std::snprintf(where, sizeof where, "frame %llu (gameMode %u, gameModeState %u, playState %u): ",
                           static_cast<unsigned long long>(f), x.read_ram(tetris::gameMode),

@@ -2,7 +2,7 @@
 # The patched game in FCEUX, headless: a check on a real emulator (local only; needs your ROM).
 #
 #   tools/scripts/fceux_check.sh path/to/tetris.nes [build-dir] [frames] [level]
-#   tools/scripts/fceux_check.sh --replay MOVIE path/to/tetris.nes [build-dir]
+#   tools/scripts/fceux_check.sh --replay MOVIE [--coach] path/to/tetris.nes [build-dir]
 #   tools/scripts/fceux_check.sh --movie FILE.fm2 [--power-on hardware|fceux] [--game-ram] ROM [build-dir]
 #
 # Patches the ROM with the build's nestris-ai into a temporary directory, runs FCEUX under
@@ -13,6 +13,10 @@
 # from power-on on the original and on the patched ROM, dumps the RAM after every frame, and
 # compares the two (the AI's bytes and the stack page left out; frames where a game is not
 # waiting for the NMI are skipped, as in tests/game).
+# --coach: MOVIE's games are coach games (check-identity --coach --movie-out MOVIE): the original
+# plays MOVIE.original (without B at a +10 coach game's Start), the controller's bytes are
+# compared without the B bit where the two movies differ and in the frame after, and the ghost's
+# sprites (the OAM staging page from GHOST_OAM) are left out where the original has none there.
 # --movie: plays the FCEUX movie FILE.fm2 from power-on in FCEUX (--playmov, the ROM as given,
 # not patched) and in this build (run-rom --movie, --power-on fceux unless told otherwise), dumps
 # the 2 KiB of RAM after every frame in both and compares them frame by frame; prints the frames
@@ -139,8 +143,17 @@ PY
   echo "dumps: $out"
   exit $status
 fi
-if [ "${1:-}" = --replay ]; then replay=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2; fi
-rom=${1:?usage: tools/scripts/fceux_check.sh [--replay MOVIE] ROM [build-dir] [frames] [level]}
+coach=
+if [ "${1:-}" = --replay ]; then
+  replay=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2
+  if [ "${1:-}" = --coach ]; then coach=1; shift; fi
+fi
+rom=${1:?usage: tools/scripts/fceux_check.sh [--replay MOVIE [--coach]] ROM [build-dir] [frames] [level]}
+original_replay=$replay
+if [ -n "$coach" ]; then
+  original_replay=$replay.original
+  [ -f "$original_replay" ] || { echo "no $original_replay: write the movie with check-identity --coach --movie-out" >&2; exit 1; }
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 build=${2:-$here/../../build}
 frames=${3:-3600}
@@ -156,13 +169,20 @@ ai_mode=$(sed -n 's/^al 0000\([0-9A-F][0-9A-F]\) \.ai_mode$/0x\1/p' "$build/cart
 if [ -n "$replay" ]; then
   for which in original patched; do
     mkdir -p "$out/$which"
-    if [ $which = original ]; then cp "$rom" "$out/$which/game.nes"; else cp "$out/tetris-nestris-ai.nes" "$out/$which/game.nes"; fi
-    NESTRIS_FCEUX_OUT=$out/$which NESTRIS_FCEUX_INPUT=$replay \
+    input=$replay
+    if [ $which = original ]; then cp "$rom" "$out/$which/game.nes"; input=$original_replay; else cp "$out/tetris-nestris-ai.nes" "$out/$which/game.nes"; fi
+    NESTRIS_FCEUX_OUT=$out/$which NESTRIS_FCEUX_INPUT=$input \
       run_fceux 1800 --loadlua "$here/fceux_check.lua" "$out/$which/game.nes" >"$out/$which/fceux.out" 2>&1 || true
   done
-  python3 - "$out" "$ai_mode" "$build/cart/usage.txt" <<'PY'
+  ghost_oam=$(sed -n 's/^GHOST_OAM = \$\([0-9A-F]*\).*/0x\1/p' "$here/../../asm/hooks.inc")
+  python3 - "$out" "$ai_mode" "$build/cart/usage.txt" "$coach" "$replay" "$original_replay" "$ghost_oam" <<'PY' || status=$?
 import re, sys
 out, ai = sys.argv[1], int(sys.argv[2], 16)
+coach, ghost = sys.argv[4] == "1", 0x200 + int(sys.argv[7], 16)
+pads = [l.strip() for l in open(sys.argv[5])]
+original_pads = [l.strip() for l in open(sys.argv[6])]
+B_BIT = 0x40  # the game's B (newlyPressedButtons_player1, heldButtons_player1, newlyPressedButtons, generalCounter2)
+button_bytes = (0xF5, 0xF7, 0xB5, 0xA9)
 # the AI's RAM (the build's RAM areas, from its usage report) and the stack page
 skip = set(range(0x100, 0x200))
 for line in open(sys.argv[3]):
@@ -182,13 +202,24 @@ with open(out + "/original/ram.txt") as a, open(out + "/patched/ram.txt") as b:
         if ra[0x33] or rb[0x33]:
             continue  # a game still busy at the frame's end: compared at the next idle frame
         compared += 1
-        diff = [i for i in range(0x800) if i not in skip and ra[i] != rb[i]]
+        leave = set()
+        if coach:
+            if all(ra[a] == 0xFF for a in range(ghost, 0x300)):
+                leave |= set(range(ghost, 0x300))
+            k = frames - 1  # this frame's pads, and the frame before's
+            apart = any(0 <= j < len(pads) and pads[j] != original_pads[j] for j in (k, k - 1))
+        else:
+            apart = False
+        def byte(r, i):
+            return r[i] & ~B_BIT if apart and i in button_bytes else r[i]
+        diff = [i for i in range(0x800) if i not in skip and i not in leave and byte(ra, i) != byte(rb, i)]
         if diff and first is None:
             first = "frame %d: RAM $%04X original %02X patched %02X" % (frames, diff[0], ra[diff[0]], rb[diff[0]])
 print("FCEUX replay: %d frames, %d compared: %s" % (frames, compared, first or "identical"))
+sys.exit(1 if first else 0)
 PY
   echo "dumps: $out"
-  exit 0
+  exit ${status:-0}
 fi
 NESTRIS_FCEUX_OUT=$out NESTRIS_AI_MODE=$ai_mode NESTRIS_FCEUX_FRAMES=$frames NESTRIS_FCEUX_LEVEL=$level \
   run_fceux 900 --loadlua "$here/fceux_check.lua" "$out/tetris-nestris-ai.nes" >"$out/fceux.out" 2>&1 || true
