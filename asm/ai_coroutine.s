@@ -71,7 +71,8 @@ wait:
     bne done
     txa
     beq wait                ; nobody to think for: the original spin
-    cpx #AI_MODE_COACH
+    .assert AI_MODE_COACH = 1, error, "ai_idle tells the coach by dex"
+    dex                     ; (X is not read again before playing sets it)
     bne scoring_frame
     .assert COACH_OFF_LEVEL = $80, error, "the coach's end from the level's bit 7"
     bit levelNumber

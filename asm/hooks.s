@@ -68,8 +68,7 @@ person:
     jmp game_handleHighScoreIfNecessary
 ai_game:
     .assert AI_MODE_HUMAN = 0, error, "clear_ai_ram wants A = 0"
-    lda #AI_MODE_HUMAN
-    sta ai_mode
+    lda #AI_MODE_HUMAN      ; (clear_ai_ram clears ai_mode too: zero page, AI_ZP)
 .endproc
 ; fall through
 ; The AI's zero page and AI_RAM6 go back to 0, as the original holds them (its power-on clear, and

@@ -29,7 +29,7 @@ hook_end LEVEL_MENU_HINT
     cmp #BUTTON_B
     bne ai                      ; Select, with B or without: the AI plays
     lda #AI_MODE_COACH
-    bne human                   ; (always)
+    .byte $2C                   ; (bit absolute: skips the next lda, 2 bytes, and reads ROM)
 ai:
     lda #AI_MODE_GAME
 human:
