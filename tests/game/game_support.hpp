@@ -4,6 +4,8 @@
 #include "tools/harness/game_harness.hpp"
 #include "tests/support/game_rom.hpp"
 
+#include <catch2/catch.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +34,20 @@ inline bool patch_byte(uint16_t addr) {
     for (const CartSegment* s : shipped_cart().rom_segments())
         if (addr >= s->address && addr < s->address + s->bytes.size()) return true;
     return false;
+}
+
+// A person's play from a model-made state at `level` on both games (a coach game on the patched
+// one with `coach`), compared every frame, lag NMIs too: none may lag on one game alone.
+inline game::AiGameOnOriginal check_high_level_play(const game::GameRoms& roms, uint8_t level, uint64_t seed,
+                                                    uint64_t frames, bool coach) {
+    const game::AiGameOnOriginal r = game::compare_high_level_play_with_original(roms, shipped_cart(), level, seed, frames, coach);
+    INFO(r.mismatch.value_or("identical") << "; " << r.first_lag_difference.value_or("no lag difference"));
+    CHECK_FALSE(r.mismatch);
+    CHECK(r.lag_patched_only == 0);
+    CHECK(r.lag_original_only == 0);
+    CHECK(r.compared_frames > 300);
+    CHECK(r.level >= level);
+    return r;
 }
 
 }  // namespace nestris::test

@@ -158,15 +158,26 @@ try {
     }
     await phone.evaluate(() => window.nestris.runFrames(2));
     check(await phone.evaluate(() => window.nestris.state.console.readRam(1)) === 0, 'touch released: no button');
-    const [x, y] = await center('#touch [data-b="Chord"]');
-    await phone.touchscreen.touchStart(x, y);
-    await phone.waitForFunction(() => window.nestris.state.chord >= 0, { timeout: 2000 }).catch(() => {});
-    await phone.evaluate(() => window.nestris.runFrames(1));
-    const first = await phone.evaluate(() => window.nestris.state.console.readRam(1));
-    await phone.evaluate(() => window.nestris.runFrames(4));
-    const then = await phone.evaluate(() => window.nestris.state.console.readRam(1));
-    await phone.touchscreen.touchEnd();
-    check(first === 0x20 && then === 0x30, `touch AI game: Select held, then Start with it (${first.toString(16)}, ${then.toString(16)})`);
+    // A chord held: the NES's buttons frame by frame (after one frame, after `at` more each).
+    const chord = async (name, at) => {
+      const [x, y] = await center(`#touch [data-b="${name}"]`);
+      await phone.touchscreen.touchStart(x, y);
+      await phone.waitForFunction(() => window.nestris.state.chord >= 0, { timeout: 2000 }).catch(() => {});
+      const seen = [];
+      for (const n of [1, ...at]) {
+        await phone.evaluate((k) => window.nestris.runFrames(k), n);
+        seen.push(await phone.evaluate(() => window.nestris.state.console.readRam(1)));
+      }
+      await phone.touchscreen.touchEnd();
+      await phone.evaluate(() => window.nestris.runFrames(2));
+      return seen;
+    };
+    const ai = await chord('Chord', [4]);
+    check(ai[0] === 0x20 && ai[1] === 0x30, `touch AI game: Select held, then Start with it (${ai.map((b) => b.toString(16))})`);
+    // The coach's: A and B together (B alone goes back on the level menu), B held, Start with it.
+    const coach = await chord('Coach', [3, 4]);
+    check(coach[0] === 0xC0 && coach[1] === 0x40 && coach[2] === 0x50,
+          `touch Coach: A and B, then B held, then Start with it (${coach.map((b) => b.toString(16))})`);
   } else {
     // Tetris: Start touched through the title, the game type and the level menus starts a game.
     await phone.evaluate(() => window.nestris.runFrames(300));
