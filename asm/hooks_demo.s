@@ -12,7 +12,7 @@ hook_begin DEMO_PICK
     jmp demo_pick
 hook_end DEMO_PICK
 
-.segment "HOOKS"
+.segment "PACK_demo_pick"
 .proc demo_pick
     lda #AI_MODE_DEMO           ; the demo's pieces are picked from its start on: the AI plays it
     sta ai_mode

@@ -36,7 +36,7 @@ struct DemoCode {
 };
 DemoCode demo_code() {
     const CartImage& cart = shipped_cart();
-    return {tetris::game_pollControllerButtons, region_last(cart.region("FREED_9D54")),
+    return {tetris::game_pollControllerButtons, region_last(cart.region("FREED_9DB0")),
             tetris::game_chooseNextTetrimino_demo, tetris::game_chooseNextTetrimino_demo_end};
 }
 
