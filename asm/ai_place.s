@@ -10,7 +10,7 @@
 ; looked up; the lowest of columns 0-8 outside the piece comes from prefix and suffix minima.
 .include "ai.inc"
 
-; Handed from toggle_piece to ai_apply_placement in a scratch byte:
+; Handed from toggle_piece to ai_apply_placement and ai_undo_placement in a scratch byte:
 dropped    = z_t6           ; the piece's cells above the visible rows (left out of eb)
 
 ; eb_f of every column + A, then the piece z_o at (z_x, z_y) adds its cells to its columns
@@ -85,7 +85,6 @@ add:
 ; z_lines = lines cleared (0 when it tops out: nothing is cleared then, as in the reference).
 .segment "PACK_ai_apply_placement"
 .proc ai_apply_placement
-board_top  = z_s0           ; 20 - the highest column: the board's top row
     jsr ai_piece_masks
     lda #0
     sta z_lines
@@ -134,9 +133,17 @@ columns:
     sbc z_lines
     clc
     jsr adjust_filled
-    ; the heights from the first row that can hold a cell: the piece's top row or the board's,
-    ; the higher (the placement did not top out)
+    ; the heights from the first row that can hold a cell: 20 - the highest of the piece (20 -
+    ; its top row: the placement did not top out) and the columns before it
+    ldx z_o
+    lda #22
+    sec
+    sbc z_y                 ; (C = 1: y <= 21)
+    sbc gen_shape_min_dy2,x ; 22 - (y + its highest cell + 2)
+    cmp eb_max08
+    bcs above08
     lda eb_max08
+above08:
     cmp eb_h+9
     bcs highest
     lda eb_h+9
@@ -144,16 +151,6 @@ highest:
     eor #$FF
     sec
     adc #ROWS
-    sta board_top           ; 20 - the highest column
-    ldx z_o
-    lda z_y
-    clc
-    adc gen_shape_min_dy2,x
-    sec
-    sbc #2                  ; the piece's top row
-    cmp board_top
-    bcc piece
-    lda board_top
 piece:
     tay
     jmp ai_heights_from_rows ; (then the caches)
@@ -203,12 +200,8 @@ next:
     jsr ai_yield            ; (the rows back: a step)
 remove:
     jsr toggle_piece        ; then the piece's cells
-    ldx z_o
-    lda z_y
-    clc
-    adc gen_shape_min_dy2,x
-    cmp #2
-    bcc ai_apply_placement::recount ; it had cells above the visible rows: count the columns again
+    lda dropped
+    bne ai_apply_placement::recount ; it had cells above the visible rows: count the columns again
     lda ud_count
     sec                     ; the piece's cells go
     jsr adjust_filled

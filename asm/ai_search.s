@@ -405,9 +405,22 @@ undo:
     inc ply2_k
     jmp candidate
 .endproc
-; where late_spawn's finish goes on in the candidate eb has (finish_search)
-ply2_reply          = ply2_candidates::reply_type
-ply2_candidate_done = ply2_candidates::candidate_done
+
+; The second ply for the preview's type alone (ply2_first), from where the search stopped (a
+; finish: late_spawn, ai_task.s): on in the candidate eb has, or from candidate fin_from.
+.proc finish_search
+    lda fin_from
+    ldx eb_state
+    beq from_fin            ; EB_SPAWN
+    cmp ply2_k
+    bne ply2_candidates::candidate_done ; the candidate's reply of this type is known
+    lda ply2_first
+    sta z_type
+    jmp ply2_candidates::reply_type
+from_fin:
+    sta ply2_k
+    jmp ply2_candidates
+.endproc
 
 ; A = frames per drop at level s_level.
 .segment "PACK_frames_per_drop"

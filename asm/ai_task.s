@@ -223,25 +223,6 @@ counted:
 ; A frame passed before late_spawn's finish was done: the piece follows the best placement so far.
 finish_late = late_spawn::no_finish
 
-; The second ply for the preview's type alone (ply2_first), from where the search stopped: on in
-; the candidate eb has, or from candidate fin_from.
-.segment "PACK_finish_search"
-.proc finish_search
-    lda fin_from
-    ldx eb_state
-    beq from_fin            ; EB_SPAWN
-    cmp ply2_k
-    bne next                ; the candidate's reply of this type is known
-    lda ply2_first
-    sta z_type
-    jmp ply2_reply
-next:
-    jmp ply2_candidate_done
-from_fin:
-    sta ply2_k
-    jmp ply2_candidates
-.endproc
-
 ; eb back to the board the search began from (with its columns and caches): the candidate the
 ; second ply had on it taken off, or, when the search stopped while eb was changing, the game's
 ; board read again; then C = 0 if it is not the board the search assumed (pred_sum).
