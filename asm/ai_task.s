@@ -65,8 +65,7 @@ placed:
     stx pred_sum+1
     inc in_search
     jsr ai_precompute_prepared
-    lda #0
-    sta in_search
+    dec in_search           ; (1: resume has not restarted the task)
 wait_spawn:
     jsr next_frame
     bcs wait_spawn          ; no piece under control
@@ -386,17 +385,15 @@ rows:
 ; every 4 rows.
 .proc scan_playfield
 comparing  = z_t3           ; A: 1 compare the rows, 0 store them
-cell_at    = z_t5           ; the cell at hand (playfield index)
+cell_at    = z_t5           ; the cell at hand (playfield index), over a yield
 row_at     = z_t6           ; the row at hand
 bits_lo    = z_t0           ; the row's 12 bits (bits_hi's old bits are all shifted out)
 bits_hi    = z_t1
     sta comparing
-    lda #ROWS*COLUMNS-1
-    sta cell_at
+    ldy #ROWS*COLUMNS-1     ; the cell at hand (playfield index)
     lda #ROWS-1
     sta row_at
 row:
-    ldy cell_at
     ldx #1                  ; the right wall (filled: 1), then the cells from column 9
     stx bits_lo
     ldx #COLUMNS            ; the row's cells still to go
@@ -408,7 +405,6 @@ cell:
     dey
     dex
     bne cell
-    sty cell_at
     sec                     ; the left wall (filled): the 12 bits
     rol bits_lo
     rol bits_hi
@@ -430,7 +426,9 @@ next:
     txa
     and #3
     bne same_step
+    sty cell_at             ; (a yield keeps no register)
     jsr ai_yield
+    ldy cell_at
 same_step:
     dec row_at
     bpl row
