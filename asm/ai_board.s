@@ -158,20 +158,19 @@ count:
     lda gen_nibble_count,y
     sta counted_tr
     txa
-    and #$0F
+    lsr
+    lsr
+    lsr
+    lsr
     tay
     lda gen_nibble_count,y
     clc
     adc counted_tr
-    sta counted_tr
+    sta counted_tr          ; (C = 0: no carry, and none below)
     txa
-    lsr
-    lsr
-    lsr
-    lsr
+    and #$0F
     tay
     lda gen_nibble_count,y
-    clc
     adc counted_tr
 counted:
     ldx row_saved
