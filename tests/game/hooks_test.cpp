@@ -125,16 +125,17 @@ TEST_CASE("free regions and hook sites do not overlap and the AI's RAM is where 
     CHECK(cart.region("AI_RAM7").start == 0x755);  // above what the sprite loader reads in AI games
 }
 
-TEST_CASE("level_start: Select held at Start switches the AI on and A still adds 10 levels") {
+TEST_CASE("level_start: Select held at Start switches the AI on, B the coach, and A still adds 10 levels") {
     Machine t;
     struct Case {
-        uint8_t held;  // the game's bits: A $80, Select $20, Start $10
+        uint8_t held;  // the game's bits: A $80, B $40, Select $20, Start $10
         uint8_t ai_mode;
         bool plus_ten;
     };
     const Case cases[] = {
-        {0x10, hooks::AI_MODE_HUMAN, false}, {0x90, hooks::AI_MODE_HUMAN, true}, {0x30, hooks::AI_MODE_GAME, false},
-        {0xB0, hooks::AI_MODE_GAME, true},   {0x50, hooks::AI_MODE_HUMAN, false}, {0x70, hooks::AI_MODE_GAME, false},
+        {0x10, hooks::AI_MODE_HUMAN, false}, {0x90, hooks::AI_MODE_HUMAN, true},  {0x30, hooks::AI_MODE_GAME, false},
+        {0xB0, hooks::AI_MODE_GAME, true},   {0x50, hooks::AI_MODE_COACH, false}, {0xD0, hooks::AI_MODE_COACH, true},
+        {0x70, hooks::AI_MODE_GAME, false},  {0xF0, hooks::AI_MODE_GAME, true},   {0x11, hooks::AI_MODE_HUMAN, false},
     };
     for (const Case& c : cases) {
         INFO("held " << int(c.held));
@@ -147,7 +148,7 @@ TEST_CASE("level_start: Select held at Start switches the AI on and A still adds
     }
 }
 
-TEST_CASE("game_over: a human game goes on to the high scores and an AI game switches the AI off and clears its RAM") {
+TEST_CASE("game_over: a human game goes on to the high scores and an AI game switches the AI off and clears its RAM (a coach game both)") {
     Machine t;
     const uint16_t hs = t.sym("game_handleHighScoreIfNecessary");
     // Stand-in: the high-score check marks that it ran.
@@ -166,6 +167,15 @@ TEST_CASE("game_over: a human game goes on to the high scores and an AI game swi
     CHECK(t.m.read(0xF0) == 1);
     CHECK(t.ram("ai_mode") == hooks::AI_MODE_HUMAN);
     CHECK(t.m.read(ram6) == 0);  // as the original holds it, for the human game that may follow
+    CHECK(t.m.read(zp + 1) == 0);
+    // a coach game is a person's: the high scores, and the AI's RAM cleared too
+    t.m.write(ram6, 0x77);
+    t.m.write(zp + 1, 0x77);
+    t.set("ai_mode", hooks::AI_MODE_COACH);
+    t.call("game_over");
+    CHECK(t.m.read(0xF0) == 2);
+    CHECK(t.ram("ai_mode") == hooks::AI_MODE_HUMAN);
+    CHECK(t.m.read(ram6) == 0);
     CHECK(t.m.read(zp + 1) == 0);
 }
 
