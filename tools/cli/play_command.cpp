@@ -206,7 +206,7 @@ int play(const PlayOptions& o) {
         for (int f = 0; f < 4000 && nes.read_ram(t::gameMode) != t::GAME_MODE_DEMO; ++f) run_frame();
     } else {
         run_input(game::menu_walk_input(
-            {.level = o.level, .b_type = o.b_type, .height = o.height, .ai = !o.human && !o.coach, .coach = o.coach, .title_wait = o.title_wait}));
+            {.level = o.level, .b_type = o.b_type, .height = o.height, .ai = !o.human && !o.coach, .title_wait = o.title_wait, .coach = o.coach}));
         nes.set_buttons(0);
     }
     // --coach: the person is the reference AI deciding without the preview (it plays well, and

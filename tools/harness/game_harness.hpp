@@ -266,9 +266,9 @@ struct MenuWalk {
     bool b_type = false;
     int height = 0;          // B-Type start height 0-5
     bool ai = true;          // Select held at Start: the AI plays
+    int title_wait = 0;      // extra frames on the legal screen (another RNG state, other pieces)
     bool coach = false;      // B held at Start (pressed with A first): a person's game with the
                              // coach's ghost (not with ai)
-    int title_wait = 0;      // extra frames on the legal screen (another RNG state, other pieces)
 };
 // The emu-test input string from power-on: legal screen, title, game type, level (and height),
 // then Start (with Select held for an AI game, B for a coach game, A held for levels 10-19), and
