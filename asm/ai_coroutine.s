@@ -71,6 +71,8 @@ wait:
     bne done
     txa
     beq wait                ; nobody to think for: the original spin
+    ; A coach game: the ghost first (the frame's sprites are staged by now, and the NMI shows
+    ; them), then the task as in the AI's games; from COACH_OFF_LEVEL the coach goes.
     .assert AI_MODE_COACH = 1, error, "ai_idle tells the coach by dex"
     dex                     ; (X is not read again before playing sets it)
     bne scoring_frame
