@@ -10,7 +10,6 @@
 .include "hooks.inc"
 
 GHOST_ATTRIBUTES = $02          ; the falling piece's palette; the ghost flickers (even frames)
-ORIENTATION_SIZE = 12           ; game_orientationTable: (row, tile, column) for each of 4 cells
 
 .segment "AI_BSS_PLAN"
 ghost_cell0: .res 1             ; the orientation's first byte in game_orientationTable
@@ -24,6 +23,7 @@ ghost_y:     .res 1             ; and landing row (tetriminoX, tetriminoY)
     ldy plan_at
     ldx plan_k,y
     jsr ai_candidate_placement
+    .assert ORIENTATION_SIZE = 12, error, "set_ghost multiplies by 12 (4 + 8)"
     lda z_o                     ; 0-18: times 12 stays below 256
     asl
     asl

@@ -16,17 +16,11 @@ namespace {
 struct CoachLabels {
     uint16_t ai_mode, cur_id, ghost_cell0, ghost_x, ghost_y, published;
     explicit CoachLabels(const CartImage& cart)
-        : ai_mode(cart.require("ai_mode")), cur_id(cart.require("cur_id")), ghost_cell0(cart.require("ghost_cell0")), ghost_x(cart.require("ghost_x")),
+        : ai_mode(ai_mode_address()), cur_id(cart.require("cur_id")), ghost_cell0(cart.require("ghost_cell0")), ghost_x(cart.require("ghost_x")),
           ghost_y(cart.require("ghost_y")), published(cart.require("ai_task_main::published")) {}
 };
 
-constexpr uint8_t kOrientationBytes = 12;  // game_orientationTable: (row, tile, column) for 4 cells
-
-bool ghost_staged(const emu::Nes& nes) {
-    for (unsigned a = tetris::oamStaging + hooks::GHOST_OAM; a < tetris::oamStaging + 0x100u; ++a)
-        if (nes.read_ram(static_cast<uint16_t>(a)) != 0xFF) return true;
-    return false;
-}
+constexpr uint8_t kOrientationBytes = tetris::ORIENTATION_SIZE;
 
 }  // namespace
 
@@ -94,7 +88,7 @@ CoachGame run_coach_game(const GameRoms& roms, const CartImage& cart, const Menu
         if (now_active && !g.pieces.empty()) {
             CoachPiece& p = g.pieces.back();
             const int since = static_cast<int>(frame - spawn_frame);
-            const bool shown = ghost_staged(nes);  // (coach_ghost stages only a plan for the piece on screen)
+            const bool shown = ghost_slots_used(nes);  // (coach_ghost stages only a plan for the piece on screen)
             if (shown && p.first_ghost < 0) p.first_ghost = since;
             if (published_frame >= static_cast<int64_t>(spawn_frame) && !p.searched) {
                 p.searched = true;

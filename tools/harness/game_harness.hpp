@@ -192,8 +192,11 @@ struct FrameMasks {
     std::vector<std::pair<uint16_t, uint16_t>> ranges;  // inclusive
     std::vector<std::pair<uint16_t, uint8_t>> bits;     // (address, the bits left out)
 };
-// The coach's ghost sprites (the OAM staging page from hooks::GHOST_OAM) as a leave-out, where the
-// original has no sprite there (all $FF): the coach draws only where the game draws nothing.
+// Does the OAM staging page hold a sprite in the coach's ghost slots (from hooks::GHOST_OAM to
+// the page's end: a byte there not $FF)?
+bool ghost_slots_used(const emu::Nes& nes);
+// The coach's ghost sprites as a leave-out, where the original has no sprite there: the coach
+// draws only where the game draws nothing.
 FrameMasks ghost_masks(const emu::Nes& original);
 std::optional<std::string> compare_frame(const emu::Nes& original, const emu::Nes& patched,
                                          const RamExclusions& exclusions,

@@ -28,12 +28,16 @@ RamExclusions ai_owned_ram(const CartImage& cart) {
     return e;
 }
 
+bool ghost_slots_used(const emu::Nes& nes) {
+    for (unsigned a = tetris::oamStaging + hooks::GHOST_OAM; a < tetris::oamStaging + 0x100u; ++a)
+        if (nes.read_ram(static_cast<uint16_t>(a)) != 0xFF) return true;
+    return false;
+}
+
 FrameMasks ghost_masks(const emu::Nes& original) {
-    const uint16_t first = tetris::oamStaging + hooks::GHOST_OAM, last = tetris::oamStaging + 0xFF;
-    for (unsigned a = first; a <= last; ++a)
-        if (original.read_ram(static_cast<uint16_t>(a)) != 0xFF) return {};
+    if (ghost_slots_used(original)) return {};
     FrameMasks m;
-    m.ranges.emplace_back(first, last);
+    m.ranges.emplace_back(tetris::oamStaging + hooks::GHOST_OAM, tetris::oamStaging + 0xFF);
     return m;
 }
 
@@ -121,7 +125,6 @@ IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const D
     GameDriver driver(options);
     IdentityResult r;
     const uint16_t vbi = tetris::verticalBlankingInterval;
-    const uint16_t ghost = tetris::oamStaging + hooks::GHOST_OAM;  // the coach's sprites, to the page's end
     bool b_left_out = false, b_was_left_out = false;  // the original's pad without B (the +10 coach game)
     for (uint64_t f = 0; f < frames; ++f) {
         const uint8_t b = driver.next(x);
@@ -162,9 +165,7 @@ IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const D
         // compared at the next one, with the PPU writes of both frames.
         if (x.read_ram(vbi) != 0 || y.read_ram(vbi) != 0) continue;
         r.ppu_writes += x.ppu_writes().size();
-        bool ghost_staged = false;
-        for (uint16_t a = ghost; a < tetris::oamStaging + 0x100; ++a) ghost_staged |= y.read_ram(a) != 0xFF;
-        r.ghost_frames += ghost_staged && !original_sprites_there;
+        r.ghost_frames += ghost_slots_used(y) && !original_sprites_there;
         if (auto m = compare_frame(x, y, exclusions, x.ppu_writes(), y.ppu_writes(), cart, masks)) {
             char where[120];
             std::snprintf(where, sizeof where, "frame %llu (gameMode %u, gameModeState %u, playState %u): ",
