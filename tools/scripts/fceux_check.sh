@@ -174,15 +174,23 @@ if [ -n "$replay" ]; then
     NESTRIS_FCEUX_OUT=$out/$which NESTRIS_FCEUX_INPUT=$input \
       run_fceux 1800 --loadlua "$here/fceux_check.lua" "$out/$which/game.nes" >"$out/$which/fceux.out" 2>&1 || true
   done
-  ghost_oam=$(sed -n 's/^GHOST_OAM = \$\([0-9A-F]*\).*/0x\1/p' "$here/../../asm/hooks.inc")
-  python3 - "$out" "$ai_mode" "$build/cart/usage.txt" "$coach" "$replay" "$original_replay" "$ghost_oam" <<'PY' || status=$?
+  # NAME's value in an asm include (the one source of the game's addresses and the coach's slots)
+  inc_value() { sed -n "s/^$2[ \t]*= \$\([0-9A-F]*\).*/0x\1/p" "$here/../../asm/$1" | head -1; }
+  ghost_oam=$(inc_value hooks.inc GHOST_OAM)
+  oam_staging=$(inc_value tetris.inc oamStaging)
+  b_bit=$(inc_value tetris.inc BUTTON_B)
+  button_bytes="$(inc_value tetris.inc newlyPressedButtons_player1) $(inc_value tetris.inc heldButtons_player1) $(inc_value tetris.inc newlyPressedButtons) $(inc_value tetris.inc generalCounter2)"
+  python3 - "$out" "$ai_mode" "$build/cart/usage.txt" "$coach" "$replay" "$original_replay" "$ghost_oam" "$b_bit" "$button_bytes" "$oam_staging" <<'PY' || status=$?
 import re, sys
 out, ai = sys.argv[1], int(sys.argv[2], 16)
-coach, ghost = sys.argv[4] == "1", 0x200 + int(sys.argv[7], 16)
+coach, ghost = sys.argv[4] == "1", int(sys.argv[10], 16) + int(sys.argv[7], 16)
+page_end = int(sys.argv[10], 16) + 0x100  # the OAM staging page's end
 pads = [l.strip() for l in open(sys.argv[5])]
 original_pads = [l.strip() for l in open(sys.argv[6])]
-B_BIT = 0x40  # the game's B (newlyPressedButtons_player1, heldButtons_player1, newlyPressedButtons, generalCounter2)
-button_bytes = (0xF5, 0xF7, 0xB5, 0xA9)
+B_BIT = int(sys.argv[8], 16)  # the game's B, in the controller poll's bytes (asm/tetris.inc):
+# newlyPressedButtons_player1, heldButtons_player1, newlyPressedButtons, generalCounter2
+button_bytes = tuple(int(a, 16) for a in sys.argv[9].split())
+assert len(button_bytes) == 4, "asm/tetris.inc: the controller's bytes not found"
 # the AI's RAM (the build's RAM areas, from its usage report) and the stack page
 skip = set(range(0x100, 0x200))
 for line in open(sys.argv[3]):
@@ -204,8 +212,8 @@ with open(out + "/original/ram.txt") as a, open(out + "/patched/ram.txt") as b:
         compared += 1
         leave = set()
         if coach:
-            if all(ra[a] == 0xFF for a in range(ghost, 0x300)):
-                leave |= set(range(ghost, 0x300))
+            if all(ra[a] == 0xFF for a in range(ghost, page_end)):
+                leave |= set(range(ghost, page_end))
             k = frames - 1  # this frame's pads, and the frame before's
             apart = any(0 <= j < len(pads) and pads[j] != original_pads[j] for j in (k, k - 1))
         else:
