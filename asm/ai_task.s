@@ -142,8 +142,9 @@ lost:
 .proc late_spawn
     lda spawnCount
     sta cur_id
-    lda ai_mode             ; the coach: the search at the spawn is quick (the preview's type alone,
-    cmp #AI_MODE_COACH      ; coach_spawn_search), and nobody's first input waits for it: it is
+    .assert AI_MODE_COACH = 1, error, "late_spawn tells the coach by dex"
+    ldx ai_mode             ; the coach: the search at the spawn is quick (the preview's type alone,
+    dex                     ; coach_spawn_search), and nobody's first input waits for it: it is
     beq redo                ; done over, in full
     lda #$FF
     sta fin_type
