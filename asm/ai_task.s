@@ -181,9 +181,7 @@ chosen:
     bmi no_finish
     lda drv_slot
     bpl no_finish           ; the driver has taken a plan: the first input is made
-    stx ply2_first
-    inx
-    stx ply2_end
+    jsr ply2_for_type
     lda eb_state
     cmp #EB_CHANGING
     bne on_eb

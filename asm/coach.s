@@ -100,12 +100,13 @@ done:
     jsr publish                 ; (X = 0) the best of the first ply
     lda displayNextPiece
     bne done                    ; (hidden: the decision is candidate 0 whatever the second ply)
-    ldy nextPiece
-    lda game_tetriminoTypeFromOrientation,y
-    sta ply2_first
+    jsr preview_type
     tax
+set_ply2_type:                  ; (late_spawn's finish too) the second ply for the type X alone
+    stx ply2_first
     inx
     stx ply2_end
 done:
     rts
 .endproc
+ply2_for_type = coach_spawn_search::set_ply2_type
