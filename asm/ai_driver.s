@@ -174,9 +174,8 @@ preview:                    ; C = 1: shown wanted
     .assert >* = >ai_or_lag, lderror, "ai_poll's branches must not cross a page (their cycles)"
     bvs paused
     .assert >* = >paused, lderror, "ai_poll's branches must not cross a page (their cycles)"
-    bit ai_mode             ; a human plays: the game's own poll, in the original's cycles (19
-    bit ai_mode             ; here with the hook's jmp, as pollControllerButtons takes)
-    jmp game_pollController
+    bit ai_mode             ; a human plays: the game's own poll (paused's jmp), in the original's
+    bit ai_mode             ; cycles (19 here with the hook's jmp, as pollControllerButtons takes)
 paused:                     ; the game's own poll, 5 cycles sooner than the original's (ai_idle:
     jmp game_pollController ; the scoring frame starts before the original's)
 ai_or_lag:
