@@ -211,7 +211,7 @@ ai_on:
     bne in_game
     sta drv_active          ; (A = 0) not in a game: the game's own poll, and the driver forgets
     sta drv_held            ; its piece, so that every game begins with a clean driver
-    jmp game_pollController
+    beq poll                ; (always: Z from playing_mode)
 in_game:
     lda drv_pad             ; the game finds new presses against the controller's last buttons,
     sta heldButtons_player1 ; not against the AI's
