@@ -108,8 +108,7 @@ published:
     jsr set_shape
     lda #SPAWN_X
     sta z_x
-    jsr landing_at
-    sec
+    jsr landing_at          ; (C = 1: the spawn column is inside the walls)
     sbc #2
     sta z_y
     jmp placed
