@@ -95,9 +95,9 @@ chosen:
     stx ply2_k
     jsr publish
 published:
-    lda drv_active          ; did the driver give the piece up before the plan came?
-    cmp #2
-    bne next_piece          ; (on time)
+    lda drv_active          ; did the driver give the piece up before the plan came (2)?
+    lsr
+    beq next_piece          ; (0, 1: on time)
     lda drv_id
     cmp cur_id
     bne next_piece
