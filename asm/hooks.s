@@ -59,9 +59,10 @@ hook_end GAME_OVER
 ; coach's too) goes on to the high-score check as before; an AI game ends here (its score does not enter the table, which
 ; is for people), and the AI lets go of the controller before the menu comes back.
 .proc game_over
-    lda ai_mode
+    .assert AI_MODE_COACH = 1, error, "game_over tells the coach by dex"
+    ldx ai_mode             ; (X: the game sets it again after the high-score check)
     beq person
-    cmp #AI_MODE_COACH
+    dex
     bne ai_game
     jsr ai_game             ; a coach game: a person's, with the AI's RAM cleared
 person:
