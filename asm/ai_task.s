@@ -22,7 +22,7 @@ plan_ok:    .res 1      ; PLAN_OK: the plan in slot plan_at is for the piece pla
 plan_id:    .res 1
 plan_at:    .res 1      ; the slot (0, 1) of the plan published last: publish fills the other
                         ; one and then switches, so the driver never reads half a plan
-plan_shift: .res 2      ; per slot: Left or Right (0: none), pressed on odd frames k <= plan_shift_last
+plan_shift: .res 2      ; per slot: Left or Right, pressed on odd frames k <= plan_shift_last (0: no shift)
 plan_shift_last: .res 2
 plan_rot:   .res 2      ; A or B (0: none), pressed on odd frames k <= plan_rot_last
 plan_rot_last: .res 2
@@ -287,8 +287,18 @@ rot_end    = z_t0           ; the rotation's last frame (plan_rot_last)
     tay                     ; the slot written
     txa
     sta plan_k,y
-    lda cand_x,x
-    pha                     ; the candidate's column
+    lda #SPAWN_X
+    sec
+    sbc cand_x,x            ; 5 - x: the shifts leftward (none at column 5)
+    bcs left
+    eor #$FF
+    adc #1                  ; (C = 0 from here) x - 5 rightward
+left:
+    pha                     ; the shifts
+    .assert BUTTON_LEFT = BUTTON_RIGHT + 1, error, "publish picks the shifts' button by C"
+    lda #BUTTON_RIGHT
+    adc #0                  ; (C = 1: leftward)
+    sta plan_shift,y
     lda cand_rot,x
     tax
     lda slot_buttons,x
@@ -296,18 +306,6 @@ rot_end    = z_t0           ; the rotation's last frame (plan_rot_last)
     lda slot_last,x
     sta plan_rot_last,y
     sta rot_end
-    pla
-    sec
-    sbc #SPAWN_X
-    ldx #BUTTON_RIGHT
-    bcs right
-    eor #$FF
-    adc #1                  ; C clear: 5 - x
-    ldx #BUTTON_LEFT
-right:
-    pha                     ; the shifts to it
-    txa
-    sta plan_shift,y
     pla
     asl                     ; (C = 0)
     beq shift_last
