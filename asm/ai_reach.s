@@ -172,11 +172,9 @@ choice:
     tay
     lda game_rotationTable,y
     sta sw_o+1
-    cpx #3
-    rol
-    eor #1
-    tay
-    lda game_rotationTable,y
+    asl                     ; a second press is A's: slot 2 alone has one (the checks read
+    tay                     ; sw_o up to sw_p presses; slot 3's sw_o+2 is never read)
+    lda game_rotationTable+1,y
     sta sw_o+2
     ldx sw_p
     lda sw_o,x
