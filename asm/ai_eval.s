@@ -443,14 +443,13 @@ past_clear_bound:           ; falls through into ai_eval_clear (ai_eval_clear.s,
     txa
     asl
     asl
-    tax
-    lda gen_row_halo,x
-    sta tg_halo
-    lda gen_row_halo+1,x
-    sta tg_halo+1
-    lda gen_row_halo+2,x
-    sta tg_halo+2
-    lda gen_row_halo+3,x
-    sta tg_halo+3
+    tay
+    ldx #$100-4             ; (the loop's index runs from -4 to -1)
+halo:
+    lda gen_row_halo,y
+    sta tg_halo+4-$100,x
+    iny
+    inx
+    bne halo
     rts
 .endproc
