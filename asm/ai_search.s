@@ -20,7 +20,7 @@ line:
     lda s_lines_lo
     and #$0F
     cmp #$0A
-    bcc units_ok            ; (A: the units)
+    bcc next                ; units 1-9 (the counter is BCD: they were 0-8): no level-up
     lda s_lines_lo
     adc #$06-1              ; (C = 1)
     cmp #$A0                ; (the units are 0 now: the tens, $A and up)
@@ -28,10 +28,7 @@ line:
     and #$0F
     inc s_lines_hi
 tens_ok:
-    sta s_lines_lo
-units_ok:
-    and #$0F
-    bne next
+    sta s_lines_lo          ; a tenth line: the level-up test
     lda s_lines_hi          ; the tens, (hi:lo) >> 4's low byte: lo's high nibble (its low one
     and #$0F                ; is 0 here) and hi's low one, swapped
     ora s_lines_lo
