@@ -15,7 +15,7 @@ clear:
     sta eb_f,x
     dex
     bpl clear
-    ldy #0
+    tay                     ; (A = 0) from the top row
 row:
     lda eb_hi,y
     lsr                     ; drop the left wall: column c at bit c
@@ -44,7 +44,7 @@ next:
 same_step:
     cpy #ROWS
     bne row
-    ldy #0                  ; the heights, from the top row
+    tay                     ; (A = 0: the last row's cells all walked) the heights, from the top row
 .endproc
 ; fall through
 ; eb_h from the rows of eb: top down from row Y (the rows above it are empty), the columns first
@@ -189,7 +189,7 @@ counted:
     lda #0
     sta hp_lo
     sta hp_hi
-    ldx #0
+    tax
 holes:
     lda eb_h,x
     holes_of_column
@@ -226,11 +226,10 @@ suf_keep:
     sta suf_min-1,x         ; lowest of x .. 8
     dex
     bne suf
-    ; max08 = highest of columns 0-8, min08 = lowest of 0-8, max38 = highest of
-    ; SPAWN_TERM_FIRST-8 (the names of these scratch bytes are ai.inc's)
+    ; max08 = highest of columns 0-8, max38 = highest of SPAWN_TERM_FIRST-8 (the names of these
+    ; scratch bytes are ai.inc's; min08 is not needed: eb_base takes a well that costs nothing)
     lda eb_h+8
     sta max08
-    sta min08
     ldx #7
 scan:
     lda eb_h,x
@@ -238,10 +237,6 @@ scan:
     bcc not_higher
     sta max08
 not_higher:
-    cmp min08
-    bcs not_lower
-    sta min08
-not_lower:
     dex
     bpl scan
     lda eb_h+SPAWN_TERM_FIRST

@@ -268,8 +268,7 @@ cut:
     stx cand_count
 second_ply:
     ; second ply: for each candidate, the best reply of each type
-    lda #2
-    sta s_ply
+    inc s_ply               ; (1: the first ply's) 2
     lda #0
     sta ply2_k
     sta ply2_first
