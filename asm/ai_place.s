@@ -265,20 +265,18 @@ slot:
     lsr
     lsr
     lsr
-    lsr
-    clc
+    lsr                     ; (C = 0: the cells' count, 1-4, has no bit 3)
     adc z_x
-    tay                     ; first column + 2, and +1 for the bit tables: index = column + 1
-    dey
-    lda run
+    tay                     ; first column + 2, and +1 for the bit tables: index = column + 1,
+    lda run                 ; less 1 in their addresses
     and #$0F
     sta cells_left
 cell:
     lda pm_lo,x
-    ora gen_bit_lo,y
+    ora gen_bit_lo-1,y
     sta pm_lo,x
     lda pm_hi,x
-    ora gen_bit_hi,y
+    ora gen_bit_hi-1,y
     sta pm_hi,x
     iny
     dec cells_left
