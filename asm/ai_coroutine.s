@@ -207,7 +207,8 @@ copy:
 .endproc
 
 ; Called by the task between steps: returns at once while the frame has idle time left; once the
-; NMI has come, the task's stack goes to co_buf and the CPU back to the game (ai_idle).
+; NMI has come, the task's stack goes to co_buf and the CPU back to the game (ai_idle). Returns
+; Z = 1 either way (A = 0, or resume's copy done: the sweep counts on it).
 .segment "PACK_ai_yield"
 .proc ai_yield
     lda verticalBlankingInterval

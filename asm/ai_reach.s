@@ -237,7 +237,7 @@ all_step:
     rts
 all_switch:
     jsr ai_yield
-    jmp all_step
+    beq all_step            ; (always: ai_yield returns Z = 1, from its test or resume's copy)
 
 target:
     ; the target orientation at this column: inside the walls, its landing row
