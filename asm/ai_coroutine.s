@@ -216,21 +216,16 @@ copy:
     rts
 switch:
     tsx
-    txa
-    eor #$FF
-    sec
-    adc co_sp               ; co_sp - S: the task's bytes
-    sta co_len
     ldy #0
-save:
+save:                       ; the task's bytes: from S + 1 up to co_sp (at least the return address)
     lda $0101,x
     sta co_buf,y
     inx
     iny
-    cpy co_len
+    cpx co_sp
     bne save
-    ldx co_sp
-    txs
+    sty co_len
+    txs                     ; (X = co_sp)
     rts                     ; into ai_idle
 .endproc
 
