@@ -190,18 +190,11 @@ restart:
 go_on:
     tsx
     stx co_sp
-    txa
-    sec
-    sbc co_len
-    tax
-    txs                     ; the task's frames are on the stack (the NMI pushes below them)
-    ldy #0
-copy:
-    lda co_buf,y
-    sta $0101,x
-    inx
-    iny
-    cpy co_len
+    ldy co_len
+copy:                       ; the task's frames pushed back, the last byte first (the NMI pushes
+    lda co_buf-1,y          ; below them)
+    pha
+    dey
     bne copy
     rts                     ; into the task
 .endproc
