@@ -89,22 +89,16 @@ row:
     sta height              ; 20 - row
     ldx #$FF                ; (the wall's bit first: it is 0)
 column:
-    lsr new_lo              ; C = column x first seen here
+    lsr new_hi
+    ror new_lo              ; C = column x first seen here (7-9 after 0-6, from new_hi)
     bcc column_next
     lda height
     sta eb_h,x
 column_next:
     inx
     lda new_lo
+    ora new_hi
     bne column
-    lda new_hi              ; then columns 7-9, as the low byte's
-    beq all_columns
-    sta new_lo
-    ldx #7
-    lda #0
-    sta new_hi
-    beq column              ; (always)
-all_columns:
     lda unseen_lo
     ora unseen_hi
     beq done                ; all seen
