@@ -425,11 +425,11 @@ past_clear_bound:           ; falls through into ai_eval_clear (ai_eval_clear.s,
 .export ai_eval_tops_out := ai_eval_placement::tops_out
 .export ai_eval_past_clear_bound := ai_eval_placement::past_clear_bound
 
-; The row data of orientation z_o the evaluation uses (generated tables): the sweep loads its
-; target's once, before the evaluations of its placements.
+; The row data of orientation z_o (and A) the evaluation uses (generated tables): the sweep loads
+; its target's once, before the evaluations of its placements.
 .segment "PACK_ai_load_target"
 .proc ai_load_target
-    ldx z_o
+    tax
     lda gen_shape_min_dy2,x
     sta tg_dy2
     lda gen_row_classes,x

@@ -179,7 +179,7 @@ choice:
     ldx sw_p
     lda sw_o,x
     sta sw_ot
-    jsr ai_load_target      ; (its row data, for every evaluation of the two sweeps)
+    jsr ai_load_target      ; (A = z_o: its row data, for every evaluation of the two sweeps)
     lda #0
     jsr sweep               ; columns 5, 4, ...
     lda #1

@@ -152,7 +152,8 @@ TEST_CASE("routine: the cost of a placement, and making it permanent") {
             rig.put_eb(b);
             rig.call("ai_board_caches");
             rig.m.write(rig.sym("z_o"), t.orientation);
-            rig.call("ai_load_target");  // as the sweep does for its target orientation
+            rig.m.cpu().set_a(t.orientation);
+            rig.call("ai_load_target");  // as the sweep does for its target orientation (A = z_o)
             rig.m.write(rig.sym("z_x"), t.x);
             rig.m.write(rig.sym("z_y"), static_cast<uint8_t>(t.landing_y));
             INFO("board " << i << " o " << int(t.orientation) << " x " << int(t.x) << " y " << int(t.landing_y)
@@ -295,6 +296,7 @@ TEST_CASE("routine: a placement's cost does not depend on the placements evaluat
             INFO("after o " << int(previous.orientation) << " x " << int(previous.x) << " y " << int(previous.landing_y));
             previous = t;
             rig.m.write(rig.sym("z_o"), t.orientation);
+            rig.m.cpu().set_a(t.orientation);
             rig.call("ai_load_target");
             rig.m.write(rig.sym("z_x"), t.x);
             rig.m.write(rig.sym("z_y"), static_cast<uint8_t>(t.landing_y));
