@@ -36,10 +36,8 @@ all:
 .proc piece_cells
 taking     = z_s1           ; bit 7: the cells are taken away (C = 1)
 top_plus2  = z_s0           ; the column's highest cell + 2
-    php
+    ror taking              ; bit 7: take (shape_columns keeps z_s1)
     jsr shape_columns
-    plp
-    ror taking              ; bit 7: take
 column:
     lda gen_shape_column,x
     lsr
