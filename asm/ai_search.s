@@ -135,9 +135,8 @@ copy:
     stx cand_count
     cpx s_keep
     bcc bound_known         ; not full yet
-full:
-    ldx s_keep              ; full: the K-th cost is the one to beat
-    lda cand_cost_lo-1,x
+full:                       ; (X = cand_count = s_keep: the list never holds more than K)
+    lda cand_cost_lo-1,x    ; full: the K-th cost is the one to beat
     sta best_lo
     lda cand_cost_hi-1,x
     sta best_hi
