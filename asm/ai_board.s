@@ -231,19 +231,15 @@ scan:
     bcc not_higher
     sta max08
 not_higher:
-    dex
-    bpl scan
-    lda eb_h+SPAWN_TERM_FIRST
-    ldx #8-SPAWN_TERM_FIRST-1
-spawn_scan:
-    cmp eb_h+SPAWN_TERM_FIRST+1,x
-    bcs keep
-    lda eb_h+4,x
-keep:
-    dex
-    bpl spawn_scan
+    .assert SPAWN_TERM_FIRST < 8, error, "ai_board_caches takes max38 in max08's scan"
+    cpx #SPAWN_TERM_FIRST   ; (the scan goes down from column 8: the highest so far is max38)
+    bne next_column
+    lda max08
     sta max38
     sta eb_max38
+next_column:
+    dex
+    bpl scan
     lda max08
     sta eb_max08
     lda s_stack_off         ; at one row a frame (its stack table): 20 - the highest, a piece's
