@@ -244,8 +244,7 @@ not_first:
     ; else only the candidates whose cost is at most the best one's + KEEP_MARGIN go on (sorted
     ; by cost, so the first one beyond ends the list); a limit past $FFFF keeps all, as the
     ; reference's saturating sum does
-    lda cand_cost_lo
-    clc
+    lda cand_cost_lo        ; (C = 0: bcs above)
     adc #<KEEP_MARGIN
     sta limit_lo
     lda cand_cost_hi
