@@ -231,7 +231,7 @@ scan:
     bcc not_higher
     sta max08
 not_higher:
-    .assert SPAWN_TERM_FIRST < 8, error, "ai_board_caches takes max38 in max08's scan"
+    .assert SPAWN_TERM_FIRST > 0 && SPAWN_TERM_FIRST < 8, error, "ai_board_caches takes max38 in max08's scan (and C = 0 after it)"
     cpx #SPAWN_TERM_FIRST   ; (the scan goes down from column 8: the highest so far is max38)
     bne next_column
     lda max08
@@ -244,9 +244,8 @@ next_column:
     sta eb_max08
     lda s_stack_off         ; at one row a frame (its stack table): 20 - the highest, a piece's
     beq rise_known          ; top row above it raises the stack term; below, 0: no early rise
-    lda #20                 ; (the stack term is too small there to stop evaluations early)
-    sec
-    sbc max08
+    lda #20+1               ; (the stack term is too small there to stop evaluations early)
+    sbc max08               ; (C = 0: the scan's last cpx, column 0 below SPAWN_TERM_FIRST)
 rise_known:
     sta eb_top08
     ; eb_base = rows + holes + stack + spawn + lines cost of a placement that clears nothing:
