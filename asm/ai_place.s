@@ -61,6 +61,7 @@ add:
     rts
 .endproc
 
+.segment "PACK_shape_columns"
 ; The walk over the columns of the piece z_o at z_x: X = its shape entry o*4, Y = the first
 ; column it covers, shape_columns_left = its width (ai.inc).
 .proc shape_columns

@@ -33,11 +33,13 @@ late_plans: .res 1      ; pieces given the best placement of an unfinished searc
 in_search:  .res 1      ; nonzero while the search for the preview piece runs (ai_task_main)
 pred_sum:   .res 2      ; eb_checksum of the board that search assumes
 finishing:  .res 1      ; nonzero while late_spawn finishes a search for the preview alone
-fin_from:   .res 1      ; the candidate it begins at
 fin_type:   .res 1      ; the preview's type it finishes for ($FF: none)
 fin_slot:   .res 1      ; the slot of the plan it then published ($FF: none)
 late_exact: .res 1      ; pieces whose search, cut short at their spawn, was finished for the
                         ; preview before their first input (counts, wraps): the full search's plan
+
+.segment "AI_BSS"       ; (AI_RAM7: late_spawn sets it before finish_search reads it, so it needs
+fin_from:   .res 1      ; no clear before a person's game) the candidate the finish begins at
 
 ; The task. Never returns.
 .segment "PACK_ai_task_main"
@@ -120,6 +122,7 @@ lost:
     jmp lost
 .endproc
 
+.segment "PACK_preview_type"
 ; A, Y = the preview piece's type.
 .proc preview_type
     ldy nextPiece

@@ -1,5 +1,7 @@
 #include "ai-reference/ai/ai_coach.hpp"
 
+#include <stdexcept>
+
 namespace nestris::ai {
 
 namespace {
@@ -9,6 +11,22 @@ bool same_place(const Target& a, const Target& b) {
 }
 
 }  // namespace
+
+uint8_t coach_share(uint16_t matched, uint16_t total) {
+    if (total == 0 || total > 0x7FFF || matched > total) throw std::invalid_argument("coach_share: not a share");
+    // As the cartridge divides (coach_grade): 100 steps, each adds the matched count to the
+    // remainder (below the total) and takes the total back out when it holds it.
+    uint16_t remainder = 0;
+    uint8_t share = 0;
+    for (int step = 0; step < 100; ++step) {
+        remainder = static_cast<uint16_t>(remainder + matched);
+        if (remainder >= total) {
+            remainder = static_cast<uint16_t>(remainder - total);
+            ++share;
+        }
+    }
+    return share;
+}
 
 std::optional<CoachGrade> grade_lock(const SearchInput& in, uint8_t preview_type, const Target& player,
                                      const EvalTables& tables) {

@@ -4,6 +4,7 @@
 #include "ai-reference/ai/ai_coach.hpp"
 
 #include <random>
+#include <stdexcept>
 
 #include <catch2/catch.hpp>
 
@@ -120,4 +121,21 @@ TEST_CASE("coach: a lock that tops out costs the top-out cost; the AI with nothi
     full.board.recompute_columns();
     full.level.level = 19;
     CHECK_FALSE(grade_lock(full, 1, landed));
+}
+
+TEST_CASE("coach: the share shown is the matched locks' per cent, rounded down") {
+    // coach_share takes the cartridge's steps (100 additions to a remainder kept below the total);
+    // they give the quotient for every count a game below level 128 reaches.
+    for (uint32_t total = 1; total <= 400; ++total)
+        for (uint32_t matched = 0; matched <= total; ++matched)
+            REQUIRE(coach_share(static_cast<uint16_t>(matched), static_cast<uint16_t>(total)) == matched * 100 / total);
+    std::mt19937 rng(36);
+    for (int i = 0; i < 20000; ++i) {
+        const uint32_t total = 1 + rng() % 0x7FFF, matched = rng() % (total + 1);
+        REQUIRE(coach_share(static_cast<uint16_t>(matched), static_cast<uint16_t>(total)) == matched * 100 / total);
+    }
+    CHECK(coach_share(0x7FFF, 0x7FFF) == 100);
+    CHECK_THROWS_AS(coach_share(0, 0), std::invalid_argument);
+    CHECK_THROWS_AS(coach_share(3, 2), std::invalid_argument);
+    CHECK_THROWS_AS(coach_share(1, 0x8000), std::invalid_argument);
 }

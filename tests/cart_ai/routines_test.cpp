@@ -1,6 +1,13 @@
 // Each routine of the cartridge AI against its reference counterpart, on random boards.
 #include "tools/harness/cart_ai.hpp"
 #include "tests/cart_ai/positions.hpp"
+#include "ai-reference/ai/ai_coach.hpp"
+#include "hooks_map.hpp"
+#include "tools/harness/coach_run.hpp"
+#include "tetris_map.hpp"
+
+#include <algorithm>
+#include <array>
 
 #include <catch2/catch.hpp>
 
@@ -307,3 +314,49 @@ TEST_CASE("routine: a placement's cost does not depend on the placements evaluat
     }
 }
 
+
+TEST_CASE("routine: the coach's grade of a lock, and its sprites") {
+    // coach_grade counts the lock, matched when it is where the ghost is, and keeps the share
+    // (ai::coach_share, + 1); coach_ghost then stages the share's digits, right-aligned (from the
+    // counts of any game below level 128: fewer than 32 768 locks).
+    Rig rig;
+    std::mt19937 rng(33);
+    const uint16_t total_at = rig.sym("grade_total"), matched_at = rig.sym("grade_matched");
+    for (int i = 0; i < 400; ++i) {
+        const uint16_t total = i < 200 ? static_cast<uint16_t>(i) : static_cast<uint16_t>(rng() % 0x7FFF);
+        const uint16_t matched = total == 0 ? 0 : static_cast<uint16_t>(rng() % (total + 1));
+        const bool same = rng() % 2;
+        const uint8_t x = static_cast<uint8_t>(rng() % 10), y = static_cast<uint8_t>(rng() % 20),
+                      o = static_cast<uint8_t>(rng() % 19);
+        rig.m.write(tetris::tetriminoX, x);
+        rig.m.write(tetris::tetriminoY, y);
+        rig.m.write(tetris::currentPiece, o);
+        const int off = same ? 0 : static_cast<int>(rng() % 3);  // the field that differs
+        rig.m.write(rig.sym("ghost_x"), static_cast<uint8_t>(x + (!same && off == 0)));
+        rig.m.write(rig.sym("ghost_y"), static_cast<uint8_t>(y + (!same && off == 1)));
+        rig.m.write(rig.sym("ghost_o"), static_cast<uint8_t>(o + (!same && off == 2)));
+        rig.m.write16(total_at, total);
+        rig.m.write16(matched_at, matched);
+        rig.call("coach_grade");
+        const uint16_t want_total = static_cast<uint16_t>(total + 1), want_matched = static_cast<uint16_t>(matched + same);
+        INFO("lock " << i << ": " << matched << " of " << total << (same ? ", matched" : ", missed"));
+        REQUIRE(rig.m.read16(total_at) == want_total);
+        REQUIRE(rig.m.read16(matched_at) == want_matched);
+        const uint8_t share = ai::coach_share(want_matched, want_total);
+        REQUIRE(share == want_matched * 100u / want_total);  // (the spec's steps: the share rounded down)
+        REQUIRE(rig.m.read(rig.sym("grade_shown")) == share + 1);
+
+        // The next frame's sprites: the share's digits (nothing else staged: no plan).
+        for (unsigned a = 0; a < 0x100; ++a) rig.m.write(static_cast<uint16_t>(tetris::oamStaging + a), 0xFF);
+        rig.m.write(tetris::renderMode, tetris::RENDER_MODE_PLAY);
+        rig.m.write(rig.sym("plan_ok"), 0);
+        rig.call("coach_ghost");
+        std::array<uint8_t, 0x100> want;
+        want.fill(0xFF);
+        const game::GradeOam grade = game::expected_grade_oam(share);
+        std::copy(grade.begin(), grade.end(), want.begin() + hooks::GRADE_OAM);
+        CHECK(grade[hooks::GRADE_ONES_X - hooks::GRADE_OAM + 1] == share % 10);  // (the ones' tile)
+        for (unsigned a = 0; a < 0x100; ++a)  // the share's digits, right-aligned, and nothing else
+            REQUIRE(rig.m.read(static_cast<uint16_t>(tetris::oamStaging + a)) == want[a]);
+    }
+}

@@ -73,13 +73,20 @@ TEST_CASE("real game: the coach's ghost is the reference AI's decision") {
                 left += p.searched && !p.followed;
             }
             INFO("level " << level << (b_type ? " B-Type" : " A-Type") << ": " << g.pieces.size() << " pieces, "
-                          << searched << " searched, " << equal << " as the reference; " << g.first_difference);
+                          << searched << " searched, " << equal << " as the reference; " << g.first_difference
+                          << "; the grade: " << g.matched << " of " << g.graded << "; " << g.grade_difference);
             CHECK(g.pieces.size() > 60);
             CHECK(equal == searched);
             CHECK(searched * 10 >= g.pieces.size() * 9);
             CHECK(shown * 10 >= g.pieces.size() * 9);
             CHECK(left >= 5);  // the player left the ghost: the search at the spawn was tried
             CHECK(g.lag_frames == 0);
+            // The grade: the cartridge's counts, share and sprites are the harness's every frame
+            // (coach_run.cpp), with locks of both kinds counted.
+            CHECK(g.grade_difference.empty());
+            CHECK(g.graded * 10 >= g.pieces.size() * 9);
+            CHECK(g.matched >= g.graded / 2);
+            CHECK(g.matched + 5 <= g.graded);
         }
     }
 }

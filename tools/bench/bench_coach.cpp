@@ -5,7 +5,9 @@
 // and to the first that holds the full search's ghost (coach_run.hpp). Figures by the level at
 // the spawn: median and p99 (the sample at that rank), the share of pieces with the first ghost
 // by frame 4 and the full one by frame 20, and whether each full search's ghost was the reference
-// AI's decision. Prints figures; exit status 1 only when a ghost was not the reference's.
+// AI's decision; and each game's grade (the locks graded, those where the ghost was), which the
+// harness checks against the cartridge's every frame. Prints figures; exit status 1 only when a
+// ghost was not the reference's or a game's grade not the harness's.
 #include "ai-reference/ai/ai_player.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
@@ -46,7 +48,8 @@ int bucket_of(int level, const std::vector<int>& levels) {
 
 int main(int argc, char** argv) {
     CLI::App app{"bench-coach: the coach's ghost, frames from a piece's spawn to the first ghost and to the full\n"
-                 "search's, on the real game (coach games from the level menu). Needs your Tetris (USA) ROM.",
+                 "search's, and each game's grade, on the real game (coach games from the level menu). Needs your\n"
+                 "Tetris (USA) ROM. Exit status 1 when a ghost is not the reference's or a grade not the harness's.",
                  "bench-coach"};
     std::string rom_path, player_name = "blind";
     uint64_t games = 4, frames = 20'000;
@@ -86,10 +89,11 @@ int main(int argc, char** argv) {
             results[j] = game::run_coach_game(roms, shipped_cart(), walk, player, frames);
             const game::CoachGame& g = results[j];
             std::lock_guard<std::mutex> lock(out);
-            std::printf("level %d, title wait %d: %zu pieces, %u lines, %llu frames%s, %llu lag frames%s%s\n", jobs[j].level,
-                        jobs[j].wait, g.pieces.size(), g.lines, static_cast<unsigned long long>(g.frames),
-                        g.topped_out ? " (topped out)" : "", static_cast<unsigned long long>(g.lag_frames),
-                        g.first_difference.empty() ? "" : "; FIRST DIFFERENCE: ", g.first_difference.c_str());
+            std::printf("level %d, title wait %d: %zu pieces, %u lines, %llu frames%s, %llu lag frames; the grade %u of %u%s%s%s%s\n",
+                        jobs[j].level, jobs[j].wait, g.pieces.size(), g.lines, static_cast<unsigned long long>(g.frames),
+                        g.topped_out ? " (topped out)" : "", static_cast<unsigned long long>(g.lag_frames), g.matched,
+                        g.graded, g.first_difference.empty() ? "" : "; FIRST DIFFERENCE: ", g.first_difference.c_str(),
+                        g.grade_difference.empty() ? "" : "; GRADE DIFFERS: ", g.grade_difference.c_str());
             std::fflush(stdout);
         });
         std::map<int, Bucket> by_level;
@@ -113,9 +117,10 @@ int main(int argc, char** argv) {
             }
         const auto pct = [](uint64_t a, uint64_t n) { return n ? 100.0 * static_cast<double>(a) / static_cast<double>(n) : 0.0; };
         std::printf("\nplayer: %s; frames from the spawn (frame 0) to the end of the first frame whose sprites hold the "
-                    "ghost (the ghost shows on even frames)\n", player_name.c_str());
+                    "ghost\n", player_name.c_str());
         std::printf("level  pieces  first: median  p99  by 4   none | full: median  p99  by 20  none | searched  = reference  followed\n");
         uint64_t differ = 0;
+        for (const game::CoachGame& g : results) differ += !g.grade_difference.empty();
         for (const auto& [level, b] : by_level) {
             differ += b.searched - b.equal;
             const std::string name = level == 29 ? "29+" : std::to_string(level);

@@ -417,7 +417,7 @@ void add_play_command(CLI::App& app) {
     sub->add_flag("--human", o->human, "start the game without Select: nobody plays it (a check of human mode)");
     sub->add_flag("--coach", o->coach,
                   "a coach game (B held at Start, pressed with A first): the cartridge shows its placement as a\n"
-                  "blinking ghost while the reference AI, deciding without the preview, plays as the person");
+                  "grey ghost and the grade while the reference AI, deciding without the preview, plays as the person");
     sub->add_option("--frames", o->frames, "frames to run once the game or demo has started (default 3600 = 1 min)");
     sub->add_option("--input", o->input,
                     "your own input from power-on instead of the menu walk (emu-test input string: '.*300 S ...')");

@@ -7,7 +7,9 @@
 #include "ai-reference/model/player.hpp"
 #include "patcher/cart_image.hpp"
 #include "tools/harness/game_harness.hpp"
+#include "hooks_map.hpp"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,6 +27,7 @@ struct CoachPiece {
     bool searched = false;        // the coach's search for it finished before it locked
     bool equals_reference = false;  // (searched) the ghost is the reference AI's decision
     bool followed = false;        // the player locked it where the ghost was
+    bool graded = false;          // its lock counts in the grade (it had a ghost when it locked)
 };
 
 struct CoachGame {
@@ -34,7 +37,19 @@ struct CoachGame {
     uint32_t lines = 0;
     bool topped_out = false;
     std::string first_difference; // the first piece whose ghost is not the reference's, said
+    // The grade as the harness counts it (the locks of a piece with a plan, and those where the
+    // ghost was), and the first frame where the cartridge's (its counts, its share, its sprites)
+    // is another, said.
+    uint16_t graded = 0;
+    uint16_t matched = 0;
+    std::string grade_difference;
 };
+
+// The OAM staging bytes from hooks::GRADE_OAM to the ones' slot's end that the coach stages for
+// the share `shown` (ai::coach_share): its digits, right-aligned, each in the slot whose offset
+// is its x (the ones at GRADE_ONES_X), the other bytes $FF; all $FF before the first graded lock.
+using GradeOam = std::array<uint8_t, hooks::GRADE_ONES_X + 4 - hooks::GRADE_OAM>;
+GradeOam expected_grade_oam(std::optional<uint8_t> shown);
 
 // Plays a coach game from the menu walk (walk.coach set) for at most `frames` frames, or to its
 // curtain; `player` sees the game as a person does (the model's PlayerView). Throws

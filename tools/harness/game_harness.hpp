@@ -195,8 +195,9 @@ struct FrameMasks {
 // Does the OAM staging page hold a sprite in the coach's ghost slots (from hooks::GHOST_OAM to
 // the page's end: a byte there not $FF)?
 bool ghost_slots_used(const emu::Nes& nes);
-// The coach's ghost sprites as a leave-out, where the original has no sprite there: the coach
-// draws only where the game draws nothing.
+// The coach's sprites (the grade's, hooks::GRADE_OAM to the ones' slot, and the ghost's, GHOST_OAM
+// to the page's end) as a leave-out, where the original has no sprite in either: the coach draws
+// only where the game draws nothing.
 FrameMasks ghost_masks(const emu::Nes& original);
 std::optional<std::string> compare_frame(const emu::Nes& original, const emu::Nes& patched,
                                          const RamExclusions& exclusions,
@@ -223,8 +224,8 @@ struct IdentityResult {
 // and the original the same games started without the coach: on a Start with A and B held in
 // the level menu (a coach game at +10) the original's pad leaves B out until B is let go (on
 // the original A+B+Start is no +10). Then, and in the frame after, the controller's bytes are
-// compared without the B bit; and the ghost's sprites, the last four of the OAM staging page, are
-// left out where the original has no sprite there (its bytes all $FF).
+// compared without the B bit; and the coach's sprites (the grade's and the ghost's slots) are left
+// out where the original has no sprite there (its bytes all $FF).
 // original_buttons_out: the original's pads (the same but for a +10 coach game's Start).
 IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const DriverOptions& options,
                             uint64_t frames, std::vector<uint8_t>* buttons_out = nullptr,

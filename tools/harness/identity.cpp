@@ -12,6 +12,7 @@
 #include "hooks_map.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -28,16 +29,29 @@ RamExclusions ai_owned_ram(const CartImage& cart) {
     return e;
 }
 
-bool ghost_slots_used(const emu::Nes& nes) {
-    for (unsigned a = tetris::oamStaging + hooks::GHOST_OAM; a < tetris::oamStaging + 0x100u; ++a)
+namespace {
+
+bool slots_used(const emu::Nes& nes, unsigned first, unsigned end) {
+    for (unsigned a = tetris::oamStaging + first; a < tetris::oamStaging + end; ++a)
         if (nes.read_ram(static_cast<uint16_t>(a)) != 0xFF) return true;
     return false;
 }
 
+// The coach's OAM bytes: the grade's slots (GRADE_OAM to the ones' slot's end) and the ghost's
+// (GHOST_OAM to the page's end), as [first, end) offsets.
+constexpr std::array<std::pair<unsigned, unsigned>, 2> kCoachSlots{
+    {{hooks::GRADE_OAM, hooks::GRADE_ONES_X + 4u}, {hooks::GHOST_OAM, 0x100u}}};
+
+}  // namespace
+
+bool ghost_slots_used(const emu::Nes& nes) { return slots_used(nes, hooks::GHOST_OAM, 0x100); }
+
 FrameMasks ghost_masks(const emu::Nes& original) {
-    if (ghost_slots_used(original)) return {};
+    for (const auto& [first, end] : kCoachSlots)
+        if (slots_used(original, first, end)) return {};
     FrameMasks m;
-    m.ranges.emplace_back(tetris::oamStaging + hooks::GHOST_OAM, tetris::oamStaging + 0xFF);
+    for (const auto& [first, end] : kCoachSlots)
+        m.ranges.emplace_back(tetris::oamStaging + first, tetris::oamStaging + end - 1);
     return m;
 }
 
