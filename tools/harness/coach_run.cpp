@@ -15,18 +15,20 @@ namespace {
 
 // The coach's bytes the harness reads, by their labels in the shipped cartridge.
 struct CoachLabels {
-    uint16_t ai_mode, cur_id, ghost_x, ghost_y, ghost_o, published, plan_ok, plan_id, grade_total, grade_matched,
-        grade_shown;
+    uint16_t ai_mode, cur_id, ghost_x, ghost_y, ghost_o, published, coach_ghost, plan_ok, plan_id, grade_total,
+        grade_matched, grade_shown;
     explicit CoachLabels(const CartImage& cart)
         : ai_mode(ai_mode_address()), cur_id(cart.require("cur_id")), ghost_x(cart.require("ghost_x")),
           ghost_y(cart.require("ghost_y")), ghost_o(cart.require("ghost_o")),
-          published(cart.require("ai_task_main::published")), plan_ok(cart.require("plan_ok")),
+          published(cart.require("ai_task_main::published")), coach_ghost(cart.require("coach_ghost")),
+          plan_ok(cart.require("plan_ok")),
           plan_id(cart.require("plan_id")), grade_total(cart.require("grade_total")),
           grade_matched(cart.require("grade_matched")), grade_shown(cart.require("grade_shown")) {}
 };
 
 // What coach_ghost reads at the start of a frame's idle time: the plan's piece and the ghost's
-// placement (the frame's own work never writes them: the harness takes them at the frame before).
+// placement (taken at its entry: the task may publish after a frame's NMI, before the game's
+// work, where a sample at the frame's end would miss it).
 struct GhostSeen {
     bool for_piece_on_screen = false;  // plan_ok is PLAN_OK and plan_id the piece's spawnCount
     bool gradable = false;             // and the ghost's column has no GHOST_NONE: not graded yet
@@ -92,9 +94,12 @@ CoachGame run_coach_game(const GameRoms& roms, const CartImage& cart, const Menu
     // The task reaching ai_task_main::published for the piece on screen: its decision is out.
     uint64_t frame = 0;
     int64_t published_frame = -1;
+    // coach_ghost's entry, the start of the coach's idle time: the ghost it reads.
+    std::optional<GhostSeen> at_idle;
     nes.set_instruction_hook([&](const emu::Nes& n) {
         if (n.cpu().pc() == at.published && n.read_ram(at.cur_id) == n.read_ram(tetris::spawnCount))
             published_frame = static_cast<int64_t>(frame);
+        if (n.cpu().pc() == at.coach_ghost) at_idle = ghost_seen(n, at);
     });
 
     CoachGame g;
@@ -104,8 +109,8 @@ CoachGame run_coach_game(const GameRoms& roms, const CartImage& cart, const Menu
     uint64_t spawn_frame = 0;
     ai::Target reference{};
     bool reference_found = false;
-    GhostSeen ghost_before = ghost_seen(nes, at);  // as the frame's idle time will find it
     for (; frame < frames; ++frame) {
+        at_idle.reset();
         // The player sees the frames the model can read (play); between them (the game's own
         // screens: the start of a game, line clears' busy frames) it holds nothing, as the
         // harness's driver does.
@@ -124,19 +129,19 @@ CoachGame run_coach_game(const GameRoms& roms, const CartImage& cart, const Menu
         // The grade (AI_DESIGN.md "The coach's grade"): its sprites show the share as it was at
         // the frame's idle time; then a lock with a plan for its piece is counted, and matched
         // when it is where the ghost was.
-        if (on_screen && g.grade_difference.empty()) {
+        if (on_screen && at_idle && g.grade_difference.empty()) {
             const std::optional<uint8_t> shown =
                 g.graded ? std::optional<uint8_t>(ai::coach_share(g.matched, g.graded)) : std::nullopt;
             if (auto d = grade_sprites_differ(nes, shown)) g.grade_difference = "frame " + std::to_string(frame) + ": " + *d;
         }
-        if (on_screen && play_state == tetris::PLAY_STATE_LOCK && ghost_before.gradable) {
+        if (on_screen && play_state == tetris::PLAY_STATE_LOCK && at_idle && at_idle->gradable) {
             if (!g.pieces.empty() && g.pieces.back().graded && g.grade_difference.empty())
                 g.grade_difference = "frame " + std::to_string(frame) + ": a piece graded twice";
             if (!g.pieces.empty()) g.pieces.back().graded = true;
             ++g.graded;
-            g.matched += nes.read_ram(tetris::tetriminoX) == ghost_before.x &&
-                         nes.read_ram(tetris::tetriminoY) == ghost_before.y &&
-                         nes.read_ram(tetris::currentPiece) == ghost_before.orientation;
+            g.matched += nes.read_ram(tetris::tetriminoX) == at_idle->x &&
+                         nes.read_ram(tetris::tetriminoY) == at_idle->y &&
+                         nes.read_ram(tetris::currentPiece) == at_idle->orientation;
         }
         const unsigned cart_total = read16(nes, at.grade_total), cart_matched = read16(nes, at.grade_matched);
         const unsigned cart_shown = nes.read_ram(at.grade_shown);
@@ -192,12 +197,10 @@ CoachGame run_coach_game(const GameRoms& roms, const CartImage& cart, const Menu
         }
         if (active && !now_active && !g.pieces.empty()) {  // it locked (or the game left play)
             CoachPiece& p = g.pieces.back();
-            p.followed = p.searched && nes.read_ram(tetris::currentPiece) == ghost_before.orientation &&
-                         nes.read_ram(tetris::tetriminoX) == ghost_before.x &&
-                         nes.read_ram(tetris::tetriminoY) == ghost_before.y;
+            p.followed = p.searched && at_idle && nes.read_ram(tetris::currentPiece) == at_idle->orientation &&
+                         nes.read_ram(tetris::tetriminoX) == at_idle->x && nes.read_ram(tetris::tetriminoY) == at_idle->y;
         }
         active = now_active;
-        ghost_before = ghost_seen(nes, at);
     }
     g.lag_frames = nes.lag_frames() - lag_before;
     g.lines = lines_made(nes.read_ram(tetris::lines), nes.read_ram(tetris::lines + 1));
