@@ -4,7 +4,7 @@
 
 ; The columns and caches of eb from its rows: eb_f (rows top to bottom), then eb_h
 ; (ai_heights_from_rows) and the caches.
-.segment "PACK_ai_prepare_board"
+.segment "RAM_ai_prepare_board"
 .proc ai_prepare_board
 cells_lo   = z_t0           ; the row's cells, column c at bit c (shifted out column by column)
 cells_hi   = z_t1
@@ -317,7 +317,7 @@ below:
 
 ; z_cost += stack, spawn and well costs, from max08, min08, max38 and well_h (the scratch
 ; bytes of the column extremes, named in ai.inc).
-.segment "PACK_ai_extremes_cost"
+.segment "RAM_ai_extremes_cost"
 .proc ai_extremes_cost
     lda max08
     clc

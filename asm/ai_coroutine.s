@@ -53,6 +53,10 @@ done:                       ; updateAudioWaitForNmiAndResetOamStaging after its 
     jsr game_memset_page
     rts
 ai_plays:
+    cmp #AI_MODE_UNPACK
+    bne ai_on
+    jmp unpack_step         ; the legal screen: the AI's code not yet in PRG-RAM
+ai_on:
     bit ai_mode
     bvc playing             ; (V: AI_MODE_POLL_PAUSED / _LAG) the scoring frame is over: the AI's polls again
     lda #AI_MODE_GAME
@@ -128,6 +132,8 @@ coach_off:                  ; from COACH_OFF_LEVEL a coach game is a person's ga
     jsr clear_ai_ram
     beq spin                ; (always: A = 0)
 .endproc
+ai_idle_spin := ai_idle::spin
+ai_idle_done := ai_idle::done
 
 ; A = ai_mode while the game is in a game or the demo, else 0 (AI_MODE_HUMAN): after a reset
 ; in an AI game, ai_mode stays until the title screen clears it.
@@ -143,7 +149,7 @@ done:
 .endproc
 
 ; The task starts over at ai_task_main; the input driver forgets its plan. Keeps X.
-.segment "PACK_reset_task"
+.segment "RAM_reset_task"
 .proc reset_task
     lda #0
     sta plan_ok
@@ -169,7 +175,7 @@ done:
 ; Back into the task where it yielded (once per frame: the frame's idle time begins). When the
 ; piece the task searches ahead for has spawned, the task starts over at late_spawn instead (its
 ; stack frames dropped: the search is abandoned).
-.segment "PACK_resume"
+.segment "RAM_resume"
 .proc resume
     inc idle_count
     lda finishing           ; a frame has passed since late_spawn began to finish the search:
@@ -202,7 +208,7 @@ copy:                       ; the task's frames pushed back, the last byte first
 ; Called by the task between steps: returns at once while the frame has idle time left; once the
 ; NMI has come, the task's stack goes to co_buf and the CPU back to the game (ai_idle). Returns
 ; Z = 1 either way (A = 0, or resume's copy done: the sweep counts on it).
-.segment "PACK_ai_yield"
+.segment "RAM_ai_yield"
 .proc ai_yield
     lda verticalBlankingInterval
     bne switch
@@ -225,7 +231,7 @@ save:                       ; the task's bytes: from S + 1 up to co_sp (at least
 ; Yields until the next frame's idle time (the game's main loop has run: the frame counter
 ; alone would tell of an NMI that came in the middle of this frame's step, before the game
 ; moved on), then C = 0 when a piece is under control (tetris.inc), C = 1 when not.
-.segment "PACK_next_frame"
+.segment "RAM_next_frame"
 .proc next_frame
 idle_seen  = z_t0           ; idle_count when it was called
     lda idle_count

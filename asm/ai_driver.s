@@ -20,7 +20,7 @@ drv_slot:   .res 1      ; the plan slot the piece follows: plan_at at its first 
 
 ; A = the buttons of the plan this frame (0: paused; the crash rule's Select on a frame without
 ; other buttons: preview_select).
-.segment "PACK_plan_buttons"
+.segment "RAM_plan_buttons"
 .proc plan_buttons
     bne_not_playing nothing ; paused: nothing, and the piece's frames stand still
     bne_no_active_piece gone

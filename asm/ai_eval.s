@@ -427,7 +427,7 @@ past_clear_bound:           ; falls through into ai_eval_clear (ai_eval_clear.s,
 
 ; The row data of orientation z_o (and A) the evaluation uses (generated tables): the sweep loads
 ; its target's once, before the evaluations of its placements.
-.segment "PACK_ai_load_target"
+.segment "RAM_ai_load_target"
 .proc ai_load_target
     tax
     lda gen_shape_min_dy2,x

@@ -15,7 +15,7 @@ dropped    = z_t6           ; the piece's cells above the visible rows (left out
 
 ; eb_f of every column + A, then the piece z_o at (z_x, z_y) adds its cells to its columns
 ; (C = 0) or takes them away (C = 1).
-.segment "PACK_adjust_filled"
+.segment "RAM_adjust_filled"
 .proc adjust_filled
 added      = z_s1           ; A: what every column's eb_f gets
     php
@@ -61,7 +61,7 @@ add:
     rts
 .endproc
 
-.segment "PACK_shape_columns"
+.segment "RAM_shape_columns"
 ; The walk over the columns of the piece z_o at z_x: X = its shape entry o*4, Y = the first
 ; column it covers, shape_columns_left = its width (ai.inc).
 .proc shape_columns
@@ -82,7 +82,7 @@ add:
 ; Makes the placement z_o at (z_x, z_y) part of eb: cells above the visible rows are dropped,
 ; full rows removed (remembered in ud_rows for the undo), columns and caches rebuilt.
 ; z_lines = lines cleared (0 when it tops out: nothing is cleared then, as in the reference).
-.segment "PACK_ai_apply_placement"
+.segment "RAM_ai_apply_placement"
 .proc ai_apply_placement
     jsr ai_piece_masks
     lda #0
@@ -211,7 +211,7 @@ remove:
 ; The piece's cells (pm) into eb's rows, or out of them: its cells are empty in eb (it landed
 ; there) or are its own (taken out again), so eor sets or clears them. dropped = its cells above
 ; the visible rows (left out).
-.segment "PACK_toggle_piece"
+.segment "RAM_toggle_piece"
 .proc toggle_piece
     lda #0
     sta dropped
@@ -240,7 +240,7 @@ next:
 
 
 ; pm_lo/pm_hi = the cells of orientation z_o at column z_x in its rows y-2 .. y+1 (slots 0-3).
-.segment "PACK_ai_piece_masks"
+.segment "RAM_ai_piece_masks"
 .proc ai_piece_masks
 entry      = z_t0           ; the shape's entry: o*4
 run        = z_t2           ; the slot's run: first column + 2 (high nibble), its cells (low)

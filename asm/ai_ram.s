@@ -1,11 +1,12 @@
-; RAM of the cartridge AI: bytes the game never reads or writes but for its power-on clear
-; (asm/nestris.cfg; checked by the ROM tests).
+; RAM of the cartridge AI: zero page the game never reads or writes but for its power-on clear,
+; and the cartridge's PRG-RAM (asm/nestris.cfg; checked by the ROM tests).
 ;
 ; Segments, by role (asm/nestris.cfg places them): AI_ZEROPAGE ($1B-$32) scratch and the
 ; search's state; AI_ZP_SWEEP ($07-$13) the reachability sweep; AI_ZP_EVAL ($35-$3F) the
-; evaluation's costs and target; AI_BSS ($0300-$03EF) the evaluation board, the
-; task, the plan and the driver; AI_BSS_SEARCH ($0600-$067F) the search's candidates and the gap
-; term's caches. The modules' link order (asm/CMakeLists.txt) lays each one out.
+; evaluation's costs and target; AI_BSS (PRG_RAM_VARS, from $6080) the evaluation board, the
+; coroutine; AI_BSS_SEARCH and AI_BSS_PLAN (PRG_RAM_CLEARED, $6000-$607F, cleared before every
+; game) the search's candidates, the gap term's caches, the task, the plan and the driver. The
+; modules' link order (asm/CMakeLists.txt) lays each one out.
 ;
 ; Glossary: the prefixes of the AI's names (asm/ and, where they have a counterpart, ai-reference/)
 ;   eb     the evaluation board: the board the search evaluates on (rows eb_lo/eb_hi, heights
@@ -98,7 +99,7 @@ lc_hi:      .res 1      ; the lines cost's high byte (lc_lo)
 .segment "AI_ZP_SWEEP": zeropage
 s_well_holes: .res 1    ; the well column's hole count mask: $FF, or 0 in danger (its holes free)
 
-.segment "AI_BSS_SEARCH"      ; ($0600-$067F)
+.segment "AI_BSS_SEARCH"      ; (PRG_RAM_CLEARED)
 gh:         .res COLUMNS+1 ; heights seen by the gap term: the left wall (20), then columns 0-9
                         ; (eb_h's, but for the columns a placement covers while it is evaluated)
 gp_lo:      .res COLUMNS ; gap costs of columns 0 .. c-1, for c = 0..9

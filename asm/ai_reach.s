@@ -38,7 +38,7 @@ sw_x   = z_x
 ; The shape at hand at column A: C = 0 outside the walls; else C = 1 and A = landing row + 2
 ; (the lowest row its lowest cells can sit on, + 2): 23 - the highest (height + lowest cell + 2)
 ; of its columns. Clobbers X, Y and both z_s scratch bytes.
-.segment "PACK_landing_at"
+.segment "RAM_landing_at"
 .proc landing_at
 col_end    = z_s1           ; one past the last column
 highest    = z_s0           ; the highest height + lowest cell + 2 of the columns so far
@@ -85,7 +85,7 @@ outside:
 ; row R(2i) (check::at_2i), or at R(2i) while more input frames follow and R(2i-1) on the last
 ; one, i >= sw_n (check::at_step). The target orientation's landing row is known (sw_l2); another
 ; orientation's is computed, leaving its shape at hand (sw_dirty set).
-.segment "PACK_check"
+.segment "RAM_check"
 .proc check
 at_step:
     pha
@@ -129,7 +129,7 @@ no:
 
 ; Every reachable placement of piece type z_type on eb, in the canonical order: each is passed
 ; to ai_on_target in z_o, z_x, z_y, z_rot. The gravity must be set (ai_set_gravity_rows).
-.segment "PACK_ai_sweep_type"
+.segment "RAM_ai_sweep_type"
 .proc ai_sweep_type
     ; Every placement is reachable when the piece stays above every column during the longest
     ; schedule (5 input frames: rows up to R(9), cells down to row + 1): the highest column at
@@ -196,7 +196,7 @@ slot_presses:
 
 ; One sweep from shifts A outward: 0 leftward (sw_step -1), 1 rightward (+1). A step of the task
 ; of its own: near the top, many sweeps reach nothing (no evaluation, no step's end).
-.segment "PACK_sweep"
+.segment "RAM_sweep"
 .proc sweep
     sta sw_s
     asl
@@ -358,7 +358,7 @@ out:
 .export ai_yield_inline := sweep::all_yield
 
 ; The shape of orientation X for landing_at. Keeps X.
-.segment "PACK_set_shape"
+.segment "RAM_set_shape"
 .proc set_shape
     lda gen_shape_min_dx,x
     sta sh_mindx
@@ -372,7 +372,7 @@ out:
 .endproc
 
 ; The gravity of the search: A = frames per drop, C = hold (the first piece of a game).
-.segment "PACK_ai_set_gravity_rows"
+.segment "RAM_ai_set_gravity_rows"
 .proc ai_set_gravity_rows
     bcs hold
     cmp #12

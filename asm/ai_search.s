@@ -9,7 +9,7 @@
 ; s_level / s_lines_lo / s_lines_hi advanced by A cleared lines with the game's rule (per line:
 ; BCD count, and a level-up when the units reach 0 and the level is below the BCD tens, compared
 ; signed). B-Type: no change.
-.segment "PACK_ai_after_lines"
+.segment "RAM_ai_after_lines"
 .proc ai_after_lines
     ldx s_btype
     bne done
@@ -53,7 +53,7 @@ done:
 ; The placement ai_eval_placement evaluated (Z = 1: not stopped at the bound): a candidate
 ; (first ply) or the best reply so far (second ply) if it beats the one to beat (the sweep's
 ; ai_on_target, ai_reach.s).
-.segment "PACK_ai_take_evaluated"
+.segment "RAM_ai_take_evaluated"
 .proc ai_take_evaluated
 at         = z_t0           ; the place the placement takes among the candidates
     lda s_ply
@@ -146,7 +146,7 @@ bound_known:
 
 ; z_o, z_x, z_y of candidate X (the piece s_type), or of candidate ply2_k from
 ; ply2_k_placement. Clobbers X, Y.
-.segment "PACK_ai_candidate_placement"
+.segment "RAM_ai_candidate_placement"
 ply2_k_placement:
     ldx ply2_k
 .proc ai_candidate_placement
@@ -170,7 +170,7 @@ done:
 .endproc
 
 ; The search for s_type on eb (see the top of this file).
-.segment "PACK_ai_precompute"
+.segment "RAM_ai_precompute"
 .proc ai_precompute
     jsr ai_prepare_board
 .endproc
@@ -417,7 +417,7 @@ from_fin:
 .endproc
 
 ; A = frames per drop at level s_level.
-.segment "PACK_frames_per_drop"
+.segment "RAM_frames_per_drop"
 .proc frames_per_drop
     lda s_level
     cmp #29

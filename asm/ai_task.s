@@ -38,11 +38,11 @@ fin_slot:   .res 1      ; the slot of the plan it then published ($FF: none)
 late_exact: .res 1      ; pieces whose search, cut short at their spawn, was finished for the
                         ; preview before their first input (counts, wraps): the full search's plan
 
-.segment "AI_BSS"       ; (AI_RAM7: late_spawn sets it before finish_search reads it, so it needs
+.segment "AI_BSS"       ; (PRG_RAM_VARS: late_spawn sets it before finish_search reads it, so it needs
 fin_from:   .res 1      ; no clear before a person's game) the candidate the finish begins at
 
 ; The task. Never returns.
-.segment "PACK_ai_task_main"
+.segment "RAM_ai_task_main"
 .proc ai_task_main
 new_game:
     jsr next_frame
@@ -122,7 +122,7 @@ lost:
     jmp lost
 .endproc
 
-.segment "PACK_preview_type"
+.segment "RAM_preview_type"
 ; A, Y = the preview piece's type.
 .proc preview_type
     ldy nextPiece
@@ -140,7 +140,7 @@ lost:
 ; piece gets the full search's plan instead. Last, the game must show that board; else (or when
 ; the search had found nothing) the search is redone and the piece falls as it is. In a coach game
 ; the search is redone at once.
-.segment "PACK_late_spawn"
+.segment "RAM_late_spawn"
 .proc late_spawn
     lda spawnCount
     sta cur_id
@@ -226,7 +226,7 @@ finish_late = late_spawn::no_finish
 ; eb back to the board the search began from (with its columns and caches): the candidate the
 ; second ply had on it taken off, or, when the search stopped while eb was changing, the game's
 ; board read again; then C = 0 if it is not the board the search assumed (pred_sum).
-.segment "PACK_restore_eb"
+.segment "RAM_restore_eb"
 .proc restore_eb
     lda eb_state
     beq clean               ; EB_SPAWN
@@ -258,7 +258,7 @@ done:
 
 ; A, X: two running sums (Fletcher's) over eb's rows: whether the game shows the board a search
 ; assumed, when eb itself has been worked on since.
-.segment "PACK_eb_checksum"
+.segment "RAM_eb_checksum"
 .proc eb_checksum
 sum_of_sums = z_t1          ; the sum of the sums (the bytes' sum: A)
     lda #0
@@ -282,7 +282,7 @@ byte:
 ; The plan of candidate X for the input driver: the odd frames up to which the shift and the
 ; rotation are pressed, and the frame from which Down is held. Written into the slot the driver
 ; does not read, which then becomes plan_at.
-.segment "PACK_publish"
+.segment "RAM_publish"
 .proc publish
 rot_end    = z_t0           ; the rotation's last frame (plan_rot_last)
     lda plan_at
@@ -338,7 +338,7 @@ slot_last:                  ; the rotation's last frame: 2p - 1 for p presses (s
 ; the hold). A = 1: C = 1 when the game shows what the search assumed (board, piece, level, lines).
 ; A = 2: C = 1 when the piece, level and lines are as assumed; the board into eb. A = 3: C = 1
 ; when the piece, level and lines are as assumed.
-.segment "PACK_read_or_check"
+.segment "RAM_read_or_check"
 read_shown_at:              ; where the game shows them, in zero page, in s_type's order (z_t0:
     .byte z_t0, levelNumber, lines, lines+1, gameType, autorepeatY ; read_or_check's shown_type)
 .assert s_btype = s_lines_hi + 1 && s_hold = s_btype + 1, error, "read_or_check reads s_type .. s_hold as one run"

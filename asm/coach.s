@@ -34,7 +34,7 @@ grade_shown:   .res 1
 ; locked already (a plan after the lock, for a piece the person placed before it came), a column
 ; with bit 7 set instead: no ghost to draw or to grade by. Clobbers A, X, Y and z_o, z_x, z_y
 ; (publish's callers find them again: ai_candidate_placement, undo_candidate).
-.segment "PACK_set_ghost"
+.segment "RAM_set_ghost"
 .proc set_ghost
     ldy plan_at
     ldx plan_k,y
@@ -57,7 +57,7 @@ column:
 ; ai_idle, in a coach game, at the start of the frame's idle time, while the game is on screen
 ; (not paused): the grade from the first graded lock on; the ghost, while the
 ; falling piece has a plan (gone once the piece locks); and at the lock, the grade of it.
-.segment "PACK_coach_ghost"
+.segment "RAM_coach_ghost"
 .proc coach_ghost
     lda renderMode              ; (bne_not_playing's test: its branch would not reach done)
     cmp #RENDER_MODE_PLAY
@@ -202,7 +202,7 @@ done:
 ; ai_precompute, after the first ply: in a coach game at the spawn (not the search ahead, which
 ; is for the preview piece), the best placement so far is published (the first ghost), and the
 ; second ply is for the preview's type alone, when it is shown (the decision needs no other).
-.segment "PACK_coach_spawn_search"
+.segment "RAM_coach_spawn_search"
 .proc coach_spawn_search
     .assert AI_MODE_COACH = 1, error, "coach_spawn_search tells the coach by dex"
     ldx ai_mode

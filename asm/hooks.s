@@ -33,9 +33,9 @@ hook_end GAME_OVER
 ; The AI's RAM that the original holds at 0 (its power-on clear, and never written after): the
 ; memory areas of asm/nestris.cfg.
 .globalzp __AI_ZP07_START__, __AI_ZP_START__, __AI_ZP35_START__
-.global __AI_ZP07_SIZE__, __AI_ZP_SIZE__, __AI_ZP35_SIZE__, __AI_RAM6_START__, __AI_RAM6_SIZE__
+.global __AI_ZP07_SIZE__, __AI_ZP_SIZE__, __AI_ZP35_SIZE__, __PRG_RAM_CLEARED_START__, __PRG_RAM_CLEARED_SIZE__
 
-.segment "HOOKS"
+.segment "RAM_hooks"
 ; The title screen starts (after the legal screen, the demo, a reset): the AI is off, and the
 ; demo's pieces are taken off spawnCount again (demo_pick counted them in demoIndex; the
 ; original demo never counted its pieces). Outside a demo demoIndex is 0: the game zeroes it when
@@ -72,15 +72,15 @@ ai_game:
     lda #AI_MODE_HUMAN      ; (clear_ai_ram clears ai_mode too: zero page, AI_ZP)
 .endproc
 ; fall through
-; The AI's zero page and AI_RAM6 go back to 0, as the original holds them (its power-on clear, and
-; never a write after), before a person plays: after the demo (title_enter) and after an AI game
+; The AI's zero page goes back to 0, as the original holds it (its power-on clear, and never a
+; write after), before a person plays: after the demo (title_enter) and after an AI game
 ; (game_over). A lag NMI in the sprite loader makes the game read RAM as sprite data
-; (asm/nestris.cfg), so human play at the high levels reads them too. AI_RAM7 the original never
-; writes, not even at power-on: what it holds there is the console's. A = 0 (kept).
+; (asm/nestris.cfg), so human play at the high levels reads it too. PRG_RAM_CLEARED too: the
+; AI's state that every game begins from 0 (the game never reads PRG-RAM). A = 0 (kept).
 .proc clear_ai_ram
-    ldx #<__AI_RAM6_SIZE__
+    ldx #<__PRG_RAM_CLEARED_SIZE__
 ram6:
-    sta __AI_RAM6_START__-1,x
+    sta __PRG_RAM_CLEARED_START__-1,x
     dex
     bne ram6
     .assert >ram6 = >*, lderror, "clear_ai_ram's loops must not cross a page (title_enter's cycles)"
@@ -105,5 +105,5 @@ zp35:
 ; title_enter's added cycles: the hook's jsr and nop, its body with jsr clear_ai_ram (42, less
 ; the original's two stores: 36 added), clear_ai_ram's rts (6) and its loops, each 1 + 9 a byte
 ; (zero page) or 1 + 10 (absolute).
-.assert (36 + 6 + 1 + 10 * __AI_RAM6_SIZE__ + 3 + 9 * (__AI_ZP07_SIZE__ + __AI_ZP_SIZE__ + __AI_ZP35_SIZE__)) .mod 6 = 0, lderror, "title_enter's added cycles must be a multiple of 6"
-.assert __AI_RAM6_SIZE__ <= 256 && __AI_ZP_SIZE__ + __AI_ZP07_SIZE__ + __AI_ZP35_SIZE__ < 256, lderror, "clear_ai_ram's loops count in X"
+.assert (36 + 6 + 1 + 10 * __PRG_RAM_CLEARED_SIZE__ + 3 + 9 * (__AI_ZP07_SIZE__ + __AI_ZP_SIZE__ + __AI_ZP35_SIZE__)) .mod 6 = 0, lderror, "title_enter's added cycles must be a multiple of 6"
+.assert __PRG_RAM_CLEARED_SIZE__ <= 256 && __AI_ZP_SIZE__ + __AI_ZP07_SIZE__ + __AI_ZP35_SIZE__ < 256, lderror, "clear_ai_ram's loops count in X"

@@ -12,7 +12,7 @@ hook_begin DEMO_PICK
     jmp demo_pick
 hook_end DEMO_PICK
 
-.segment "PACK_demo_pick"
+.segment "RAM_demo_pick"
 .proc demo_pick
     lda #AI_MODE_DEMO           ; the demo's pieces are picked from its start on: the AI plays it
     sta ai_mode
@@ -36,7 +36,7 @@ hook_end DEMO_PICK
 ; it when demoButtonsAddr+1 reaches DEMO_BUTTONS_END, as the original's playback made it do. (The
 ; main loop is left as it was: the sprite loader can read its bytes through a pointer a lag NMI
 ; rewrote, asm/nestris.cfg.)
-.segment "PACK_demo_tick"
+.segment "RAM_demo_tick"
 .proc demo_tick
     lda player1_levelNumber     ; the game started the demo at level 0
     cmp #DEMO_LEVEL

@@ -20,7 +20,7 @@ hook_end LEVEL_MENU_HINT
 ; Without Select or B this takes 30 cycles more than the original's lda / cmp, a multiple of the
 ; wait's spin (6): the waits after it find their spin where the original's does, so that human
 ; play's frames take the original's cycles from the game's first.
-.segment "PACK_level_start"
+.segment "RAM_level_start"
 .proc level_start
     lda heldButtons_player1
     and #BUTTON_SELECT | BUTTON_B
@@ -41,7 +41,7 @@ human:
     rts
 .endproc
 
-.segment "HOOKS_MENU"
+.segment "RAM_hooks_menu"
 ; The hint goes in the empty row under the high-score table, through the game's own PPU copy
 ; routine; the high scores are drawn after it as before (so the routine's scratch bytes end as
 ; they always did).

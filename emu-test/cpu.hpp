@@ -119,12 +119,21 @@ public:
     }
 
     // Executes one instruction, or enters a pending interrupt (7 cycles), or idles if jammed.
+    // A bus with fetch_opcode(pc) may refuse the opcode fetch (a negative result): then nothing
+    // happens.
     template <CpuBus Bus>
     void step(Bus& bus) {
         if (attention_) [[unlikely]] {
             if (service(bus)) return;
         }
-        dispatch(bus, bus.read(pc_++));
+        if constexpr (requires { { bus.fetch_opcode(pc_) } -> std::convertible_to<int>; }) {
+            const int opcode = bus.fetch_opcode(pc_);
+            if (opcode < 0) [[unlikely]] return;
+            ++pc_;
+            dispatch(bus, static_cast<uint8_t>(opcode));
+        } else {
+            dispatch(bus, bus.read(pc_++));
+        }
     }
 
     // Enters the interrupt sequence now (used by tests and by harnesses that call handlers).

@@ -7,7 +7,11 @@
 //     uint8_t read(uint16_t addr);  void write(uint16_t addr, uint8_t value);
 // and may add  void rmw_dummy_write(uint16_t addr, uint8_t old_value);  which receives the
 // extra write of the old value that read-modify-write instructions make one cycle before the
-// real write (memory-mapped registers such as MMC1's notice it).
+// real write (memory-mapped registers such as MMC1's notice it), and
+//     int fetch_opcode(uint16_t pc);
+// which reads each opcode instead of read() (after any interrupt entry): a negative result
+// refuses the fetch and leaves the CPU untouched, nothing of the instruction done (the NES
+// refuses code in PRG-RAM never written).
 #pragma once
 
 #include <concepts>

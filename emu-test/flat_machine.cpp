@@ -13,6 +13,7 @@ const char* to_string(RunStatus s) {
     case RunStatus::Reached: return "reached";
     case RunStatus::CycleLimit: return "cycle limit reached";
     case RunStatus::Jammed: return "CPU jammed (JAM opcode)";
+    case RunStatus::UnwrittenCode: return "the CPU ran code in PRG-RAM that was never written";
     }
     return "?";
 }

@@ -31,6 +31,10 @@ enum class RunStatus : uint8_t {
     Reached,     // the awaited event happened (return, PC, trap, frame)
     CycleLimit,  // the cycle budget ran out first
     Jammed,      // the CPU executed a JAM opcode
+    // The NES only: the CPU was about to fetch an opcode from PRG-RAM ($6000-$7FFF) at a byte
+    // never written since power-on (the trainer's bytes count as written). Nothing of that
+    // instruction ran: PC is that address (Nes::stop_message says it).
+    UnwrittenCode,
 };
 
 const char* to_string(RunStatus s);

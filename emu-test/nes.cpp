@@ -2,20 +2,25 @@
 
 #include "emu-test/input.hpp"
 
+#include "base/hex.hpp"
+
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <stdexcept>
 
 namespace nestris::emu {
 
-// The CPU's view of the machine. Reads of PRG and RAM, the bulk of all accesses, are inline;
-// the rest goes through the machine's I/O handlers.
+// The CPU's view of the machine. Reads of PRG ROM, RAM and PRG-RAM, and writes of RAM and
+// PRG-RAM, the bulk of all accesses, are inline; the rest goes through the machine's I/O
+// handlers.
 struct NesBus {
     Nes& nes;
 
     [[gnu::always_inline]] uint8_t read(uint16_t addr) const {
         if (addr >= 0x8000) return nes.prg_byte(addr);
         if (addr < 0x2000) return nes.s_.ram[addr & 0x7FF];
+        if ((addr & 0xE000) == 0x6000 && nes.s_.prg_ram_on) return nes.s_.prg_ram[addr & nes.prg_ram_mask_];
         return nes.io_read(addr);
     }
     [[gnu::always_inline]] void write(uint16_t addr, uint8_t value) const {
@@ -23,7 +28,26 @@ struct NesBus {
             nes.s_.ram[addr & 0x7FF] = value;
             return;
         }
+        if ((addr & 0xE000) == 0x6000 && nes.s_.prg_ram_on) {
+            nes.s_.prg_ram[addr & nes.prg_ram_mask_] = value;
+            nes.s_.prg_ram_written[addr & nes.prg_ram_mask_] = true;
+            return;
+        }
         nes.io_write(addr, value);
+    }
+    // The opcode fetch: read(), but code in PRG-RAM must have been written there first, else
+    // the fetch is refused (-1). (With no PRG-RAM the mask is 0 and byte 0 is never marked: every
+    // fetch there is refused.) The run loop sees the refusal as its target cycle dropping to 0.
+    // ROM first, as in read(): code there pays nothing for the check.
+    [[gnu::always_inline]] int fetch_opcode(uint16_t pc) const {
+        if (pc >= 0x8000) [[likely]] return nes.prg_byte(pc);
+        if (pc < 0x2000) return nes.s_.ram[pc & 0x7FF];
+        if ((pc & 0xE000) == 0x6000 && !nes.s_.prg_ram_written[pc & nes.prg_ram_mask_]) [[unlikely]] {
+            nes.refused_fetch_ = true;
+            nes.run_target_ = 0;
+            return -1;
+        }
+        return read(pc);
     }
     // An indexed instruction's read of the address before the carry: only the PPU registers and
     // the I/O page react to reads, so only there does it happen.
@@ -33,7 +57,7 @@ struct NesBus {
     // Read-modify-write instructions write the old value, then the new one on the next cycle.
     // Registers see both; MMC1 ignores the second (it drops writes on consecutive cycles).
     void rmw_dummy_write(uint16_t addr, uint8_t old_value) const {
-        if (addr < 0x2000) return;  // RAM: the real write follows at once
+        if (addr < 0x2000 || (addr & 0xE000) == 0x6000) return;  // RAM, PRG-RAM: the real write follows at once
         nes.io_write(addr, old_value);
         if (addr >= 0x8000) nes.s_.mmc1_skip_write = true;
     }
@@ -50,8 +74,13 @@ Nes::Nes(std::shared_ptr<const Cartridge> cart) : cart_(std::move(cart)) {
         cart_->chr.size() % 0x2000 || (cart_->mapper == 0 && (cart_->prg.size() > 0x8000 || cart_->chr.size() > 0x2000))) {
         throw InesError("Nes needs an NROM or MMC1 cartridge with whole PRG and CHR banks");
     }
+    if (cart_->prg_ram_size > 0x2000 || (cart_->mapper == 0 && cart_->prg_ram_size != 0x2000) ||
+        (!cart_->trainer.empty() && (cart_->trainer.size() != 512 || cart_->prg_ram_size == 0))) {
+        throw InesError("Nes needs at most 8 KiB PRG-RAM (8 KiB on NROM), and some for a 512-byte trainer");
+    }
     nrom_ = cart_->mapper == 0;
     prg_ = cart_->prg.data();
+    prg_ram_mask_ = cart_->prg_ram_size ? static_cast<uint16_t>(std::bit_ceil(cart_->prg_ram_size) - 1) : 0;
     power_on();
 }
 
@@ -66,8 +95,10 @@ void Nes::power_on(PowerOn mode) {
     power_mode_ = mode;
     s_ = NesState{};
     if (cart_->chr_ram()) s_.chr_ram.assign(0x2000, 0);
-    if (!cart_->trainer.empty()) {
-        std::copy(cart_->trainer.begin(), cart_->trainer.end(), s_.prg_ram.begin() + 0x1000);
+    for (size_t i = 0; i < cart_->trainer.size(); ++i) {  // at $7000, and counted as written
+        const size_t at = (0x1000 + i) & prg_ram_mask_;
+        s_.prg_ram[at] = cart_->trainer[i];
+        s_.prg_ram_written[at] = true;
     }
     update_banks();
     s_.cpu.power_on();
@@ -154,6 +185,7 @@ void Nes::restore(const NesState& state) {
 // ---- banking -----------------------------------------------------------------------------
 
 void Nes::update_banks() {
+    s_.prg_ram_on = nrom_ || (cart_->prg_ram_size != 0 && s_.mmc1.prg_ram_enabled());
     if (nrom_) {  // fixed: 32 KiB at $8000, or 16 KiB mirrored; 8 KiB CHR
         s_.prg_offset[0] = 0;
         s_.prg_offset[1] = cart_->prg.size() > 0x4000 ? 0x4000 : 0;
@@ -254,7 +286,7 @@ uint8_t Nes::io_read(uint16_t addr) {
         default: return 0x40;      // write-only APU registers: open bus
         }
     }
-    if (addr >= 0x6000 && prg_ram_enabled()) return s_.prg_ram[addr - 0x6000];
+    if (addr >= 0x6000 && s_.prg_ram_on) return s_.prg_ram[addr & prg_ram_mask_];
     return static_cast<uint8_t>(addr >> 8);
 }
 
@@ -274,8 +306,11 @@ void Nes::io_write(uint16_t addr, uint8_t value) {
         return;
     }
     if (addr < 0x6000) return;
-    if (addr < 0x8000) {
-        if (prg_ram_enabled()) s_.prg_ram[addr - 0x6000] = value;
+    if (addr < 0x8000) {  // (the bus writes enabled PRG-RAM itself; this is for the others)
+        if (s_.prg_ram_on) {
+            s_.prg_ram[addr & prg_ram_mask_] = value;
+            s_.prg_ram_written[addr & prg_ram_mask_] = true;
+        }
         return;
     }
     cart_write(addr, value);
@@ -324,7 +359,7 @@ uint8_t Nes::peek(uint16_t addr) const {
         if (addr == 0x4017) return 0x40;
         return 0xFF;  // APU/IO registers are shown as $FF, as the nestest log does
     }
-    if (addr >= 0x6000 && prg_ram_enabled()) return s_.prg_ram[addr - 0x6000];
+    if (addr >= 0x6000 && s_.prg_ram_on) return s_.prg_ram[addr & prg_ram_mask_];
     return static_cast<uint8_t>(addr >> 8);
 }
 
@@ -337,6 +372,7 @@ RunStatus Nes::run_loop(uint64_t cycle_limit, uint32_t stop_pc, bool stop_at_vbl
     // Copies: bus writes are byte stores that could alias members, so locals stay in registers.
     const uint32_t watch = watch_pc_;
     const bool skip_idle_loops = skip_idle_loops_;
+    refused_fetch_ = false;
     for (;;) {
         // The next PPU or APU event: an APU register access may bring it closer (run_target_).
         run_target_ = std::min({cycle_limit, s_.ppu.next_event_cycle(), s_.apu.next_event()});
@@ -357,6 +393,7 @@ RunStatus Nes::run_loop(uint64_t cycle_limit, uint32_t stop_pc, bool stop_at_vbl
             }
         }
         catch_up();
+        if (refused_fetch_) [[unlikely]] return RunStatus::UnwrittenCode;  // (its fetch_opcode ended the loop)
         if (s_.cpu.jammed()) return RunStatus::Jammed;
         if (stop_at_vblank && s_.ppu.vblanks != vblanks_before) return RunStatus::Reached;
         if (s_.cpu.cycles() >= cycle_limit) {
@@ -422,12 +459,26 @@ RunStatus Nes::run(uint64_t cycle_limit, uint32_t stop_pc, bool stop_at_vblank) 
                  : run_loop<false>(cycle_limit, stop_pc, stop_at_vblank);
 }
 
-void Nes::step() {
+RunStatus Nes::step() {
     if (s_.cpu.pc() == watch_pc_) s_.watch_hit = true;
     if (hook_) hook_(*this);
+    refused_fetch_ = false;
     NesBus bus{*this};
     s_.cpu.step(bus);
     catch_up();
+    if (refused_fetch_) return RunStatus::UnwrittenCode;
+    return s_.cpu.jammed() ? RunStatus::Jammed : RunStatus::Reached;
+}
+
+std::string Nes::stop_message(RunStatus s) const {
+    switch (s) {
+    case RunStatus::UnwrittenCode:
+        return "the CPU ran code at " + hex(s_.cpu.pc(), 4) + " in PRG-RAM that was never written";
+    case RunStatus::Jammed: return "the CPU jammed at " + hex(s_.cpu.pc(), 4);
+    case RunStatus::Reached:
+    case RunStatus::CycleLimit: break;
+    }
+    return to_string(s);
 }
 
 RunStatus Nes::run_frame() {

@@ -4,9 +4,18 @@
 // CPU memory map: $0000-$1FFF RAM (2 KiB, mirrored), $2000-$3FFF PPU registers (mirrored
 // every 8), $4000-$4013/$4015/$4017 APU (frame counter, frame IRQ, length counters, DMC; sound if enabled),
 // $4014 OAM DMA, $4016 controller 1 (strobe/serial), $4017 reads: controller 2 (nothing
-// connected), $6000-$7FFF 8 KiB PRG RAM (when MMC1 enables it), $8000-$FFFF PRG ROM via MMC1.
-// $4015 reads the APU status (bit 5 open bus: 0); the write-only APU registers and unmapped
-// space read the open-bus approximation "high byte of the address".
+// connected), $6000-$7FFF PRG-RAM as the header declares it (Cartridge::prg_ram_size: up to
+// 8 KiB, a smaller size mirrored; always 8 KiB on NROM), while MMC1 enables it (MMC1B: PRG
+// register bit 4 set disables it), $8000-$FFFF PRG ROM via MMC1 (fixed on NROM). $4015 reads the
+// APU status (bit 5 open bus: 0); the write-only APU registers, unmapped space and $6000-$7FFF
+// without (enabled) PRG-RAM read the open-bus approximation "high byte of the address", and
+// writes there do nothing.
+//
+// Code in PRG-RAM: NesState records which PRG-RAM bytes were written since power-on (the
+// trainer's count as written); when the CPU is about to fetch an opcode from $6000-$7FFF at a
+// byte never written, it does not, and the run stops with RunStatus::UnwrittenCode at that PC
+// (stop_message: "the CPU ran code at $6123 in PRG-RAM that was never written"). The check is
+// at the opcode fetch, after any interrupt entry; operand bytes and data are not checked.
 //
 // OAM DMA ($4014) copies 256 bytes and halts the CPU 513 cycles, 514 when the write cycle
 // ended on an odd CPU cycle count; an interrupt arriving during it waits for the instruction
@@ -40,11 +49,13 @@
 #include "emu-test/ppu.hpp"
 
 #include <array>
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -57,11 +68,16 @@ struct NesState {
     Mmc1 mmc1;
     Controller pad1;
     std::array<uint8_t, 0x800> ram{};
-    std::array<uint8_t, 0x2000> prg_ram{};
+    std::array<uint8_t, 0x2000> prg_ram{};  // the first Cartridge::prg_ram_size bytes are used
+    // The PRG-RAM bytes written since power-on (by the CPU, or loaded from the trainer): the CPU
+    // is stopped before it runs an opcode from any other (RunStatus::UnwrittenCode).
+    std::bitset<0x2000> prg_ram_written;
     std::vector<uint8_t> chr_ram;  // 8 KiB when the cartridge has no CHR ROM
-    // Derived from mmc1 on every register write (byte offsets into PRG/CHR).
+    // Derived from mmc1 on every register write (byte offsets into PRG/CHR; whether $6000-$7FFF
+    // is PRG-RAM now: the cartridge has some and MMC1 enables it, or NROM).
     uint32_t prg_offset[2] = {0, 0};
     uint32_t chr_offset[2] = {0, 0};
+    bool prg_ram_on = false;
     bool mmc1_skip_write = false;  // the write after a read-modify-write's dummy write
     // Lag-frame bookkeeping (see Nes::watch_main_loop).
     bool watch_hit = false;
@@ -93,7 +109,8 @@ public:
     explicit Nes(std::shared_ptr<const Cartridge> cart);
 
     // Cold start: RAM, VRAM, OAM, palette and PRG RAM zeroed (real consoles start with
-    // garbage; zero makes runs reproducible), MMC1 at its power-on state, then the CPU reset
+    // garbage; zero makes runs reproducible), no PRG-RAM byte written but the trainer's (the
+    // battery's contents are not kept), MMC1 at its power-on state, then the CPU reset
     // sequence (7 cycles: the first instruction runs at CPU cycle 7, PPU line 0 dot 21).
     // PowerOn::Fceux: the CPU cycle count of the first instruction, line 240 dot 0 (the clock
     // still counts 3 dots a cycle from line 0 dot 0 of a frame before it).
@@ -101,14 +118,19 @@ public:
     // PowerOn::Fceux: FCEUX's power-on instead (see PowerOn); reset() then follows FCEUX too.
     void power_on(PowerOn mode = PowerOn::Hardware);
     PowerOn power_on_mode() const { return power_mode_; }
-    // The reset button: CPU reset sequence, PPU $2000/$2001 and latches cleared; RAM, VRAM and
-    // MMC1 keep their contents, as on the console.
+    // The reset button: CPU reset sequence, PPU $2000/$2001 and latches cleared; RAM, VRAM,
+    // PRG-RAM (and its written record) and MMC1 keep their contents, as on the console.
     void reset();
 
     // ---- running ------------------------------------------------------------------------------
-    // One CPU instruction (or interrupt entry), then the PPU is brought up to date.
-    void step();
-    // Runs to the start of the next vertical blank. Returns Jammed if the CPU is halted.
+    // Every run stops with RunStatus::Jammed when the CPU is halted, and with UnwrittenCode
+    // (PC there, nothing of the instruction run) when the CPU is about to fetch an opcode from
+    // a PRG-RAM byte never written since power-on: stop_message() says which and where.
+    //
+    // One CPU instruction (or interrupt entry), then the PPU is brought up to date. Reached,
+    // or why not.
+    RunStatus step();
+    // Runs to the start of the next vertical blank.
     RunStatus run_frame();
     // Runs one frame per element with those buttons held on controller 1.
     RunStatus run_frames(std::span<const uint8_t> buttons_per_frame);
@@ -120,6 +142,9 @@ public:
     RunStatus run_until_pc(uint16_t pc, uint64_t max_cycles);
     // Runs exactly until at least `cycles` more CPU cycles have elapsed.
     RunStatus run_cycles(uint64_t cycles);
+    // A run's end said for a person, with the address where there is one: "the CPU ran code at
+    // $6123 in PRG-RAM that was never written", "the CPU jammed at $8123"; else to_string(s).
+    std::string stop_message(RunStatus s) const;
 
     // ---- controller -----------------------------------------------------------------------------
     void set_buttons(uint8_t buttons) { s_.pad1.buttons = buttons; }
@@ -132,6 +157,11 @@ public:
     void write_ram(uint16_t addr, uint8_t value) { s_.ram[addr & 0x7FF] = value; }
     // The CPU address space without side effects (PPU/controller registers show their state).
     uint8_t peek(uint16_t addr) const;
+    // Whether the PRG-RAM byte that $6000-$7FFF address `addr` maps to was written since
+    // power-on (false when the cartridge has no PRG-RAM).
+    bool prg_ram_written(uint16_t addr) const {
+        return cart_->prg_ram_size != 0 && s_.prg_ram_written[addr & prg_ram_mask_];
+    }
     // At an interrupt handler's first instruction: the return address the interrupt pushed
     // (P, then PC, on the stack), that is the instruction it interrupted.
     uint16_t interrupted_pc() const {
@@ -215,7 +245,12 @@ private:
     friend struct NesBus;
     std::shared_ptr<const Cartridge> cart_;
     bool nrom_ = false;  // mapper 0: fixed banks, no registers, 8 KiB PRG RAM at $6000 (as test boards have)
-    bool prg_ram_enabled() const { return nrom_ || s_.mmc1.prg_ram_enabled(); }
+    // PRG-RAM's size - 1, rounded up to a power of two (0 when there is none): the window
+    // $6000-$7FFF mirrors it.
+    uint16_t prg_ram_mask_ = 0x1FFF;
+    // Set when the CPU refused an opcode fetch from unwritten PRG-RAM (the bus's fetch_opcode);
+    // cleared as a run starts. Not state: the machine stays at that PC and refuses again.
+    bool refused_fetch_ = false;
     const uint8_t* prg_ = nullptr;  // cart_->prg.data(), read on every opcode fetch
     uint8_t prg_byte(uint16_t addr) const { return prg_[s_.prg_offset[(addr >> 14) & 1] + (addr & 0x3FFF)]; }
     NesState s_;

@@ -2,6 +2,7 @@
 
 #include "base/checksums.hpp"
 #include "base/hex.hpp"
+#include "patcher/code_pack.hpp"
 #include "patcher/hook_table.hpp"
 #include "patcher/ld65_files.hpp"
 #include "base/process.hpp"
@@ -72,15 +73,28 @@ std::map<std::string, std::string> config_segments(const std::string& config_tex
     return loads;
 }
 
-// The config with the packed segments added to its SEGMENTS block.
+// The config with the packed segments added to its SEGMENTS block, the RAM code's segments
+// after them, and the packed stream's start as a symbol.
 std::string config_with(const std::string& config_text,
-                        const std::vector<std::pair<std::string, std::string>>& placed) {
+                        const std::vector<std::pair<std::string, std::string>>& placed,
+                        const std::vector<std::pair<std::string, uint16_t>>& ram_code = {},
+                        std::optional<uint16_t> packed_start = {}) {
     const size_t key = config_text.find("SEGMENTS");
     const size_t close = key == std::string::npos ? std::string::npos : config_text.find("\n}", key);
     if (close == std::string::npos) throw AssembleError("ld65 config: no SEGMENTS block closed by a '}' line");
     std::string lines = "\n    # Packed by nestris-asm (PACK_* segments: each region, smallest first, filled as full as it goes; the biggest takes the rest):";
     for (const auto& [segment, region] : placed) lines += "\n    " + segment + ": load = " + region + ", type = ro;";
-    return config_text.substr(0, close) + lines + config_text.substr(close);
+    if (!ram_code.empty()) {
+        lines += "\n    # The RAM code (the config's segments there, and the RAM_* segments: biggest first, each at the lowest address where it crosses no page), unpacked from ROM into " +
+                 std::string(kRamCodeArea) + ":";
+        for (const auto& [segment, start] : ram_code)
+            lines += "\n    " + segment + ": load = " + std::string(kRamCodeArea) + ", type = rw, start = " + hex(start, 4) + ";";
+    }
+    std::string symbols;
+    if (packed_start)
+        symbols = "\n\nSYMBOLS {\n    # The packed RAM code's first chunk (code_pack.hpp), by nestris-asm.\n    __PACKED_START__: type = export, value = " +
+                  hex(*packed_start, 4) + ";\n}";
+    return config_text.substr(0, close) + lines + config_text.substr(close, 2) + symbols + config_text.substr(close + 2);
 }
 
 // The config with the hook sites of options.hook_table (if any) added.
@@ -106,7 +120,67 @@ std::string with_hook_sites(const std::string& config_text, const AssembleOption
     }
 }
 
+// The config's segments in `area` with their start addresses (`start = $XXXX`, which each must
+// have: nestris-asm places the rest around them).
+struct FixedStart {
+    std::string segment;
+    uint32_t start = 0;
+    std::string line;  // its text in the config
+};
+std::vector<FixedStart> fixed_starts(const std::string& config_text, const std::string& area) {
+    std::vector<FixedStart> out;
+    static const std::regex entry(R"(([A-Za-z_][A-Za-z0-9_]*)\s*:\s*load\s*=\s*([A-Za-z_][A-Za-z0-9_]*)([^;]*);)");
+    static const std::regex start_re(R"(start\s*=\s*(\$[0-9A-Fa-f]+|0x[0-9A-Fa-f]+|[0-9]+))");
+    const size_t key = config_text.find("SEGMENTS");
+    if (key == std::string::npos) return out;
+    const std::string body = config_text.substr(key);
+    for (std::sregex_iterator it(body.begin(), body.end(), entry), end; it != end; ++it) {
+        if ((*it)[2] != area) continue;
+        const std::string rest = (*it)[3];
+        std::smatch m;
+        if (!std::regex_search(rest, m, start_re))
+            throw AssembleError("segment " + (*it)[1].str() + " in " + area + " needs a start address (start = $XXXX)");
+        std::string n = m[1];
+        const uint32_t v = n[0] == '$' ? static_cast<uint32_t>(std::stoul(n.substr(1), nullptr, 16))
+                                       : static_cast<uint32_t>(std::stoul(n, nullptr, 0));
+        out.push_back({(*it)[1], v, (*it)[0]});
+    }
+    return out;
+}
+
 }  // namespace
+
+std::vector<std::pair<std::string, uint16_t>> place_ram_code(const std::vector<std::pair<std::string, uint32_t>>& segments,
+                                                             const std::vector<std::pair<uint32_t, uint32_t>>& taken,
+                                                             uint32_t start, uint32_t size) {
+    std::vector<std::pair<uint32_t, uint32_t>> used = taken;  // [from, to)
+    std::vector<std::pair<std::string, uint32_t>> order = segments;
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    std::vector<std::pair<std::string, uint16_t>> placed;
+    for (const auto& [name, length] : order) {
+        uint32_t at = start;
+        for (;;) {
+            if (length < 256 && (at & 0xFF) + length > 256) at = (at | 0xFF) + 1;  // to the next page
+            bool clash = false;
+            for (const auto& [from, to] : used)
+                if (at < to && at + length > from) {
+                    at = to;
+                    clash = true;
+                }
+            if (!clash) break;
+        }
+        if (at + length > start + size)
+            throw AssembleError("the RAM code does not fit " + std::string(kRamCodeArea) + " (" + hex(start, 4) + ", " +
+                                std::to_string(size) + " bytes): segment " + name + " (" + std::to_string(length) +
+                                " bytes) has no place left");
+        used.emplace_back(at, at + length);
+        placed.emplace_back(name, static_cast<uint16_t>(at));
+    }
+    std::sort(placed.begin(), placed.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    return placed;
+}
 
 namespace {
 
@@ -257,6 +331,44 @@ std::vector<std::pair<std::string, std::string>> pack_by_rooms(
 
 }  // namespace
 
+namespace {
+
+// The RAM code as ld65 laid it out (one run from the area's start), packed into `rooms`: its
+// chunks join the image as ROM segments PACKED_1, PACKED_2, ... The stream is unpacked again
+// here and compared, so a packer's mistake stops the build.
+void add_packed_ram_code(CartImage& cart, const MemoryArea& area, const std::vector<StreamRoom>& rooms) {
+    std::vector<const CartSegment*> code;
+    for (const CartSegment& s : cart.segments)
+        if (s.region == area.name && !s.bytes.empty()) code.push_back(&s);
+    std::sort(code.begin(), code.end(), [](const CartSegment* a, const CartSegment* b) { return a->address < b->address; });
+    std::vector<uint8_t> image;  // from the area's start, the gaps between segments 0 (as ld65 fills them)
+    for (const CartSegment* s : code) {
+        if (s->address < area.start + image.size())
+            throw AssembleError("RAM code segments overlap at " + hex(s->address, 4) + " (" + s->name + ")");
+        image.resize(s->address - area.start, 0);
+        image.insert(image.end(), s->bytes.begin(), s->bytes.end());
+    }
+    if (image.empty()) return;
+    std::vector<PackChunk> chunks;
+    try {
+        chunks = pack_code(image, rooms);
+    } catch (const CodePackError& e) {
+        throw AssembleError(std::string(e.what()) + ".\nMake the RAM code smaller, or keep less in ROM (PACK_ segments).");
+    }
+    std::vector<uint8_t> rom(0x10000, 0);
+    for (const PackChunk& c : chunks) std::copy(c.bytes.begin(), c.bytes.end(), rom.begin() + c.address);
+    if (unpack_code([&](uint16_t a) { return rom[a]; }, rooms.front().address, image.size()) != image)
+        throw AssembleError("the packed RAM code does not unpack to the RAM code (patcher/code_pack.cpp)");
+    int n = 0;
+    for (PackChunk& c : chunks) {
+        for (CartRegion& r : cart.regions)
+            if (r.name == c.region) r.used += static_cast<uint32_t>(c.bytes.size());
+        cart.segments.push_back({"PACKED_" + std::to_string(++n), c.address, c.region, std::move(c.bytes)});
+    }
+}
+
+}  // namespace
+
 CartImage assemble_cart(const AssembleOptions& options) {
     std::error_code ec;
     fs::create_directories(options.work_dir, ec);
@@ -285,7 +397,7 @@ CartImage assemble_cart(const AssembleOptions& options) {
     }
 
     const fs::path work = fs::absolute(options.work_dir);
-    for (const char* stale : {"cart.bin", "cart.dbg", "cart.lbl", "cart.map", "cart.cfg"}) fs::remove(work / stale, ec);
+    for (const char* stale : {"cart.bin", "cart.dbg", "cart.lbl", "cart.map", "cart.cfg", "ramcode.bin"}) fs::remove(work / stale, ec);
 
     // Pack the PACK_* segments into what the config's own segments leave of the free regions.
     std::map<std::string, uint32_t> sizes;
@@ -299,15 +411,56 @@ CartImage assemble_cart(const AssembleOptions& options) {
             if (region == a.name && sizes.count(segment)) used += sizes[segment];
         rooms.push_back({a.name, a.size > used ? a.size - used : 0});
     }
-    std::vector<std::pair<std::string, uint32_t>> packed;
-    for (const auto& [segment, size] : sizes)
+    std::vector<std::pair<std::string, uint32_t>> packed, ram_code;
+    for (const auto& [segment, size] : sizes) {
         if (segment.rfind("PACK_", 0) == 0 && size > 0) {
             if (fixed.count(segment)) throw AssembleError("segment " + segment + " is packed: the config must not place it");
             packed.emplace_back(segment, size);
         }
+        if (segment.rfind(kRamCodePrefix, 0) == 0 && size > 0) {
+            if (fixed.count(segment)) throw AssembleError("segment " + segment + " is RAM code: the config must not place it");
+            ram_code.emplace_back(segment, size);
+        }
+    }
+    const auto ram_area = std::find_if(areas.begin(), areas.end(), [](const MemoryArea& a) { return a.name == kRamCodeArea; });
+    if (!ram_code.empty() && ram_area == areas.end())
+        throw AssembleError("segment " + ram_code.front().first + " is RAM code, but the config has no memory area " +
+                            std::string(kRamCodeArea));
+    const std::vector<std::pair<std::string, std::string>> placed = pack_segments(packed, rooms);
+    // The RAM code's segments, the config's own among them, in the order of their addresses (ld65
+    // lays a memory area out in the order of the config's lines).
+    std::vector<std::pair<std::string, uint16_t>> ram_placed;
+    std::string link_config = config_text;
+    if (ram_area != areas.end()) {
+        std::vector<std::pair<uint32_t, uint32_t>> taken;
+        const std::vector<FixedStart> fixed_ram = fixed_starts(config_text, ram_area->name);
+        for (const FixedStart& f : fixed_ram)
+            if (sizes.count(f.segment)) taken.emplace_back(f.start, f.start + sizes[f.segment]);
+        ram_placed = place_ram_code(ram_code, taken, ram_area->start, ram_area->size);
+        for (const FixedStart& f : fixed_ram) {
+            link_config.erase(link_config.find(f.line), f.line.size());
+            ram_placed.emplace_back(f.segment, static_cast<uint16_t>(f.start));
+        }
+        std::sort(ram_placed.begin(), ram_placed.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    }
+    // What the ROM regions have left, biggest first: the packed RAM code's rooms.
+    std::vector<StreamRoom> stream_rooms;
+    if (ram_area != areas.end()) {
+        for (PackRoom room : rooms) {
+            for (const auto& [segment, region] : placed)
+                if (region == room.region) room.free -= sizes[segment];
+            const auto area = std::find_if(areas.begin(), areas.end(), [&](const MemoryArea& a) { return a.name == room.region; });
+            if (room.free > 0)
+                stream_rooms.push_back({room.region, static_cast<uint16_t>(area->start + area->size - room.free), room.free});
+        }
+        std::stable_sort(stream_rooms.begin(), stream_rooms.end(),
+                         [](const StreamRoom& a, const StreamRoom& b) { return a.free > b.free; });
+        if (stream_rooms.empty()) throw AssembleError("no ROM is left for the packed RAM code");
+    }
     {
         std::ofstream cfg(work / "cart.cfg", std::ios::binary);
-        cfg << config_with(config_text, pack_segments(packed, rooms));
+        cfg << config_with(link_config, placed, ram_placed,
+                           stream_rooms.empty() ? std::optional<uint16_t>{} : stream_rooms.front().address);
         if (!cfg) throw AssembleError("cannot write " + (work / "cart.cfg").string());
     }
     std::vector<std::string> argv = {options.ld65.string(), "-C", (work / "cart.cfg").string(),
@@ -348,6 +501,8 @@ CartImage assemble_cart(const AssembleOptions& options) {
         }
         cart.segments.push_back(std::move(seg));
     }
+
+    if (ram_area != areas.end()) add_packed_ram_code(cart, *ram_area, stream_rooms);
 
     // Stamp the build id so a patched ROM says which build made it.
     if (auto id_address = cart.symbol("nestris_build_id")) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iosfwd>
 #include <stdexcept>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,13 @@ struct AssembleOptions {
     std::filesystem::path hook_table;
 };
 
+// The PRG-RAM code: segments named RAM_* go into this memory area (after the config's own
+// segments there), and what ld65 writes of it is packed (code_pack.hpp) into the ROM the PACK_*
+// segments leave, in chunks, biggest room first; __PACKED_START__ is exported as the first
+// chunk's address for the unpacker (asm/unpack.s).
+inline constexpr std::string_view kRamCodeArea = "PRG_RAM_CODE";
+inline constexpr std::string_view kRamCodePrefix = "RAM_";
+
 // Assembles and links; throws AssembleError with a message a person can act on (which tool,
 // which file, which region overflowed by how much). Leaves cart.lbl, cart.dbg and cart.map in
 // work_dir for debuggers and emulators.
@@ -51,6 +59,14 @@ struct PackRoom {
 };
 std::vector<std::pair<std::string, std::string>> pack_segments(
     const std::vector<std::pair<std::string, uint32_t>>& segments, std::vector<PackRoom> rooms);
+
+// Where the RAM code's segments go in its memory area [start, start + size), `taken` ranges
+// [from, to) excepted: biggest first (then by name), each at the lowest address where it
+// overlaps nothing and, under 256 bytes, crosses no page. Sorted by address. Throws
+// AssembleError naming the first segment that has no place.
+std::vector<std::pair<std::string, uint16_t>> place_ram_code(const std::vector<std::pair<std::string, uint32_t>>& segments,
+                                                             const std::vector<std::pair<uint32_t, uint32_t>>& taken,
+                                                             uint32_t start, uint32_t size);
 
 // The build id stamped into the signature: CRC32 of every ROM byte of the patch except the id.
 uint32_t compute_build_id(const CartImage& cart);

@@ -27,8 +27,12 @@ const CartRegion& CartImage::region(std::string_view name) const {
 
 std::vector<const CartSegment*> CartImage::rom_segments() const {
     std::vector<const CartSegment*> out;
-    for (const CartSegment& s : segments)
-        if (!s.bytes.empty()) out.push_back(&s);
+    for (const CartSegment& s : segments) {
+        if (s.bytes.empty()) continue;
+        const auto r = std::find_if(regions.begin(), regions.end(), [&](const CartRegion& c) { return c.name == s.region; });
+        if (r != regions.end() && r->is_ram) continue;  // code unpacked into RAM: the patch holds it packed
+        out.push_back(&s);
+    }
     std::sort(out.begin(), out.end(),
               [](const CartSegment* a, const CartSegment* b) { return a->address < b->address; });
     return out;
@@ -38,7 +42,8 @@ bool CartRegion::is_hook_site() const { return name.rfind("HOOK_", 0) == 0; }
 
 std::string CartImage::usage_report() const {
     std::string out = "region                 range           used   free   size\n";
-    uint32_t rom_used = 0, rom_size = 0, hook_bytes = 0, hook_sites = 0;
+    uint32_t rom_used = 0, rom_size = 0, prg_ram_used = 0, prg_ram_size = 0, ram_used = 0, ram_size = 0,
+             hook_bytes = 0, hook_sites = 0;
     char line[160];
     auto row = [&](const CartRegion& r) {
         std::snprintf(line, sizeof line, "%-22s $%04X-$%04X  %5u  %5u  %5u%s\n", r.name.c_str(),
@@ -52,11 +57,22 @@ std::string CartImage::usage_report() const {
         if (!r.is_ram) {
             rom_used += r.used;
             rom_size += r.size;
+        } else if (r.start >= 0x6000 && r.start < 0x8000) {
+            prg_ram_used += r.used;
+            prg_ram_size += r.size;
+        } else {
+            ram_used += r.used;
+            ram_size += r.size;
         }
     }
-    std::snprintf(line, sizeof line, "%-22s %-12s  %5u  %5u  %5u\n", "ROM total", "", rom_used,
-                  rom_size - rom_used, rom_size);
-    out += line;
+    auto total = [&](const char* name, uint32_t used, uint32_t size) {
+        if (size == 0) return;
+        std::snprintf(line, sizeof line, "%-22s %-12s  %5u  %5u  %5u\n", name, "", used, size - used, size);
+        out += line;
+    };
+    total("ROM total", rom_used, rom_size);
+    total("PRG-RAM total", prg_ram_used, prg_ram_size);
+    total("console RAM total", ram_used, ram_size);
     for (const CartRegion& r : regions) {
         if (!r.is_hook_site()) continue;
         if (hook_sites++ == 0) out += "hook sites (game code rewritten in place):\n";

@@ -49,7 +49,8 @@ struct CartImage {
     // std::runtime_error naming it, as require() does for symbols.
     const CartRegion& region(std::string_view name) const;
 
-    // The ROM bytes the patch writes: every non-empty segment of a ROM region.
+    // The ROM bytes the patch writes: every non-empty segment of a ROM region (not the RAM code,
+    // which the patch holds packed: PACKED_* segments).
     std::vector<const CartSegment*> rom_segments() const;
     // Bytes used/free per region, one line each, for people.
     std::string usage_report() const;

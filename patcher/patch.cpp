@@ -3,6 +3,7 @@
 
 #include "base/checksums.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 
@@ -50,8 +51,18 @@ uint32_t prg_file_offset(uint16_t cpu_address) {
     return cpu_address - kPrgCpuBase + static_cast<uint32_t>(kInesHeaderSize);
 }
 
+bool cart_has_prg_ram(const CartImage& cart) {
+    return std::any_of(cart.regions.begin(), cart.regions.end(),
+                       [](const CartRegion& r) { return r.is_ram && r.start >= 0x6000 && r.start < 0x8000 && r.used > 0; });
+}
+
 IpsPatch cart_patch(const CartImage& cart) {
     std::vector<ByteBlock> blocks;
+    if (cart_has_prg_ram(cart)) {
+        // The header declares the PRG-RAM: flags 6's battery bit, as TetrisGYM's header does.
+        const auto header = encode_ines(tetris_usa_header());
+        blocks.push_back({kInesFlags6Offset, {static_cast<uint8_t>(header[kInesFlags6Offset] | kInesFlags6Battery)}});
+    }
     for (const CartSegment* seg : cart.rom_segments()) {
         if (seg->address + seg->bytes.size() > 0x10000)
             throw PatchError("segment " + seg->name + " runs past $FFFF");

@@ -24,8 +24,13 @@ struct PatchError : std::runtime_error {
 inline constexpr uint32_t kPrgCpuBase = 0x8000;
 uint32_t prg_file_offset(uint16_t cpu_address);
 
-// The patch: every ROM segment of the cartridge at its file offset.
+// The patch: every ROM segment of the cartridge at its file offset; and, when the cartridge uses
+// PRG-RAM ($6000-$7FFF), the header's flags 6 with the battery bit, which declares it (what
+// emulators and flash carts read as 8 KiB of PRG-RAM, as for TetrisGYM).
 IpsPatch cart_patch(const CartImage& cart);
+bool cart_has_prg_ram(const CartImage& cart);
+inline constexpr uint32_t kInesFlags6Offset = 6;
+inline constexpr uint8_t kInesFlags6Battery = 0x02;
 
 // The build id and version stamped into the cartridge's signature (asm/signature.s).
 uint32_t cart_build_id(const CartImage& cart);

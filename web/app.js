@@ -269,7 +269,7 @@ function runFrames(n) {
     state.console.setButtons(buttonsNow());
     if (!state.console.runFrame()) {
       state.jammed = true;
-      $('status').textContent = 'The CPU stopped (jammed).';
+      $('status').textContent = `The CPU stopped: ${state.console.stopMessage() || 'nothing is loaded'}.`;
       soundPlaying(false);
     }
   }

@@ -228,8 +228,15 @@ public:
     void set_buttons(int buttons) {
         if (nes_) nes_->set_buttons(static_cast<uint8_t>(buttons));
     }
-    // Runs one frame; false when nothing is loaded or the CPU has jammed (the picture then stays).
-    bool run_frame() { return nes_ && nes_->run_frame() != emu::RunStatus::Jammed; }
+    // Runs one frame; false when nothing is loaded or the CPU has stopped (jammed, or about to run
+    // code in PRG-RAM never written; stopMessage() says which, and where). The picture then stays.
+    bool run_frame() {
+        if (!nes_) return false;
+        const emu::RunStatus s = nes_->run_frame();
+        stop_message_ = s == emu::RunStatus::Reached ? "" : nes_->stop_message(s);
+        return s == emu::RunStatus::Reached;
+    }
+    std::string stop_message() const { return stop_message_; }
     double frame() const { return nes_ ? static_cast<double>(nes_->frame()) : 0; }
     void reset() {
         if (nes_) nes_->reset();
@@ -270,6 +277,7 @@ public:
 
 private:
     std::unique_ptr<emu::Nes> nes_;
+    std::string stop_message_;  // why the last frame did not end, or ""
     emu::Image image_{256, 240};
     std::vector<uint8_t> rgba_;
     int sound_rate_ = 0;  // 0: no sound
@@ -294,6 +302,7 @@ EMSCRIPTEN_BINDINGS(nestris) {
         .function("load", &Console::load)
         .function("setButtons", &Console::set_buttons)
         .function("runFrame", &Console::run_frame)
+        .function("stopMessage", &Console::stop_message)
         .function("frame", &Console::frame)
         .function("reset", &Console::reset)
         .function("readRam", &Console::read_ram)

@@ -40,7 +40,7 @@ std::string bytes(const std::vector<int>& v) {
 
 // Each table in a segment of its own, which the assembler driver packs into the free space.
 void table(std::ostream& o, const std::string& name, const std::vector<int>& v) {
-    o << ".segment \"PACK_" << name << "\"\n" << name << ":\n" << bytes(v);
+    o << ".segment \"RAM_" << name << "\"\n" << name << ":\n" << bytes(v);
 }
 
 // An entry the cartridge never reads (overlapped() lets it hold whatever is there).
@@ -74,7 +74,7 @@ void overlapped(std::ostream& o, const std::vector<Table>& tables) {
     }
     while (!s.empty() && s.back() == kAny) s.pop_back();
     std::stable_sort(labels.begin(), labels.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    o << ".segment \"PACK_" << tables.front().name << "\"\n";
+    o << ".segment \"RAM_" << tables.front().name << "\"\n";
     size_t written = 0;
     for (size_t i = 0; i <= labels.size(); ++i) {
         const size_t end = i < labels.size() ? labels[i].first : s.size();

@@ -163,7 +163,11 @@ int trace(const TraceOptions& o) {
             int line = 0, dot = 0;
             nes->ppu_position(line, dot);
             out.line(trace_line(nes->cpu().regs(), nes->cycles(), line, dot, peek));
-            nes->step();
+            const RunStatus s = nes->step();
+            if (s == RunStatus::UnwrittenCode) {  // it would stay there: said once
+                out.line("# " + nes->stop_message(s));
+                break;
+            }
         }
     } else {
         auto m = std::make_unique<FlatMachine>();
@@ -282,7 +286,7 @@ int run_rom(const RunRomOptions& o) {
         }
     } else {
         status = nes->run_frames(frames);
-        ran = nes->frame() - first_frame;  // fewer than asked if the CPU jammed
+        ran = nes->frame() - first_frame;  // fewer than asked if the CPU stopped
     }
     const double secs = seconds_since(t0);
     if (trace) trace->commit();
@@ -311,8 +315,8 @@ int run_rom(const RunRomOptions& o) {
         std::cout << "sound: " << o.wav << ", " << pcm.size() << " samples at " << rate << " Hz ("
                   << static_cast<double>(pcm.size()) / rate << " s), 16-bit PCM mono\n";
     }
-    if (status == RunStatus::Jammed) {
-        std::cerr << "nestris-ai run-rom: the CPU jammed at " << hex(nes->cpu().pc(), 4) << "\n";
+    if (status != RunStatus::Reached) {  // jammed, or code in unwritten PRG-RAM
+        std::cerr << "nestris-ai run-rom: " << nes->stop_message(status) << "\n";
         return kExitFailed;
     }
     // Test ROMs in blargg's convention report at $6000: DE B0 61 at $6001 marks a report, $6000

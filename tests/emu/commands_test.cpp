@@ -76,6 +76,21 @@ TEST_CASE("emu commands: run-rom reports the frames run when the CPU jams, not t
     CHECK_THAT(r.err, Contains("jammed"));
 }
 
+TEST_CASE("emu commands: run-rom and trace say where the CPU ran code in PRG-RAM never written") {
+    test::ScratchDir dir("emu_cmd_unwritten");
+    emu::test::TestRom rom;
+    rom.put(0x8000, {0x4C, 0x23, 0x61}).vectors(0x8000, 0x8000);  // JMP $6123: never written
+    write_bytes(dir / "wild.nes", rom.image());
+    test::CliResult r = run_emu({"run-rom", (dir / "wild.nes").string(), "--frames", "100"});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Contains("ran 0 frames"));
+    CHECK_THAT(r.err, Contains("the CPU ran code at $6123 in PRG-RAM that was never written"));
+    r = run_emu({"trace", (dir / "wild.nes").string(), "-n", "100"});
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Contains("# the CPU ran code at $6123 in PRG-RAM that was never written"));
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 3);  // the JMP, the line at $6123, the note
+}
+
 TEST_CASE("emu commands: a refused input leaves no trace file; a FIFO is refused, not waited on") {
     test::ScratchDir dir("emu_cmd_in");
     REQUIRE(::mkfifo((dir / "fifo").c_str(), 0644) == 0);

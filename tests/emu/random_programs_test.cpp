@@ -99,7 +99,8 @@ TEST_CASE("random programs on the NES: random PRG/CHR sizes, CHR RAM, buttons, s
         while (nes->cycles() < end) {
             nes->set_buttons(static_cast<uint8_t>(rng()));
             const RunStatus s = nes->run_cycles(5000);
-            if (s == RunStatus::Jammed) {
+            // Jammed, or stopped at code in PRG-RAM never written: it would stay there.
+            if (s == RunStatus::Jammed || s == RunStatus::UnwrittenCode) {
                 nes->reset();
                 ++resets;
             }

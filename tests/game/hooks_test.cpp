@@ -155,7 +155,7 @@ TEST_CASE("game_over: a human game goes on to the high scores and an AI game swi
     const uint8_t marker[] = {0xE6, 0xF0, kRts};  // inc $F0 / rts
     t.m.load(hs, marker);
     t.m.write(0xF0, 0);
-    const uint16_t ram6 = t.cart.region("AI_RAM6").start, zp = t.cart.region("AI_ZP").start;
+    const uint16_t ram6 = t.cart.region("PRG_RAM_CLEARED").start, zp = t.cart.region("AI_ZP").start;
     t.m.write(ram6, 0x77);
     t.m.write(zp + 1, 0x77);
     t.set("ai_mode", hooks::AI_MODE_HUMAN);
@@ -166,7 +166,7 @@ TEST_CASE("game_over: a human game goes on to the high scores and an AI game swi
     t.call("game_over");
     CHECK(t.m.read(0xF0) == 1);
     CHECK(t.ram("ai_mode") == hooks::AI_MODE_HUMAN);
-    CHECK(t.m.read(ram6) == 0);  // as the original holds it, for the human game that may follow
+    CHECK(t.m.read(ram6) == 0);  // the AI state every game begins from
     CHECK(t.m.read(zp + 1) == 0);
     // a coach game is a person's: the high scores, and the AI's RAM cleared too
     t.m.write(ram6, 0x77);
@@ -242,6 +242,8 @@ TEST_CASE("title_enter: the AI off, the demo's pieces taken off spawnCount, the 
         INFO("demo pieces " << int(demo_pieces));
         // What the AI leaves in its RAM, and the game's bytes between its zero-page areas.
         for (uint16_t a = 0; a < 0x800; ++a) t.m.write(a, static_cast<uint8_t>(0x5A ^ a));
+        const CartRegion& prg_cleared = cart.region("PRG_RAM_CLEARED");
+        for (uint16_t a = 0x6000; a < 0x6200; ++a) t.m.write(a, static_cast<uint8_t>(0xA5 ^ a));
         t.set("ai_mode", 1);
         t.set("renderMode", 3);
         t.set("spawnCount", 20);
@@ -257,16 +259,21 @@ TEST_CASE("title_enter: the AI off, the demo's pieces taken off spawnCount, the 
         // The hook (jsr title_enter / nop) took the place of two zero-page stores (6 cycles):
         // what it adds is a multiple of the wait's spin (6 cycles).
         CHECK((r.cycles + 2 - 6) % 6 == 0);
+        for (uint16_t a = 0x6000; a < 0x6200; ++a) {  // the AI's state of a game: PRG_RAM_CLEARED alone
+            INFO("$" << std::hex << a);
+            if (a < prg_cleared.start + prg_cleared.size) CHECK(t.m.read(a) == 0);
+            else CHECK(t.m.read(a) == static_cast<uint8_t>(0xA5 ^ a));
+        }
         for (uint16_t a = 0; a < 0x800; ++a) {
-            bool cleared = false;
+            bool cleared = false;  // the AI's zero page; $0600-$067F and $0755-$07FF it no longer uses
             for (const CartRegion& region : cart.regions)
-                if (region.is_ram && region.name != "AI_RAM7" && a >= region.start && a < region.start + region.size)
+                if (region.is_ram && region.start < 0x100 && a >= region.start && a < region.start + region.size)
                     cleared = true;
             if (a == t.sym("renderMode") || a == t.sym("spawnCount") || a == t.sym("demoIndex")) continue;
             if (a >= 0x100 && a <= 0x1FF) continue;  // the stack (the call's return address)
             INFO("$" << std::hex << a);
             if (cleared) CHECK(t.m.read(a) == 0);
-            else CHECK(t.m.read(a) == static_cast<uint8_t>(0x5A ^ a));  // the game's RAM and AI_RAM7 as they were
+            else CHECK(t.m.read(a) == static_cast<uint8_t>(0x5A ^ a));  // the game's RAM as it was
         }
     }
 }
@@ -275,8 +282,8 @@ TEST_CASE("the level-menu hint is a copy list of one row of the menu's font") {
     const CartImage& cart = shipped_cart();
     const uint16_t text = cart.require("hint_text");
     const CartSegment* seg = nullptr;
-    for (const CartSegment* s : cart.rom_segments())
-        if (text > s->address && text < s->address + s->bytes.size()) seg = s;
+    for (const CartSegment& s : cart.segments)  // (RAM code: the hooks' code is unpacked into PRG-RAM)
+        if (text > s.address && text < s.address + s.bytes.size()) seg = &s;
     REQUIRE(seg != nullptr);
     const size_t i = text - seg->address;
     REQUIRE(i >= 3);

@@ -248,3 +248,36 @@ TEST_CASE("real game: the patched game touches free ROM only where the patch put
         CHECK(driver.stats().demos >= 1);
     }
 }
+
+TEST_CASE("real game: the legal screen unpacks the AI's code into PRG-RAM, long before the title") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    const CartImage& cart = shipped_cart();
+    const CartRegion& code = cart.region("PRG_RAM_CODE");
+    for (const emu::PowerOn mode : {emu::PowerOn::Hardware, emu::PowerOn::Fceux}) {
+        emu::Nes p(roms->patched);
+        p.power_on(mode);
+        uint64_t unpacking = 0, unpacked = 0, title = 0;
+        for (uint64_t f = 1; f <= 600 && !title; ++f) {
+            REQUIRE(p.run_frame() == emu::RunStatus::Reached);
+            const uint8_t mode_now = p.read_ram(game::ai_mode_address());
+            if (mode_now == hooks::AI_MODE_UNPACK && !unpacking) unpacking = f;
+            if (unpacking && !unpacked && mode_now == hooks::AI_MODE_HUMAN) unpacked = f;
+            if (p.read_ram(tetris::gameMode) == tetris::GAME_MODE_TITLE) title = f;
+        }
+        INFO((mode == emu::PowerOn::Fceux ? "FCEUX's power-on" : "hardware power-on"));
+        REQUIRE(unpacking > 0);
+        REQUIRE(unpacked > unpacking);
+        REQUIRE(title > unpacked);
+        WARN("unpacked in frames " << unpacking << "-" << unpacked << ", the title at " << title);
+        CHECK(unpacked - unpacking < 60);
+        CHECK(title - unpacked > 200);  // the legal screen's 255 frames: the margin
+        for (const CartSegment& s : cart.segments) {
+            if (s.region != code.name) continue;
+            for (size_t i = 0; i < s.bytes.size(); ++i) {
+                const uint16_t at = static_cast<uint16_t>(s.address + i);
+                if (p.peek(at) != s.bytes[i] || !p.prg_ram_written(at)) FAIL(s.name << " differs at " << at);
+            }
+        }
+    }
+}

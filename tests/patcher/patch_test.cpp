@@ -63,6 +63,10 @@ TEST_CASE("the build's patch lands at the right file offsets of a synthetic imag
         CHECK(std::equal(seg->bytes.begin(), seg->bytes.end(), patched.begin() + static_cast<ptrdiff_t>(at)));
         for (size_t i = 0; i < seg->bytes.size(); ++i) touched[at + i] = true;
     }
+    // The header's flags 6 gets the battery bit: the PRG-RAM the AI's code runs from.
+    REQUIRE(cart_has_prg_ram(cart));
+    CHECK(patched[kInesFlags6Offset] == (image[kInesFlags6Offset] | kInesFlags6Battery));
+    touched[kInesFlags6Offset] = true;
     for (size_t i = 0; i < image.size(); ++i)
         if (!touched[i] && patched[i] != image[i]) FAIL("byte " << i << " changed outside the patch");
     // And the patched image carries this build's signature where the cart put it.

@@ -109,7 +109,13 @@ TEST_CASE("cli: verify checks signature, header and every patch byte") {
     write_plain(dir / "h.nes", headerless);
     r = run_cli({"verify", (dir / "h.nes").string()});
     CHECK(r.code == 1);
-    CHECK_THAT(r.err, Contains("not a standard Tetris (USA) image"));
+    CHECK_THAT(r.err, Contains("not Tetris (USA) with the patch's header and size"));
+    // The header without the PRG-RAM the patch declares (the battery bit): refused.
+    auto no_ram = patched;
+    no_ram[kInesFlags6Offset] &= static_cast<uint8_t>(~kInesFlags6Battery);
+    write_plain(dir / "n.nes", no_ram);
+    r = run_cli({"verify", (dir / "n.nes").string()});
+    CHECK(r.code == 1);
 }
 
 TEST_CASE("cli: apply-ips applies any patch, strictly") {

@@ -280,7 +280,8 @@ void add_verify(CLI::App& app) {
     CLI::App* sub = app.add_subcommand("verify", "Check that a ROM is Tetris (USA) patched by this build of nestris-ai.");
     sub->add_option("ROM", o->rom, "the patched ROM")->required();
     sub->add_option("--original", o->original, "your unpatched Tetris (USA), to check every other byte too");
-    sub->footer("Checks the signature (this build), the standard header and size, and every byte of\n"
+    sub->footer("Checks the signature (this build), the header (the standard one with the PRG-RAM the patch\n"
+                "declares: flags 6's battery bit) and size, and every byte of\n"
                 "this build's patch. No byte of the game is stored in nestris-ai, so the bytes the patch\n"
                 "does not touch can only be compared with --original.\n"
                 "Exit status: 0 all the checks made passed; 1 otherwise; 2 usage.");
@@ -291,16 +292,17 @@ void add_verify(CLI::App& app) {
             if (id.kind != RomKind::Patched) throw PatchError("not patched by nestris-ai: " + id.summary());
             if (!id.signature->this_build)
                 throw PatchError(id.summary() + "; this nestris-ai is build " + crc32_hex(cart_build_id(shipped_cart())));
-            const auto header = encode_ines(tetris_usa_header());
+            auto header = encode_ines(tetris_usa_header());  // as the patch leaves it: PRG-RAM declared
+            if (cart_has_prg_ram(shipped_cart())) header[kInesFlags6Offset] |= kInesFlags6Battery;
             const InesHeader& usa = known_roms()[0].header;
             if (file.size() != usa.expected_file_size() || !std::equal(header.begin(), header.end(), file.begin()))
-                throw PatchError("the file is not a standard Tetris (USA) image: " +
+                throw PatchError("the file is not Tetris (USA) with the patch's header and size: " +
                                  (id.header ? id.header->describe() : std::string("no iNES header")) + ", " +
                                  std::to_string(file.size()) + " bytes");
             const IpsPatch patch = cart_patch(shipped_cart());
             check_patch_in_place(patch, file);
             std::cout << o->rom.string() << ": " << id.summary() << "\n"
-                      << "checked: standard header and size, every byte of this build's patch in place\n";
+                      << "checked: header (the standard one, PRG-RAM declared) and size, every byte of this build's patch in place\n";
             if (o->original.empty()) {
                 std::cout << "not checked: the game's other bytes (give --original tetris.nes to compare them)\n";
                 return 0;

@@ -11,9 +11,10 @@ namespace nestris::tools {
 
 namespace {
 
-// Where the loop's stand-in for the game's NMI handler lives in the flat machine: $6000 is
-// work RAM on the cartridge, which neither the game nor the AI uses.
-constexpr uint16_t kNmiStub = 0x6000;
+// Where the loop's stand-in for the game's NMI handler lives in the flat machine: $5F00 is
+// unmapped on the cartridge (the AI's RAM and code are in PRG-RAM from $6000), below the
+// flat machine's call sentinel ($5FF0).
+constexpr uint16_t kNmiStub = 0x5F00;
 
 }  // namespace
 

@@ -1,0 +1,180 @@
+; The unpacker: writes the AI's code and tables (AI_EVAL and the RAM_* segments)
+; out into PRG-RAM from their packed form in ROM (patcher/code_pack.hpp: the format, and the
+; stream in chunks, one a free region, each ended by a jump to the next).
+;
+; When: the legal screen, every power-on and reset. Its first instruction's hook (LEGAL_ENTER)
+; sets the unpacker up and ai_mode to AI_MODE_UNPACK; then ai_idle runs unpack_step in the idle
+; time of each frame until the stream ends, when ai_mode goes back to AI_MODE_HUMAN. Nothing in
+; ROM calls into PRG-RAM before: the legal screen is the game's alone (ai_poll's human path, no
+; AI mode), and the title screen, the first that can start the demo, a menu or a game (and so the
+; first to run RAM code: title_enter), comes after the legal screen's 255 frames at the least,
+; while the unpacking takes a few (tests/game measures them). A reset starts it over.
+;
+; The legal screen's frames are the original's: the wait ends at the first token boundary after
+; the NMI (a token copies at most 255 bytes: a few thousand cycles), and that frame's work (the
+; OAM page's reset, the sleep counter's test) is a small part of a frame; the sleep counter is
+; counted by the NMI, so the screen lasts as long.
+.include "ai.inc"
+.include "hooks.inc"
+
+PACK_JUMP = 255             ; (code_pack.hpp: kPackJump, kPackEnd)
+PACK_END  = 254
+
+; The unpacker's state, between frames (the AI's scratch: no AI runs before the code is there).
+up_src   = z_t0             ; the next byte of the stream
+up_dst   = z_t2             ; the next byte of PRG-RAM to write
+up_last  = z_t4             ; the last match's offset - 1
+up_from  = z_t6             ; a match's first byte
+up_bits  = z_s0             ; bits in hand, a 1 after the last (the buffer's end)
+up_after = z_s1             ; nonzero after a literal run (the next 0 is a repeat of up_last)
+up_value = z_rot            ; a gamma code being read
+
+.import __PRG_RAM_CODE_START__, __PACKED_START__
+
+; The legal screen's first instruction: was jsr updateAudio2 (3 bytes).
+hook_begin LEGAL_ENTER
+    jsr legal_enter
+hook_end LEGAL_ENTER
+
+.segment "PACK_legal_enter"
+; The unpacker's start: its state from unpack_start, ai_mode = AI_MODE_UNPACK; then the game's
+; updateAudio2, as the site did.
+.proc legal_enter
+    ldx #UNPACK_STATE_SIZE - 1
+copy:
+    lda unpack_start,x
+    sta up_src,x
+    dex
+    bpl copy
+    lda #AI_MODE_UNPACK
+    sta ai_mode
+    jmp game_updateAudio2
+.endproc
+unpack_start:               ; up_src .. up_after, in their order
+    .word __PACKED_START__
+    .word __PRG_RAM_CODE_START__
+    .word 0                 ; up_last: offset 1
+    .word 0                 ; (up_from)
+    .byte $80               ; up_bits: none in hand
+    .byte 0                 ; up_after
+UNPACK_STATE_SIZE = * - unpack_start
+.assert up_dst = up_src + 2 && up_last = up_src + 4 && up_from = up_src + 6 && up_bits = up_src + 8 && up_after = up_src + 9, error, "the unpacker's state is one run of bytes in unpack_start's order"
+
+.segment "PACK_unpack_step"
+; From ai_idle in AI_MODE_UNPACK, the frame's idle time begun: tokens until the NMI has come (then
+; the wait's end, as ai_idle's) or the stream's end (then the human's wait: ai_mode back to
+; AI_MODE_HUMAN). Token by token, the state in zero page, so that the next frame goes on.
+.proc unpack_step
+token:
+    lda verticalBlankingInterval
+    beq more
+    jmp ai_idle_done
+more:
+    jsr get_bit
+    bcs new_offset
+    jsr get_gamma
+    tax                     ; X = n (1-255)
+    lda up_after
+    bne repeat
+    inc up_after            ; a literal run: n bytes of the stream
+literal:
+    jsr get_byte
+    sta (up_dst),y          ; (Y = 0 from get_byte)
+    inc up_dst
+    bne :+
+    inc up_dst+1
+:   dex
+    bne literal
+    beq token
+new_offset:
+    jsr get_gamma           ; the offset's high byte + 1, or a jump, or the end
+    cmp #PACK_END
+    bcs special
+    sbc #0                  ; (C = 0: - 1)
+    sta up_last+1
+    jsr get_byte
+    sta up_last
+    jsr get_gamma
+    tax
+    inx                     ; n = the code + 1 (2-255)
+repeat:                     ; X = n: a copy from up_last + 1 back
+    lda #0
+    sta up_after
+    clc                     ; up_dst - (up_last + 1) = up_dst + ~up_last
+    lda up_last
+    eor #$FF
+    adc up_dst
+    sta up_from
+    lda up_last+1
+    eor #$FF
+    adc up_dst+1
+    sta up_from+1
+    ldy #0
+copy:                       ; forward, byte by byte: an overlapping copy repeats its start
+    lda (up_from),y
+    sta (up_dst),y
+    iny
+    dex
+    bne copy
+    tya
+    clc
+    adc up_dst
+    sta up_dst
+    bcc token
+    inc up_dst+1
+    bcs token               ; (always)
+special:
+    bne jump                ; (A = PACK_JUMP)
+    lda #AI_MODE_HUMAN      ; the end: the code is there
+    sta ai_mode
+    jmp ai_idle_spin
+jump:                       ; the stream goes on at the address that follows
+    jsr get_byte
+    tax
+    jsr get_byte
+    sta up_src+1
+    stx up_src
+    lda #0
+    sta up_after
+    beq token               ; (always)
+.endproc
+
+; The next bit of the stream into C (the buffer refilled from the stream when it runs out).
+; Keeps X.
+.proc get_bit
+    asl up_bits
+    bne done
+    jsr get_byte
+    sec
+    rol a
+    sta up_bits
+done:
+    rts
+.endproc
+
+; A = the next byte of the stream, Y = 0. Keeps X.
+.proc get_byte
+    ldy #0
+    lda (up_src),y
+    inc up_src
+    bne done
+    inc up_src+1
+done:
+    rts
+.endproc
+
+; A = the next gamma code (1-255): a 0 and a bit for each bit after the top one, then a 1.
+; Keeps X.
+.proc get_gamma
+    lda #1
+    sta up_value
+more:
+    jsr get_bit
+    bcs done
+    jsr get_bit
+    rol up_value
+    bcc more                ; (always: the code stays under 256)
+done:
+    lda up_value
+    rts
+.endproc
