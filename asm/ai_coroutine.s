@@ -54,9 +54,18 @@ done:                       ; updateAudioWaitForNmiAndResetOamStaging after its 
     rts
 ai_plays:
     cmp #AI_MODE_UNPACK
-    bne ai_on
-    jmp unpack_step         ; the legal screen: the AI's code not yet in PRG-RAM
-ai_on:
+    beq unpacking
+    jmp ai_playing          ; the AI plays: its part of the wait, in PRG-RAM
+unpacking:                  ; the legal screen, the AI's code not yet in PRG-RAM: unpack_step
+.endproc                    ; (unpack.s, linked right after this in the same segment)
+ai_idle_spin := ai_idle::spin
+ai_idle_done := ai_idle::done
+ai_idle_unpacking := ai_idle::unpacking
+
+; ai_idle's part while the AI plays (or the coach thinks): from PRG-RAM, since none of it runs
+; before the code is unpacked.
+.segment "RAM_ai_playing"
+.proc ai_playing
     bit ai_mode
     bvc playing             ; (V: AI_MODE_POLL_PAUSED / _LAG) the scoring frame is over: the AI's polls again
     lda #AI_MODE_GAME
@@ -130,14 +139,19 @@ think:
 coach_off:                  ; from COACH_OFF_LEVEL a coach game is a person's game alone, with
     lda #AI_MODE_HUMAN      ; the AI's RAM as the original holds it (ai_mode too)
     jsr clear_ai_ram
-    beq spin                ; (always: A = 0)
+spin:
+    jmp ai_idle_spin        ; the wait's spin, in ROM
+done:                       ; the wait's end, as ai_idle's (a copy: no jump before it, the same cycles)
+    ldx #>oamStaging
+    ldy #>oamStaging
+    lda #$FF
+    jsr game_memset_page
+    rts
 .endproc
-ai_idle_spin := ai_idle::spin
-ai_idle_done := ai_idle::done
 
 ; A = ai_mode while the game is in a game or the demo, else 0 (AI_MODE_HUMAN): after a reset
 ; in an AI game, ai_mode stays until the title screen clears it.
-.segment "PACK_playing_mode"
+.segment "RAM_playing_mode"
 .proc playing_mode
     lda gameMode
     cmp #GAME_MODE_PLAY

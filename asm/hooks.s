@@ -24,6 +24,9 @@ hook_begin TITLE_ENTER
     jsr title_enter         ; A = 0
     nop
 hook_end TITLE_ENTER
+; The sprite loader, its pointer rewritten by a lag NMI, can read these bytes as sprite data (from
+; $81D9 on): no $FF (a record's end), as in the original's two stores, so the loop runs as long.
+.assert <title_enter <> $FF && >title_enter <> $FF, lderror, "the TITLE_ENTER hook's bytes must hold no $FF"
 
 ; gameModeState_handleGameOver, one player: was jsr handleHighScoreIfNecessary.
 hook_begin GAME_OVER

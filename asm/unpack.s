@@ -2,9 +2,10 @@
 ; out into PRG-RAM from their packed form in ROM (patcher/code_pack.hpp: the format, and the
 ; stream in chunks, one a free region, each ended by a jump to the next).
 ;
-; When: the legal screen, every power-on and reset. Its first instruction's hook (LEGAL_ENTER)
-; sets the unpacker up and ai_mode to AI_MODE_UNPACK; then ai_idle runs unpack_step in the idle
-; time of each frame until the stream ends, when ai_mode goes back to AI_MODE_HUMAN. Nothing in
+; When: every power-on and reset, the init's last waits and the legal screen. The init's jsr
+; updateAudio2 (its hook INIT_UNPACK) sets the unpacker up and ai_mode to AI_MODE_UNPACK;
+; then ai_idle runs unpack_step in the idle time of each frame until the stream ends, when
+; ai_mode goes back to AI_MODE_HUMAN. Nothing in
 ; ROM calls into PRG-RAM before: the legal screen is the game's alone (ai_poll's human path, no
 ; AI mode), and the title screen, the first that can start the demo, a menu or a game (and so the
 ; first to run RAM code: title_enter), comes after the legal screen's 255 frames at the least,
@@ -17,29 +18,35 @@
 .include "ai.inc"
 .include "hooks.inc"
 
-PACK_JUMP = 255             ; (code_pack.hpp: kPackJump, kPackEnd)
-PACK_END  = 254
+PACK_JUMP = 63              ; (code_pack.hpp: kPackJump, kPackEnd)
+PACK_END  = 62
 
 ; The unpacker's state, between frames (the AI's scratch: no AI runs before the code is there).
+; up_last and up_after start at 0, as the game's power-on and reset clear of RAM leaves them.
 up_src   = z_t0             ; the next byte of the stream
 up_dst   = z_t2             ; the next byte of PRG-RAM to write
-up_last  = z_t4             ; the last match's offset - 1
-up_from  = z_t6             ; a match's first byte
-up_bits  = z_s0             ; bits in hand, a 1 after the last (the buffer's end)
-up_after = z_s1             ; nonzero after a literal run (the next 0 is a repeat of up_last)
+up_bits  = z_t4             ; bits in hand, a 1 after the last (the buffer's end)
+up_last  = z_t5             ; the last match's offset - 1 (2 bytes)
+up_after = z_t7             ; 1 after a literal run (the next 0 is a repeat of up_last), else 0
+up_from  = z_s0             ; a match's first byte (2 bytes)
 up_value = z_rot            ; a gamma code being read
+.assert up_from + 1 = z_s1 && up_last + 1 = z_t6, error, "up_from is z_s0 and z_s1, up_last z_t5 and z_t6"
 
 .import __PRG_RAM_CODE_START__, __PACKED_START__
 
-; The legal screen's first instruction: was jsr updateAudio2 (3 bytes).
-hook_begin LEGAL_ENTER
-    jsr legal_enter
-hook_end LEGAL_ENTER
+; The init's jsr updateAudio2 (3 bytes), after its clear of RAM, before its first wait.
+hook_begin INIT_UNPACK
+    jsr init_unpack
+hook_end INIT_UNPACK
+; The sprite loader, its pointer rewritten by a lag NMI, can read these bytes as sprite data (with
+; A held, from $80xx): no $FF (a record's end) where the original (jsr $E003) has none, so the loop
+; runs as long as the original's.
+.assert <init_unpack <> $FF && >init_unpack <> $FF, lderror, "the INIT_UNPACK hook's bytes must hold no $FF"
 
-.segment "PACK_legal_enter"
+.segment "PACK_init_unpack"
 ; The unpacker's start: its state from unpack_start, ai_mode = AI_MODE_UNPACK; then the game's
 ; updateAudio2, as the site did.
-.proc legal_enter
+.proc init_unpack
     ldx #UNPACK_STATE_SIZE - 1
 copy:
     lda unpack_start,x
@@ -50,20 +57,18 @@ copy:
     sta ai_mode
     jmp game_updateAudio2
 .endproc
-unpack_start:               ; up_src .. up_after, in their order
+unpack_start:               ; up_src .. up_bits, in their order
     .word __PACKED_START__
     .word __PRG_RAM_CODE_START__
-    .word 0                 ; up_last: offset 1
-    .word 0                 ; (up_from)
     .byte $80               ; up_bits: none in hand
-    .byte 0                 ; up_after
 UNPACK_STATE_SIZE = * - unpack_start
-.assert up_dst = up_src + 2 && up_last = up_src + 4 && up_from = up_src + 6 && up_bits = up_src + 8 && up_after = up_src + 9, error, "the unpacker's state is one run of bytes in unpack_start's order"
+.assert up_dst = up_src + 2 && up_bits = up_src + 4, error, "the unpacker's state is one run of bytes in unpack_start's order"
 
-.segment "PACK_unpack_step"
-; From ai_idle in AI_MODE_UNPACK, the frame's idle time begun: tokens until the NMI has come (then
-; the wait's end, as ai_idle's) or the stream's end (then the human's wait: ai_mode back to
-; AI_MODE_HUMAN). Token by token, the state in zero page, so that the next frame goes on.
+; From ai_idle in AI_MODE_UNPACK, the frame's idle time begun (ai_idle's segment: it falls in
+; here): tokens until the NMI has come (then the wait's end, as ai_idle's) or the stream's end
+; (then the human's wait: ai_mode back to AI_MODE_HUMAN). Token by token, the state in zero page,
+; so that the next frame goes on.
+.segment "PACK_ai_idle"
 .proc unpack_step
 token:
     lda verticalBlankingInterval
@@ -72,20 +77,16 @@ token:
 more:
     jsr get_bit
     bcs new_offset
-    jsr get_gamma
-    tax                     ; X = n (1-255)
+    jsr get_gamma           ; X = n (1-255)
     lda up_after
     bne repeat
     inc up_after            ; a literal run: n bytes of the stream
 literal:
     jsr get_byte
-    sta (up_dst),y          ; (Y = 0 from get_byte)
-    inc up_dst
-    bne :+
-    inc up_dst+1
-:   dex
+    jsr put
+    dex
     bne literal
-    beq token
+    beq token               ; (always)
 new_offset:
     jsr get_gamma           ; the offset's high byte + 1, or a jump, or the end
     cmp #PACK_END
@@ -95,34 +96,26 @@ new_offset:
     jsr get_byte
     sta up_last
     jsr get_gamma
-    tax
     inx                     ; n = the code + 1 (2-255)
 repeat:                     ; X = n: a copy from up_last + 1 back
-    lda #0
-    sta up_after
-    clc                     ; up_dst - (up_last + 1) = up_dst + ~up_last
-    lda up_last
-    eor #$FF
-    adc up_dst
+    lsr up_after            ; (1 or 0: now 0)
+    lda up_dst              ; up_from = up_dst - up_last - 1
+    clc
+    sbc up_last
     sta up_from
-    lda up_last+1
-    eor #$FF
-    adc up_dst+1
+    lda up_dst+1
+    sbc up_last+1
     sta up_from+1
-    ldy #0
 copy:                       ; forward, byte by byte: an overlapping copy repeats its start
+    ldy #0
     lda (up_from),y
-    sta (up_dst),y
-    iny
+    inc up_from
+    bne :+
+    inc up_from+1
+:   jsr put
     dex
     bne copy
-    tya
-    clc
-    adc up_dst
-    sta up_dst
-    bcc token
-    inc up_dst+1
-    bcs token               ; (always)
+    beq token               ; (always)
 special:
     bne jump                ; (A = PACK_JUMP)
     lda #AI_MODE_HUMAN      ; the end: the code is there
@@ -134,9 +127,20 @@ jump:                       ; the stream goes on at the address that follows
     jsr get_byte
     sta up_src+1
     stx up_src
-    lda #0
-    sta up_after
-    beq token               ; (always)
+    lsr up_after            ; (now 0: N = 0)
+    bpl token               ; (always)
+.endproc
+.assert unpack_step = ai_idle_unpacking, lderror, "unpack_step follows ai_idle in its segment (ai_idle falls in)"
+
+; A to PRG-RAM at up_dst, which moves on. Y = 0.
+.proc put
+    ldy #0
+    sta (up_dst),y
+    inc up_dst
+    bne done
+    inc up_dst+1
+done:
+    rts
 .endproc
 
 ; The next bit of the stream into C (the buffer refilled from the stream when it runs out).
@@ -163,8 +167,7 @@ done:
     rts
 .endproc
 
-; A = the next gamma code (1-255): a 0 and a bit for each bit after the top one, then a 1.
-; Keeps X.
+; A = X = the next gamma code (1-255): a 0 and a bit for each bit after the top one, then a 1.
 .proc get_gamma
     lda #1
     sta up_value
@@ -176,5 +179,6 @@ more:
     bcc more                ; (always: the code stays under 256)
 done:
     lda up_value
+    tax
     rts
 .endproc

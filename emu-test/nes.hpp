@@ -153,8 +153,22 @@ public:
     // ---- memory ---------------------------------------------------------------------------------
     std::span<uint8_t, 0x800> ram() { return s_.ram; }
     std::span<const uint8_t, 0x800> ram() const { return s_.ram; }
-    uint8_t read_ram(uint16_t addr) const { return s_.ram[addr & 0x7FF]; }
-    void write_ram(uint16_t addr, uint8_t value) { s_.ram[addr & 0x7FF] = value; }
+    // The console's RAM ($0000-$1FFF, mirrored) or, at $6000-$7FFF, the cartridge's PRG-RAM when
+    // the header declares it (a write there counts as written; without PRG-RAM it reads 0 and
+    // writes nothing). No side effects: for harnesses and debuggers.
+    uint8_t read_ram(uint16_t addr) const {
+        if ((addr & 0xE000) == 0x6000) return cart_->prg_ram_size ? s_.prg_ram[addr & prg_ram_mask_] : 0;
+        return s_.ram[addr & 0x7FF];
+    }
+    void write_ram(uint16_t addr, uint8_t value) {
+        if ((addr & 0xE000) == 0x6000) {
+            if (!cart_->prg_ram_size) return;
+            s_.prg_ram[addr & prg_ram_mask_] = value;
+            s_.prg_ram_written[addr & prg_ram_mask_] = true;
+            return;
+        }
+        s_.ram[addr & 0x7FF] = value;
+    }
     // The CPU address space without side effects (PPU/controller registers show their state).
     uint8_t peek(uint16_t addr) const;
     // Whether the PRG-RAM byte that $6000-$7FFF address `addr` maps to was written since

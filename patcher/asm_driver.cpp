@@ -152,12 +152,35 @@ std::vector<FixedStart> fixed_starts(const std::string& config_text, const std::
 
 std::vector<std::pair<std::string, uint16_t>> place_ram_code(const std::vector<std::pair<std::string, uint32_t>>& segments,
                                                              const std::vector<std::pair<uint32_t, uint32_t>>& taken,
-                                                             uint32_t start, uint32_t size) {
+                                                             uint32_t start, uint32_t size, uint32_t shuffle) {
     std::vector<std::pair<uint32_t, uint32_t>> used = taken;  // [from, to)
     std::vector<std::pair<std::string, uint32_t>> order = segments;
-    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    // The generated tables after the code (code next to code packs smaller), each biggest first.
+    const auto is_table = [](const std::string& name) { return name.rfind(kRamTablePrefix, 0) == 0; };
+    std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+        if (is_table(a.first) != is_table(b.first)) return !is_table(a.first);
         return a.second != b.second ? a.second > b.second : a.first < b.first;
     });
+    // Other orders (shuffle > 0): the code and the tables each in another order among their own.
+    const auto tables_from = std::stable_partition(order.begin(), order.end(), [&](const auto& o) { return !is_table(o.first); });
+    const auto by = [&](auto less) {
+        std::stable_sort(order.begin(), tables_from, less);
+        std::stable_sort(tables_from, order.end(), less);
+    };
+    switch (shuffle % 4) {
+    case 1: by([](const auto& a, const auto& b) { return a.second < b.second; }); break;  // smallest first
+    case 2: by([](const auto& a, const auto& b) { return a.first < b.first; }); break;    // by name
+    case 3: std::reverse(tables_from, order.end()); break;                                 // tables smallest first
+    default: break;
+    }
+    if (shuffle >= 4) {  // and then neighbours swapped, from a fixed seed
+        uint32_t seed = shuffle * 2654435761u;
+        for (int swaps = 0; swaps < 8; ++swaps) {
+            seed = seed * 1664525u + 1013904223u;
+            const size_t i = (seed >> 8) % (order.size() - 1);
+            if (is_table(order[i].first) == is_table(order[i + 1].first)) std::swap(order[i], order[i + 1]);
+        }
+    }
     std::vector<std::pair<std::string, uint16_t>> placed;
     for (const auto& [name, length] : order) {
         uint32_t at = start;
@@ -427,22 +450,6 @@ CartImage assemble_cart(const AssembleOptions& options) {
         throw AssembleError("segment " + ram_code.front().first + " is RAM code, but the config has no memory area " +
                             std::string(kRamCodeArea));
     const std::vector<std::pair<std::string, std::string>> placed = pack_segments(packed, rooms);
-    // The RAM code's segments, the config's own among them, in the order of their addresses (ld65
-    // lays a memory area out in the order of the config's lines).
-    std::vector<std::pair<std::string, uint16_t>> ram_placed;
-    std::string link_config = config_text;
-    if (ram_area != areas.end()) {
-        std::vector<std::pair<uint32_t, uint32_t>> taken;
-        const std::vector<FixedStart> fixed_ram = fixed_starts(config_text, ram_area->name);
-        for (const FixedStart& f : fixed_ram)
-            if (sizes.count(f.segment)) taken.emplace_back(f.start, f.start + sizes[f.segment]);
-        ram_placed = place_ram_code(ram_code, taken, ram_area->start, ram_area->size);
-        for (const FixedStart& f : fixed_ram) {
-            link_config.erase(link_config.find(f.line), f.line.size());
-            ram_placed.emplace_back(f.segment, static_cast<uint16_t>(f.start));
-        }
-        std::sort(ram_placed.begin(), ram_placed.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-    }
     // What the ROM regions have left, biggest first: the packed RAM code's rooms.
     std::vector<StreamRoom> stream_rooms;
     if (ram_area != areas.end()) {
@@ -457,52 +464,97 @@ CartImage assemble_cart(const AssembleOptions& options) {
                          [](const StreamRoom& a, const StreamRoom& b) { return a.free > b.free; });
         if (stream_rooms.empty()) throw AssembleError("no ROM is left for the packed RAM code");
     }
-    {
-        std::ofstream cfg(work / "cart.cfg", std::ios::binary);
-        cfg << config_with(link_config, placed, ram_placed,
-                           stream_rooms.empty() ? std::optional<uint16_t>{} : stream_rooms.front().address);
-        if (!cfg) throw AssembleError("cannot write " + (work / "cart.cfg").string());
-    }
-    std::vector<std::string> argv = {options.ld65.string(), "-C", (work / "cart.cfg").string(),
-                                     "-o", "cart.bin", "-Ln", "cart.lbl", "--dbgfile", "cart.dbg",
-                                     "-m", "cart.map"};
-    argv.insert(argv.end(), objects.begin(), objects.end());
-    const ProcessResult link = run_process(argv, work);
-    if (link.exit_code == -1)
-        throw AssembleError("cannot run ld65 (" + options.ld65.string() +
-                            "): install the Debian package 'cc65'");
-    if (link.exit_code != 0) throw AssembleError(explain_link_failure(link.output, areas));
+    // Links with the RAM code in the order `shuffle` says (place_ram_code) and packs it.
+    const auto link_and_pack = [&](uint32_t shuffle) {
+        // The RAM code's segments, the config's own among them, in the order of their addresses (ld65
+        // lays a memory area out in the order of the config's lines).
+        std::vector<std::pair<std::string, uint16_t>> ram_placed;
+        std::string link_config = config_text;
+        if (ram_area != areas.end()) {
+            std::vector<std::pair<uint32_t, uint32_t>> taken;
+            const std::vector<FixedStart> fixed_ram = fixed_starts(config_text, ram_area->name);
+            for (const FixedStart& f : fixed_ram)
+                if (sizes.count(f.segment)) taken.emplace_back(f.start, f.start + sizes[f.segment]);
+            ram_placed = place_ram_code(ram_code, taken, ram_area->start, ram_area->size, shuffle);
+            for (const FixedStart& f : fixed_ram) {
+                link_config.erase(link_config.find(f.line), f.line.size());
+                ram_placed.emplace_back(f.segment, static_cast<uint16_t>(f.start));
+            }
+            std::sort(ram_placed.begin(), ram_placed.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+        }
+        {
+            std::ofstream cfg(work / "cart.cfg", std::ios::binary);
+            cfg << config_with(link_config, placed, ram_placed,
+                               stream_rooms.empty() ? std::optional<uint16_t>{} : stream_rooms.front().address);
+            if (!cfg) throw AssembleError("cannot write " + (work / "cart.cfg").string());
+        }
+        std::vector<std::string> argv = {options.ld65.string(), "-C", (work / "cart.cfg").string(),
+                                         "-o", "cart.bin", "-Ln", "cart.lbl", "--dbgfile", "cart.dbg",
+                                         "-m", "cart.map"};
+        argv.insert(argv.end(), objects.begin(), objects.end());
+        const ProcessResult link = run_process(argv, work);
+        if (link.exit_code == -1)
+            throw AssembleError("cannot run ld65 (" + options.ld65.string() +
+                                "): install the Debian package 'cc65'");
+        if (link.exit_code != 0) throw AssembleError(explain_link_failure(link.output, areas));
 
-    const DebugInfo dbg = parse_ld65_debug(read_text(work / "cart.dbg"));
-    CartImage cart;
-    cart.symbols = dbg.symbols;
-    for (const MemoryArea& a : areas) cart.regions.push_back({a.name, static_cast<uint16_t>(a.start), a.size, 0, a.is_ram});
+        const DebugInfo dbg = parse_ld65_debug(read_text(work / "cart.dbg"));
+        CartImage cart;
+        cart.symbols = dbg.symbols;
+        for (const MemoryArea& a : areas) cart.regions.push_back({a.name, static_cast<uint16_t>(a.start), a.size, 0, a.is_ram});
 
-    for (const DebugSegment& s : dbg.segments) {
-        if (s.size == 0) continue;
-        CartSegment seg;
-        seg.name = s.name;
-        seg.address = static_cast<uint16_t>(s.start);
-        for (CartRegion& r : cart.regions) {
-            if (s.start >= r.start && s.start + s.size <= r.start + r.size) {
-                seg.region = r.name;
-                r.used += s.size;
+        for (const DebugSegment& s : dbg.segments) {
+            if (s.size == 0) continue;
+            CartSegment seg;
+            seg.name = s.name;
+            seg.address = static_cast<uint16_t>(s.start);
+            for (CartRegion& r : cart.regions) {
+                if (s.start >= r.start && s.start + s.size <= r.start + r.size) {
+                    seg.region = r.name;
+                    r.used += s.size;
+                }
+            }
+            if (seg.region.empty())
+                throw AssembleError("segment " + s.name + " at " + hex(s.start, 4) +
+                                    " lies in no memory area of " + options.config.string());
+            if (!s.output_file.empty()) {
+                std::ifstream in(work / s.output_file, std::ios::binary);
+                in.seekg(s.output_offset);
+                seg.bytes.resize(s.size);
+                in.read(reinterpret_cast<char*>(seg.bytes.data()), static_cast<std::streamsize>(s.size));
+                if (!in) throw AssembleError("ld65 output " + s.output_file + " is shorter than its segments");
+            }
+            cart.segments.push_back(std::move(seg));
+        }
+
+        if (ram_area != areas.end()) add_packed_ram_code(cart, *ram_area, stream_rooms);
+        return cart;
+    };
+    // The RAM code's order that packs smallest of a few (the RAM code's layout is free; a fixed
+    // list of orders, so the same code builds the same way every time): ROM is what is short.
+    CartImage cart = link_and_pack(0);
+    if (ram_area != areas.end()) {
+        const auto packed_size = [](const CartImage& c) {
+            size_t n = 0;
+            for (const CartSegment& seg : c.segments)
+                if (seg.name.rfind("PACKED_", 0) == 0) n += seg.bytes.size();
+            return n;
+        };
+        uint32_t best = 0;
+        size_t best_size = packed_size(cart);
+        for (uint32_t shuffle = 1; shuffle <= kRamCodeOrdersTried; ++shuffle) {
+            try {
+                const size_t size = packed_size(link_and_pack(shuffle));
+                if (size < best_size) {
+                    best_size = size;
+                    best = shuffle;
+                }
+            } catch (const AssembleError&) {
+                // an order whose packing does not fit, or whose layout breaks a page assertion
             }
         }
-        if (seg.region.empty())
-            throw AssembleError("segment " + s.name + " at " + hex(s.start, 4) +
-                                " lies in no memory area of " + options.config.string());
-        if (!s.output_file.empty()) {
-            std::ifstream in(work / s.output_file, std::ios::binary);
-            in.seekg(s.output_offset);
-            seg.bytes.resize(s.size);
-            in.read(reinterpret_cast<char*>(seg.bytes.data()), static_cast<std::streamsize>(s.size));
-            if (!in) throw AssembleError("ld65 output " + s.output_file + " is shorter than its segments");
-        }
-        cart.segments.push_back(std::move(seg));
+        cart = link_and_pack(best);  // (its files stay in work_dir)
     }
-
-    if (ram_area != areas.end()) add_packed_ram_code(cart, *ram_area, stream_rooms);
 
     // Stamp the build id so a patched ROM says which build made it.
     if (auto id_address = cart.symbol("nestris_build_id")) {

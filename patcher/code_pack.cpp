@@ -169,7 +169,8 @@ public:
         chunks.push_back({(*rooms_)[room_].region, (*rooms_)[room_].address, {}});
     }
     static constexpr size_t kJumpBytes = 4;  // 1 + gamma(JUMP) bits (at most 2 bit bytes) + 2
-    static constexpr unsigned kJumpBits = 16;  // 1 + gamma(JUMP)
+    static constexpr unsigned kJumpBits = 1 + 11;  // 1 + gamma(JUMP)
+    static_assert(kPackJump >= 32 && kPackJump < 64, "gamma(JUMP) takes 11 bits");
     static constexpr size_t kJumpRaw = 2;
 
 private:

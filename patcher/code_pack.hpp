@@ -31,9 +31,12 @@ struct CodePackError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-inline constexpr unsigned kPackJump = 255;  // gamma values of a new offset's high byte + 1
-inline constexpr unsigned kPackEnd = 254;
-inline constexpr unsigned kPackMaxOffsetHigh = kPackEnd - 2;  // offsets up to 253 * 256
+// Gamma values in a new offset's place (its high byte + 1): small, as a jump comes once a chunk
+// (11 bits); the offsets reach 60 * 256 bytes back, past PRG-RAM's 8 KiB. asm/unpack.s has them
+// too (PACK_JUMP, PACK_END; tests/cart checks that they agree).
+inline constexpr unsigned kPackJump = 63;
+inline constexpr unsigned kPackEnd = 62;
+inline constexpr unsigned kPackMaxOffsetHigh = kPackEnd - 2;
 
 // Where a chunk of the stream may go: a CPU address and the bytes free there.
 struct StreamRoom {

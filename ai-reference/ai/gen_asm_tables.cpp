@@ -38,9 +38,11 @@ std::string bytes(const std::vector<int>& v) {
     return o.str() + "\n";
 }
 
-// Each table in a segment of its own, which the assembler driver packs into the free space.
-void table(std::ostream& o, const std::string& name, const std::vector<int>& v) {
-    o << ".segment \"RAM_" << name << "\"\n" << name << ":\n" << bytes(v);
+// Each table in a segment of its own: RAM_ (unpacked into PRG-RAM with the code), or PACK_ (in
+// ROM, as it is: the crash rule's, which the harnesses empty in a ROM to measure games without it,
+// tools/harness/ai_game_original.cpp without_crash_rule). The assembler driver places both.
+void table(std::ostream& o, const std::string& name, const std::vector<int>& v, const char* prefix = "RAM_") {
+    o << ".segment \"" << prefix << name << "\"\n" << name << ":\n" << bytes(v);
 }
 
 // An entry the cartridge never reads (overlapped() lets it hold whatever is there).
@@ -379,10 +381,10 @@ std::string generate(const EvalTables& tables) {
     table(o, delta_hi.name, delta_hi.v);
     overlapped(o, {gap_hi, hole_hi});
     table(o, gap_lo.name, gap_lo.v);
-    table(o, "gen_crash_first", range_field(crash_rule().barred, false));
-    table(o, "gen_crash_count", range_field(crash_rule().barred, true));
-    table(o, "gen_hidden_first", range_field(crash_rule().hidden, false));
-    table(o, "gen_hidden_count", range_field(crash_rule().hidden, true));
+    table(o, "gen_crash_first", range_field(crash_rule().barred, false), "PACK_");
+    table(o, "gen_crash_count", range_field(crash_rule().barred, true), "PACK_");
+    table(o, "gen_hidden_first", range_field(crash_rule().hidden, false), "PACK_");
+    table(o, "gen_hidden_count", range_field(crash_rule().hidden, true), "PACK_");
     std::vector<int> soft_rows;
     for (uint8_t x = 0; x < kColumns; ++x) soft_rows.push_back(soft_drop_lowest_row(x));
     table(o, "gen_soft_drop_rows", soft_rows);

@@ -120,6 +120,12 @@ TEST_CASE("RAM code is placed so that no segment under 256 bytes crosses a page"
     CHECK_THROWS_WITH(place_ram_code({{"RAM_big", 0x900}}, {}, 0x6200, 0x0800), Catch::Contains("RAM_big"));
 }
 
+TEST_CASE("the unpacker's codes for a jump and the end are the packer's") {
+    const CartImage& cart = shipped_cart();
+    CHECK(cart.require("PACK_JUMP") == kPackJump);
+    CHECK(cart.require("PACK_END") == kPackEnd);
+}
+
 TEST_CASE("the shipped cartridge's packed stream unpacks to its RAM code") {
     const CartImage& cart = shipped_cart();
     const CartRegion& area = cart.region(kRamCodeArea);

@@ -24,7 +24,7 @@ struct UnpackRig {
         for (const CartSegment* s : cart.rom_segments()) m.load(s->address, s->bytes);
         m.write(tetris::game_updateAudio2, 0x60);  // the game's routine: an rts will do
         m.cpu().set_s(0xFD);
-        REQUIRE(m.call(cart.require("legal_enter"), 1000).ok());
+        REQUIRE(m.call(cart.require("init_unpack"), 1000).ok());
         REQUIRE(m.read(cart.require("ai_mode")) == hooks::AI_MODE_UNPACK);
     }
     // Runs the step from ai_idle's jump until it leaves for the wait's spin or its end.

@@ -101,11 +101,17 @@ TEST_CASE("real game: patching gives one result from every form of the dump, and
     REQUIRE(result.kind == RomKind::Patched);
     CHECK(result.signature->this_build);
     CHECK(result.signature->cpu_address == cart.require("nestris_signature"));
-    // Code goes into PRG only, never into the header or the graphics (CHR).
+    // Code goes into PRG only, never into the graphics (CHR); of the header, flags 6 alone (the
+    // battery bit: PRG-RAM declared).
     for (const IpsRecord& r : p.patch.records) {
-        CHECK(r.offset >= 16);
+        if (r.offset < 16) {
+            CHECK(r.offset == kInesFlags6Offset);
+            CHECK(r.length == 1);
+            continue;
+        }
         CHECK(r.end() <= 16 + 32768);
     }
+    CHECK(p.bytes[kInesFlags6Offset] == (rom->at(kInesFlags6Offset) | kInesFlags6Battery));
     REQUIRE_THROWS_WITH(patch_rom(p.bytes, cart), Contains("already patched"));
 }
 

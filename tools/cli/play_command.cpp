@@ -223,14 +223,14 @@ int play(const PlayOptions& o) {
     uint64_t waited_at = 0, last_nmi = 0, margin_frames = 0;
     int64_t worst_margin = INT64_MAX;
     bool measuring = false;
-    // A crash: the game's code (and the AI's) is all in ROM, so the CPU running RAM is a jump
-    // gone astray (the high levels' crash, ai-reference/MODEL.md "Time").
+    // A crash: the game's code is all in ROM (and the AI's in ROM and PRG-RAM: game::is_game_code),
+    // so the CPU running RAM is a jump gone astray (the high levels' crash, ai-reference/MODEL.md "Time").
     std::optional<uint16_t> crash_pc;
     bool on_the_side = false;  // screen_of_state's extra frame: not part of the run
     nes.set_instruction_hook([&](const emu::Nes& n) {
         if (on_the_side) return;
         const uint16_t pc = n.cpu().pc();
-        if (pc < 0x8000 && !crash_pc) crash_pc = pc;
+        if (!game::is_game_code(pc) && !crash_pc) crash_pc = pc;
         if (pc == idle_entry) {
             waited_at = n.cycles();
         } else if (pc == nmi_entry) {

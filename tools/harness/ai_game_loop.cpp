@@ -136,7 +136,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
         dispatch.on_instruction(n);
         if (in_play && dispatch.astray()) {
             end_with(AiGameComparison::End::Crash, *dispatch.astray());
-        } else if (pc < 0x8000 && in_play) {  // the game's code is all in ROM: this is a jump gone wrong
+        } else if (!is_game_code(pc) && in_play) {  // the game's code is in ROM, the AI's in PRG-RAM: a jump gone wrong
             end_with(AiGameComparison::End::Crash, "the CPU executes RAM at " + hex(pc, 4));
         } else if (pc == idle_entry) {
             if (boundary_at_nmi || nmi_on_idle_entry) {  // a boundary already taken

@@ -48,7 +48,7 @@ struct LagWatch {
                 lag_play_state = n.read_ram(tetris::playState);
             }
             waited = false;
-        } else if (pc < 0x8000 && playing && !crashed) {
+        } else if (!is_game_code(pc) && playing && !crashed) {  // (the original never runs PRG-RAM either way)
             crashed = true;
             crash_how = "runs RAM at " + hex(pc, 4);
         }

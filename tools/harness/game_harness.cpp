@@ -24,6 +24,18 @@ uint16_t ai_mode_address() {
     return address;
 }
 
+bool is_game_code(uint16_t pc) {
+    static const std::pair<uint16_t, uint32_t> ram_code = [] {
+        const CartImage& cart = shipped_cart();
+        const CartRegion& area = cart.region("PRG_RAM_CODE");
+        uint32_t end = area.start;
+        for (const CartSegment& s : cart.segments)
+            if (s.region == area.name) end = std::max<uint32_t>(end, s.address + static_cast<uint32_t>(s.bytes.size()));
+        return std::pair<uint16_t, uint32_t>{area.start, end};
+    }();
+    return pc >= 0x8000 || (pc >= ram_code.first && pc < ram_code.second);
+}
+
 GameRoms make_game_roms(std::span<const uint8_t> file, const CartImage& cart) {
     PatchedRom p = patch_rom(file, cart);
     return {std::move(p.original), std::move(p.bytes)};

@@ -34,6 +34,10 @@ namespace nestris::game {
 // this is the one address of the cartridge's own the harness reads: its mode byte (hooks::AI_MODE_*:
 // a person, the demo, an AI game, the coach), from the shipped cartridge's labels.
 uint16_t ai_mode_address();
+// Is pc code of the patched game: PRG ROM ($8000-$FFFF), or the AI's code that the legal screen
+// unpacked into PRG-RAM (the shipped cartridge's PRG_RAM_CODE, as far as it is used)? Anywhere
+// else the CPU runs a jump gone astray (the high levels' crash, ai-reference/MODEL.md "Time").
+bool is_game_code(uint16_t pc);
 
 // The user's original ROM and the same ROM patched with this build's cartridge.
 struct GameRoms {

@@ -25,7 +25,8 @@ namespace button = emu::button;
 RamExclusions ai_owned_ram(const CartImage& cart) {
     RamExclusions e;
     for (const CartRegion& r : cart.regions)
-        if (r.is_ram) e.ranges.emplace_back(r.start, static_cast<uint16_t>(r.start + r.size - 1));
+        if (r.is_ram && r.used > 0)  // (a RAM area the AI does not use is compared: AI_RAM6, AI_RAM7)
+            e.ranges.emplace_back(r.start, static_cast<uint16_t>(r.start + r.size - 1));
     return e;
 }
 
@@ -64,13 +65,13 @@ struct HintWrites {
 };
 HintWrites hint_writes(const CartImage& cart) {
     const uint16_t text = cart.require("hint_text");
-    for (const CartSegment* seg : cart.rom_segments()) {
-        if (text >= seg->address + 3 && text < seg->address + seg->bytes.size()) {
-            const size_t i = text - seg->address;
-            return {static_cast<uint16_t>(seg->bytes[i - 3] << 8 | seg->bytes[i - 2]), seg->bytes[i - 1]};
+    for (const CartSegment& seg : cart.segments) {  // (in the RAM code: unpacked into PRG-RAM)
+        if (text >= seg.address + 3 && text < seg.address + seg.bytes.size()) {
+            const size_t i = text - seg.address;
+            return {static_cast<uint16_t>(seg.bytes[i - 3] << 8 | seg.bytes[i - 2]), seg.bytes[i - 1]};
         }
     }
-    throw std::runtime_error("hint_text is not in a ROM segment");
+    throw std::runtime_error("hint_text is in no segment of the cartridge");
 }
 
 // Removes the hint's writes ($2006 hi, $2006 lo, $2000, then one $2007 per tile) if present.
@@ -159,7 +160,9 @@ IdentityResult run_identity(const GameRoms& roms, const CartImage& cart, const D
         ++r.frames;
         ++r.frames_per_mode[x.read_ram(tetris::gameMode)];
         const uint8_t mode = y.read_ram(ai_mode_address());
-        if (mode != hooks::AI_MODE_HUMAN && !(options.coach_in_level_menu && mode == hooks::AI_MODE_COACH)) {
+        // (AI_MODE_UNPACK: the legal screen unpacking the AI's code, asm/unpack.s)
+        const bool unpacking = mode == hooks::AI_MODE_UNPACK && y.read_ram(tetris::gameMode) == tetris::GAME_MODE_LEGAL;
+        if (mode != hooks::AI_MODE_HUMAN && !unpacking && !(options.coach_in_level_menu && mode == hooks::AI_MODE_COACH)) {
             r.mismatch = "frame " + std::to_string(f) + ": the patched game switched the AI on (ai_mode " + hex(mode, 2) + ")";
             break;
         }

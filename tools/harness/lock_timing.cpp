@@ -75,7 +75,7 @@ LockTiming trace_lock(std::span<const uint8_t> original_rom, const LockSetup& se
         const uint16_t pc = n.cpu().pc();
         const uint64_t c = n.cycles();
         dispatch.on_instruction(n);
-        if ((pc < 0x8000 || dispatch.astray()) && !t.crashed) {  // the game's code is all in ROM; a dispatch
+        if ((!is_game_code(pc) || dispatch.astray()) && !t.crashed) {  // the game's code is all in ROM; a dispatch
             t.crashed = true;                                    // gone astray left play (DispatchWatch)
             t.crash_pc = pc;
         } else if (pc == tetris::game_nmi) {
@@ -138,10 +138,11 @@ std::optional<AiScoringKind> ai_kind_of(const ScoringFrame& f) {
 
 AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const CartImage& cart, const MenuWalk& walk,
                                 uint64_t frames, std::optional<ModelStart> start) {
-    // The AI's code and tables: an NMI there is an NMI in the idle time.
+    // The AI's code and tables, in ROM and in PRG-RAM: an NMI there is an NMI in the idle time.
     std::vector<std::pair<uint16_t, uint16_t>> ai_code;
-    for (const CartSegment* seg : cart.rom_segments())
-        ai_code.emplace_back(seg->address, static_cast<uint16_t>(seg->address + seg->bytes.size()));
+    for (const CartSegment& seg : cart.segments)
+        if (!seg.bytes.empty())
+            ai_code.emplace_back(seg.address, static_cast<uint16_t>(seg.address + seg.bytes.size()));
     const auto in_idle = [&](uint16_t pc) {
         if (pc >= tetris::game_waitForVblank && pc < tetris::game_waitForVblank_loop + 5) return true;
         for (const auto& [first, end] : ai_code)
@@ -167,10 +168,10 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
         restart.on_instruction(nes, n);
         if (out.crashed) return;
         dispatch.on_instruction(n);
-        if (pc < 0x8000 || dispatch.astray()) {  // RAM, or a dispatch gone astray (DispatchWatch)
+        if (!is_game_code(pc) || dispatch.astray()) {  // RAM, or a dispatch gone astray (DispatchWatch)
             out.crashed = true;
-            out.crash_pc = pc < 0x8000 ? pc : 0;
-            out.crash_detail = pc < 0x8000 ? "the CPU ran RAM at " + hex(pc, 4) : *dispatch.astray();
+            out.crash_pc = !is_game_code(pc) ? pc : 0;
+            out.crash_detail = !is_game_code(pc) ? "the CPU ran RAM at " + hex(pc, 4) : *dispatch.astray();
             if (frame) frame->crashed = true;
         } else if (pc == tetris::game_nmi) {
             const uint16_t ret = n.interrupted_pc();
