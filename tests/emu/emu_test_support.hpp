@@ -95,4 +95,14 @@ inline const AssembledFixture& nes_test_program() {
     return fixture;
 }
 
+// The message parse_ines refuses an image with, or "" when it takes it.
+inline std::string ines_error(const std::vector<uint8_t>& img) {
+    try {
+        parse_ines(img);
+    } catch (const InesError& e) {
+        return e.what();
+    }
+    return "";
+}
+
 }  // namespace nestris::emu::test

@@ -11,6 +11,7 @@
 #include <string>
 
 using namespace nestris::emu;
+using nestris::emu::test::ines_error;
 using nestris::emu::test::TestRom;
 
 namespace {
@@ -26,14 +27,6 @@ TestRom rom_with(std::initializer_list<uint8_t> code) {
     return r;
 }
 
-std::string ines_error(const std::vector<uint8_t>& img) {
-    try {
-        parse_ines(img);
-    } catch (const InesError& e) {
-        return e.what();
-    }
-    return "";
-}
 
 }  // namespace
 

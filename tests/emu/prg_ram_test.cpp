@@ -13,6 +13,7 @@
 #include <vector>
 
 using namespace nestris::emu;
+using nestris::emu::test::ines_error;
 using nestris::emu::test::TestRom;
 using Catch::Matchers::Contains;
 
@@ -65,14 +66,6 @@ std::vector<uint8_t> nes2(std::vector<uint8_t> img, uint8_t ram) {
     return img;
 }
 
-std::string ines_error(const std::vector<uint8_t>& img) {
-    try {
-        parse_ines(img);
-    } catch (const InesError& e) {
-        return e.what();
-    }
-    return "";
-}
 
 // Writes $42 to $6000 and $43 to $7FFF, reads $6000 into X and $7800 into Y (the mirror of
 // $7800 in 2 KiB), then runs to kEnd.
