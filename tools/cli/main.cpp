@@ -29,5 +29,9 @@ int main(int argc, char** argv) {
     nestris::add_simulate_command(app);
     nestris::add_fidelity_command(app);
     nestris::add_render_command(app);
+    if (argc <= 1) {  // nothing typed: the commands there are, as --help lists them (a usage error)
+        std::cerr << app.help() << "nestris-ai: give a command (nestris-ai COMMAND --help says more of each)\n";
+        return 2;
+    }
     return nestris::run_program(app, argc, argv);
 }
