@@ -3,18 +3,18 @@
 ; stream in chunks, one a free region, each ended by a jump to the next).
 ;
 ; When: every power-on and reset, the init's last waits and the legal screen. The init's jsr
-; updateAudio2 (its hook INIT_UNPACK) sets the unpacker up and ai_mode to AI_MODE_UNPACK;
-; then ai_idle runs unpack_step in the idle time of each frame until the stream ends, when
-; ai_mode goes back to AI_MODE_HUMAN. Nothing in
-; ROM calls into PRG-RAM before: the legal screen is the game's alone (ai_poll's human path, no
-; AI mode), and the title screen, the first that can start the demo, a menu or a game (and so the
-; first to run RAM code: title_enter), comes after the legal screen's 255 frames at the least,
-; while the unpacking takes a few (tests/game measures them). A reset starts it over.
+; updateAudio2 (its hook INIT_UNPACK) sets the unpacker up and ai_mode to AI_MODE_UNPACK; then
+; ai_idle runs unpack_step in the idle time of each frame until the stream ends, when ai_mode goes
+; back to AI_MODE_HUMAN. Nothing calls into PRG-RAM before: the init and the legal screen are the
+; game's alone (ai_poll's human path, no AI mode), and the title screen, the first that can start
+; the demo, a menu or a game (and so the first to run RAM code: title_enter), comes after the
+; legal screen's 255 frames at the least, while the unpacking takes about 35 (tests/game measures
+; them). A reset starts it over.
 ;
-; The legal screen's frames are the original's: the wait ends at the first token boundary after
-; the NMI (a token copies at most 255 bytes: a few thousand cycles), and that frame's work (the
-; OAM page's reset, the sleep counter's test) is a small part of a frame; the sleep counter is
-; counted by the NMI, so the screen lasts as long.
+; Those frames are the original's: the wait ends at the first token boundary after the NMI (a
+; token copies at most 255 bytes: a few thousand cycles), and the frame's work that follows (the
+; OAM page's reset, the sleep counter's test) is a small part of a frame; the legal screen's sleep
+; is counted by the NMI, so the screen lasts as long.
 .include "ai.inc"
 .include "hooks.inc"
 
