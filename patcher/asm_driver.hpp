@@ -3,6 +3,7 @@
 #pragma once
 
 #include "patcher/cart_image.hpp"
+#include "patcher/ram_code.hpp"
 
 #include <filesystem>
 #include <iosfwd>
@@ -13,9 +14,7 @@
 
 namespace nestris {
 
-struct AssembleError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+// (AssembleError: ram_code.hpp)
 
 struct AssembleOptions {
     std::filesystem::path ca65 = "ca65";
@@ -30,14 +29,6 @@ struct AssembleOptions {
     // the constants of the table and of the files it .includes (found in include_dirs).
     std::filesystem::path hook_table;
 };
-
-// The PRG-RAM code: segments named RAM_* go into this memory area (after the config's own
-// segments there), and what ld65 writes of it is packed (code_pack.hpp) into the ROM the PACK_*
-// segments leave, in chunks, biggest room first; __PACKED_START__ is exported as the first
-// chunk's address for the unpacker (asm/unpack.s).
-inline constexpr std::string_view kRamCodeArea = "PRG_RAM_CODE";
-inline constexpr std::string_view kRamCodePrefix = "RAM_";
-inline constexpr std::string_view kRamTablePrefix = "RAM_gen_";  // the generated tables (ai-reference)
 
 // Assembles and links; throws AssembleError with a message a person can act on (which tool,
 // which file, which region overflowed by how much). Leaves cart.lbl, cart.dbg and cart.map in
@@ -61,17 +52,6 @@ struct PackRoom {
 std::vector<std::pair<std::string, std::string>> pack_segments(
     const std::vector<std::pair<std::string, uint32_t>>& segments, std::vector<PackRoom> rooms);
 
-// Where the RAM code's segments go in its memory area [start, start + size), `taken` ranges
-// [from, to) excepted: the code, then the generated tables (RAM_gen_*), each biggest first (then
-// by name), each at the lowest address where it
-// overlaps nothing and, under 256 bytes, crosses no page. Sorted by address. Throws
-// AssembleError naming the first segment that has no place.
-std::vector<std::pair<std::string, uint16_t>> place_ram_code(const std::vector<std::pair<std::string, uint32_t>>& segments,
-                                                             const std::vector<std::pair<uint32_t, uint32_t>>& taken,
-                                                             uint32_t start, uint32_t size, uint32_t shuffle = 0);
-// Orders of the RAM code assemble_cart links and packs, besides the first (place_ram_code's
-// shuffle 1 .. this): it keeps the one whose packed stream is the smallest.
-inline constexpr uint32_t kRamCodeOrdersTried = 24;
 
 // The build id stamped into the signature: CRC32 of every ROM byte of the patch except the id.
 uint32_t compute_build_id(const CartImage& cart);
