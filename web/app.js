@@ -167,7 +167,7 @@ function play(bytes, name, note) {
   draw();
   if (!state.running && !STEP_MODE) {
     state.running = true;
-    state.last = performance.now();
+    state.clockSource = null;
     requestAnimationFrame(tick);
   }
   return '';
@@ -283,8 +283,23 @@ function draw() {
   context.putImageData(new ImageData(new Uint8ClampedArray(picture), 256, 240), 0, 0);
 }
 
+// The game's clock: the sound's once it plays, the display's before. The samples are made at the
+// sound's rate, so on its clock the worklet's queue neither fills nor runs dry, however far the
+// sound card's clock is from the display's (a few per cent on a loaded machine's virtual device).
+function gameClock(now) {
+  const audio = state.audio;
+  if (audio && audio.node && audio.context.state === 'running') return { source: 'sound', ms: audio.context.currentTime * 1000 };
+  return { source: 'display', ms: now };
+}
+
 // Real time: as many NES frames as the clock says are due (at most 4 at once after a stall).
-function tick(now) {
+function tick(displayNow) {
+  const clock = gameClock(displayNow);
+  if (clock.source !== state.clockSource) {  // a new clock: its time starts now
+    state.clockSource = clock.source;
+    state.last = clock.ms;
+  }
+  const now = clock.ms;
   if (!state.paused) {
     state.debt = Math.min(state.debt + (now - state.last), 4 * NES_FRAME_MS);
     let frames = 0;
