@@ -190,9 +190,11 @@ column:
     eor #$FF
     adc new_top             ; 22 - y - (lowest + 2) - 1, C = 1 (C = 0 before: asl, cpy)
     sbc eb_f,y              ; holes = new height - (filled + cells)
+    beq no_hole             ; (no hole costs nothing: gen_hole's first entry is 0, ai_eval.cpp)
     cpy #COLUMNS-1
     bne hole_count
     and s_well_holes        ; the well's: none in danger
+    beq no_hole
 hole_count:
     stx entry
     tax
@@ -208,6 +210,7 @@ hole_count:
     adc z_cost+1
     sta z_cost+1
     ldx entry
+no_hole:
     lda gen_shape_column,x
     lsr
     lsr                     ; highest cell + 2
@@ -361,8 +364,7 @@ pruned:
 ; transitions: a full row's class is 0, as before). Returns C = 0.
 neighbour_filled:
     dec classes
-    lda gen_halo_lo-2,x
-    and eb_lo,y
+    lda nb_lo               ; (the row block's: the run's filled neighbours, low byte)
     cmp gen_halo_lo-2,x
     bne one
     lda gen_halo_hi-2,x
@@ -388,9 +390,8 @@ row_entries:
 ; Lines cleared (rare: a few of the evaluations of a search, but each costs more than thirty
 ; that clear nothing): first a bound, the rows (eb's sum and the changes: a full row costs what an
 ; empty one does) + the lines' cost, to which the columns' terms only add. Past it, the placement
-; is made in eb's rows for the moment (the undo record of a candidate applied meanwhile, and the
-; columns, are kept on the stack), the columns recomputed and evaluated in full, and everything
-; put back.
+; is made in eb's rows for the moment (the columns are kept on the stack), the columns
+; recomputed and evaluated in full, and everything put back.
 with_clear:
     txa                     ; (classes)
     lsr

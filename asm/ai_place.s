@@ -10,7 +10,7 @@
 ; looked up; the lowest of columns 0-8 outside the piece comes from prefix and suffix minima.
 .include "ai.inc"
 
-; Handed from toggle_piece to ai_apply_placement and ai_undo_placement in a scratch byte:
+; Handed from toggle_piece to ai_apply_placement in a scratch byte:
 dropped    = z_t6           ; the piece's cells above the visible rows (left out of eb)
 
 ; eb_f of every column + A, then the piece z_o at (z_x, z_y) adds its cells to its columns
@@ -80,14 +80,13 @@ add:
 .endproc
 
 ; Makes the placement z_o at (z_x, z_y) part of eb: cells above the visible rows are dropped,
-; full rows removed (remembered in ud_rows for the undo), columns and caches rebuilt.
+; full rows removed, columns and caches rebuilt (restore_spawn_board takes it off again).
 ; z_lines = lines cleared (0 when it tops out: nothing is cleared then, as in the reference).
 .segment "RAM_ai_apply_placement"
 .proc ai_apply_placement
     jsr ai_piece_masks
     lda #0
     sta z_lines
-    sta ud_count
     jsr toggle_piece
     lda dropped
     bne recount             ; cells dropped above the visible rows: count the columns again
@@ -100,10 +99,6 @@ compact:
     lda eb_hi,x
     cmp #$0F
     bne keep
-    txa
-    ldx z_lines
-    sta ud_rows,x
-    tax
     inc z_lines
     bne skip                ; (always)
 keep:
@@ -115,8 +110,6 @@ keep:
 skip:
     dex
     bpl compact
-    lda z_lines
-    sta ud_count
     tya
     bmi columns             ; (Y = $FF: no row left to fill)
 fill:
@@ -150,63 +143,48 @@ highest:
     eor #$FF
     sec
     adc #ROWS
-piece:
     tay
     jmp ai_heights_from_rows ; (then the caches)
 recount:
     jmp ai_prepare_board
 .endproc
 
-; ai_undo_placement of candidate ply2_k (the second ply's, and restore_eb's).
-.proc undo_candidate
-    jsr ply2_k_placement
+; eb as the second ply began (save_spawn_board, before its first candidate) and back again
+; (restore_spawn_board, a candidate taken off): its rows, columns and caches, eb_top08 .. gp_hi
+; and eb_base .. eb_max38. A copy takes a third of the time that undoing the placement and
+; working out the columns and caches again took.
+.segment "RAM_spawn_board"
+.proc save_spawn_board
+    ldx #<EB_SAVED_SIZE
+board:
+    lda eb_top08-1,x
+    sta eb_saved-1,x
+    dex
+    bne board
+    ldx #3
+zp:
+    lda eb_base,x
+    sta eb_saved_zp,x
+    dex
+    bpl zp
+    rts
 .endproc
-; fall through
-; Takes the placement z_o at (z_x, z_y) out of eb again after ai_apply_placement: the cleared
-; rows (they were full) go back in their places (between the compacted rows that stayed), then
-; the piece's cells are removed.
-.proc ai_undo_placement
-kept_row   = z_t0           ; the next row that stayed, in the compacted board
-    jsr ai_piece_masks
-    lda ud_count
-    beq remove
-    sta kept_row
-    ldx #0
-row:
-    ldy ud_count
-find:
-    dey
-    bmi survivor
-    txa
-    cmp ud_rows,y
-    bne find
-    lda #$FF                ; a cleared row
-    sta eb_lo,x
-    lda #$0F
-    sta eb_hi,x
-    bne next                ; (always)
-survivor:
-    ldy kept_row
-    lda eb_lo,y
-    sta eb_lo,x
-    lda eb_hi,y
-    sta eb_hi,x
-    inc kept_row
-next:
-    inx
-    cpx #ROWS
-    bne row
-    jsr ai_yield            ; (the rows back: a step)
-remove:
-    jsr toggle_piece        ; then the piece's cells
-    lda dropped
-    bne ai_apply_placement::recount ; it had cells above the visible rows: count the columns again
-    lda ud_count
-    sec                     ; the piece's cells go
-    jsr adjust_filled
-    lda #0                  ; (the board's top is not known: from row 0)
-    beq ai_apply_placement::piece ; (always)
+.proc restore_spawn_board
+    ldx #<EB_SAVED_SIZE
+board:
+    lda eb_saved-1,x
+    sta eb_top08-1,x
+    dex
+    bne board
+    ldx #3
+zp:
+    lda eb_saved_zp,x
+    sta eb_base,x
+    dex
+    bpl zp
+    rts
 .endproc
+.assert eb_max08 = eb_base + 2 && eb_max38 = eb_base + 3, error, "the saved zero page is eb_base .. eb_max38"
 
 ; The piece's cells (pm) into eb's rows, or out of them: its cells are empty in eb (it landed
 ; there) or are its own (taken out again), so eor sets or clears them. dropped = its cells above

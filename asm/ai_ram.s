@@ -15,7 +15,6 @@
 ;   gp     gap prefix: the gap costs of columns 0 .. c-1 (gp_lo/gp_hi)
 ;   gh     gap heights: the heights the gap term sees (the left wall, then columns 0-9)
 ;   pm     piece masks: a piece's cells in its rows (ai_piece_masks)
-;   ud     undo: what ai_undo_placement needs (the rows a candidate cleared)
 ;   tg     target: the orientation ai_load_target unpacked, the sweep's target
 ;   lc     lines cost: the cost of the lines a placement clears (lc_lo, lc_hi)
 ;   sw     sweep: reachability's walk of the input schedule (ai_reach.s)
@@ -75,10 +74,16 @@ hp_lo:      .res COLUMNS+1 ; hole costs of columns 0 .. c-1, for c = 0..10
 hp_hi:      .res COLUMNS+1
 pre_min:    .res COLUMNS ; lowest of columns 0 .. c-1 (of 0-8; $FF: none), for c = 0..9
 suf_min:    .res COLUMNS ; lowest of columns c .. 8 ($FF: none), for c = 1..10 at c-1
+gh:         .res COLUMNS+1 ; heights seen by the gap term: the left wall (20), then columns 0-9
+                        ; (eb_h's, but for the columns a placement covers while it is evaluated)
+gp_lo:      .res COLUMNS ; gap costs of columns 0 .. c-1, for c = 0..9
+gp_hi:      .res COLUMNS
+EB_SAVED_SIZE = * - eb_top08 ; eb_top08 .. gp_hi: eb's rows, columns and caches (eb_base .. eb_max38
+eb_saved:   .res EB_SAVED_SIZE ; in the zero page) as the second ply began: each candidate is
+eb_saved_zp: .res 4     ; taken off by copying them back (ai_place.s, restore_spawn_board)
+.assert EB_SAVED_SIZE < 256, error, "save_spawn_board counts eb's saved bytes in X"
 pm_lo:      .res 4      ; a piece's cells in its rows y-2 .. y+1 (ai_piece_masks)
 pm_hi:      .res 4
-ud_rows:    .res 4      ; rows the applied candidate cleared (for the undo)
-ud_count:   .res 1
 
 s_type:     .res 1      ; search input: the piece, the level state at its spawn, the hold
 s_level:    .res 1
@@ -100,10 +105,6 @@ lc_hi:      .res 1      ; the lines cost's high byte (lc_lo)
 s_well_holes: .res 1    ; the well column's hole count mask: $FF, or 0 in danger (its holes free)
 
 .segment "AI_BSS_SEARCH"      ; (PRG_RAM_CLEARED)
-gh:         .res COLUMNS+1 ; heights seen by the gap term: the left wall (20), then columns 0-9
-                        ; (eb_h's, but for the columns a placement covers while it is evaluated)
-gp_lo:      .res COLUMNS ; gap costs of columns 0 .. c-1, for c = 0..9
-gp_hi:      .res COLUMNS
 s_stack_off: .res 1     ; the stack term's table: 0, or STACK_FAST_OFFSET at one row a frame
 s_lines_off: .res 1     ; the lines term's table: 0, or LINES_DANGER_OFFSET in danger
 s_top2:     .res 1      ; the highest row a placement's top may take, + 2 (lower: a top-out)

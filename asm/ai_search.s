@@ -266,6 +266,7 @@ cut:
     stx cand_count
 second_ply:
     ; second ply: for each candidate, the best reply of each type
+    jsr save_spawn_board    ; (each candidate is taken off by copying eb back)
     inc s_ply               ; (1: the first ply's) 2
     lda #0
     sta ply2_k
@@ -393,9 +394,9 @@ candidate_done:
     bcc undo
     rts
 undo:
-    dec eb_state            ; EB_CHANGING
-    jsr undo_candidate
-    dec eb_state            ; EB_SPAWN
+    jsr restore_spawn_board ; (no yield: eb goes from the candidate's to EB_SPAWN at once)
+    lda #EB_SPAWN
+    sta eb_state
     inc ply2_k
     jmp candidate
 .endproc

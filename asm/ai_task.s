@@ -246,7 +246,7 @@ differ:
     clc
     rts
 candidate:
-    jsr undo_candidate
+    jsr restore_spawn_board
 restored:
     lda #EB_SPAWN
     sta eb_state

@@ -33,7 +33,7 @@ grade_shown:   .res 1
 ; The plan just published (plan_k of slot plan_at) as the ghost's placement; when the piece has
 ; locked already (a plan after the lock, for a piece the person placed before it came), a column
 ; with bit 7 set instead: no ghost to draw or to grade by. Clobbers A, X, Y and z_o, z_x, z_y
-; (publish's callers find them again: ai_candidate_placement, undo_candidate).
+; (publish's callers find them again: ai_candidate_placement).
 .segment "RAM_set_ghost"
 .proc set_ghost
     ldy plan_at

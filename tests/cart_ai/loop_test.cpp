@@ -105,11 +105,11 @@ TEST_CASE("the simulator's cartridge player plays the reference player's games")
 // whose search is not done at its spawn gets the best placement found so far, on time: every
 // piece is driven from its first input frame and lands where the task predicted (no search is
 // ever redone), and the game goes on. (How well it goes on with so little time is a benchmark
-// figure: 13 000 idle cycles a frame leave a level-19 search a few of its K candidates.)
+// figure: 11 000 idle cycles a frame leave a level-19 search a few of its K candidates.)
 TEST_CASE("a search not done at its piece's spawn gives way to its best placement so far, on time") {
     GameState start = seeded_game(31, 19);
     tools::CartLoopOptions options;
-    options.idle_cycles = 13'000;
+    options.idle_cycles = 11'000;
     options.idle_jitter = 3'000;
     tools::CartridgeInTheLoop cart(start, options);
     int f = 0;

@@ -54,6 +54,14 @@ struct Rig {
         }
         return b;
     }
+    // eb's columns and caches as save_spawn_board keeps them: eb_top08 .. gp_hi (eb_saved comes
+    // next), and eb_base .. eb_max38 in the zero page.
+    std::vector<uint8_t> eb_caches() {
+        std::vector<uint8_t> bytes;
+        for (uint16_t a = sym("eb_top08"); a < sym("eb_saved"); ++a) bytes.push_back(m.read(a));
+        for (uint16_t a = sym("eb_base"); a <= sym("eb_max38"); ++a) bytes.push_back(m.read(a));
+        return bytes;
+    }
     uint64_t call(const char* routine) {
         m.write(sym("verticalBlankingInterval"), 0);
         m.cpu().set_s(0xFD);
@@ -189,9 +197,10 @@ TEST_CASE("routine: the cost of a placement, and making it permanent") {
             }
             REQUIRE(rig.get_eb() == b);  // unchanged
             if (!p.topped_out) REQUIRE(rig.m.read(rig.sym("z_lines")) == p.lines);
+            rig.call("save_spawn_board");
             rig.call("ai_apply_placement");
             REQUIRE(rig.get_eb() == p.board);
-            rig.call("ai_undo_placement");
+            rig.call("restore_spawn_board");
             REQUIRE(rig.get_eb() == b);  // and back
             ++checked;
             clears += p.lines > 0;
@@ -204,9 +213,10 @@ TEST_CASE("routine: the cost of a placement, and making it permanent") {
     CHECK(well_holes_free > 100);  // and in danger, placements that leave holes in the well
 }
 
-TEST_CASE("routine: placements applied and undone in turn, as the search does") {
-    // The search applies a candidate, undoes it and applies the next: the columns are kept up
-    // to date incrementally, so each step is checked against the reference's board.
+TEST_CASE("routine: placements applied and taken off in turn, as the search does") {
+    // The search saves the board it starts from, applies a candidate, copies the board back and
+    // applies the next: each step is checked against the reference's board, and the caches that
+    // the copy brings back against those worked out anew.
     Rig rig;
     std::mt19937 rng(7);
     int sequences = 0, with_clears = 0;
@@ -218,6 +228,8 @@ TEST_CASE("routine: placements applied and undone in turn, as the search does") 
         if (targets.empty()) continue;
         rig.put_eb(b);
         rig.call("ai_prepare_board");
+        rig.call("save_spawn_board");
+        const std::vector<uint8_t> caches = rig.eb_caches();
         for (int step = 0; step < 3; ++step) {
             const ai::Target& t = targets[rng() % targets.size()];
             const ai::Placed p = ai::place(b, t);
@@ -228,8 +240,9 @@ TEST_CASE("routine: placements applied and undone in turn, as the search does") 
             rig.m.write(rig.sym("z_y"), static_cast<uint8_t>(t.landing_y));
             rig.call("ai_apply_placement");
             REQUIRE(rig.get_eb() == p.board);
-            rig.call("ai_undo_placement");
+            rig.call("restore_spawn_board");
             REQUIRE(rig.get_eb() == b);
+            REQUIRE(rig.eb_caches() == caches);
             with_clears += p.lines > 0;
         }
         ++sequences;
