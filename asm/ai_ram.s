@@ -78,10 +78,15 @@ gh:         .res COLUMNS+1 ; heights seen by the gap term: the left wall (20), t
                         ; (eb_h's, but for the columns a placement covers while it is evaluated)
 gp_lo:      .res COLUMNS ; gap costs of columns 0 .. c-1, for c = 0..9
 gp_hi:      .res COLUMNS
-EB_SAVED_SIZE = * - eb_top08 ; eb_top08 .. gp_hi: eb's rows, columns and caches (eb_base .. eb_max38
-eb_saved:   .res EB_SAVED_SIZE ; in the zero page) as the second ply began: each candidate is
-eb_saved_zp: .res 4     ; taken off by copying them back (ai_place.s, restore_spawn_board)
+EB_SAVED_SIZE = * - eb_top08 ; eb_top08 .. gp_hi
 .assert EB_SAVED_SIZE < 256, error, "save_spawn_board counts eb's saved bytes in X"
+
+.segment "AI_BSS_SAVED"      ; (AI_RAM7, in the console)
+eb_saved:   .res EB_SAVED_SIZE ; eb's rows, columns and caches (eb_top08 .. gp_hi, and eb_base ..
+eb_saved_zp: .res 4     ; eb_max38 in the zero page) as the second ply began: each candidate is
+                        ; taken off by copying them back (ai_place.s, restore_spawn_board)
+
+.segment "AI_BSS"
 pm_lo:      .res 4      ; a piece's cells in its rows y-2 .. y+1 (ai_piece_masks)
 pm_hi:      .res 4
 

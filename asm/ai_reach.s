@@ -17,8 +17,8 @@ sw_need:  .res 1
 sw_rbase: .res 1    ; the search's gravity: its block of gen_rows2
 sw_dirty: .res 1    ; the shape at hand is not the target orientation's
 sw_l2:    .res 1    ; landing row + 2 of the target orientation at the column at hand
-sh_mindx: .res 1    ; the shape at hand (set_shape): leftmost column, width, table entry o*4
-sh_w:     .res 1
+sh_mindx: .res 1    ; the shape at hand (set_shape): leftmost column, 11 - width, table entry o*4
+sh_limit: .res 1
 sh_base:  .res 1
 
 .segment "AI_ZP_EVAL": zeropage
@@ -37,40 +37,35 @@ sw_x   = z_x
 
 ; The shape at hand at column A: C = 0 outside the walls; else C = 1 and A = landing row + 2
 ; (the lowest row its lowest cells can sit on, + 2): 23 - the highest (height + lowest cell + 2)
-; of its columns. Clobbers X, Y and both z_s scratch bytes.
+; of its columns. The columns after the first are unrolled: set_shape points the jump at the
+; block of the shape's last column (a block a column, the last column's first). Clobbers X, Y
+; and z_s0.
 .segment "RAM_landing_at"
 .proc landing_at
-col_end    = z_s1           ; one past the last column
 highest    = z_s0           ; the highest height + lowest cell + 2 of the columns so far
     clc
     adc sh_mindx
-    bmi outside
-    tay                     ; first column
-    clc
-    adc sh_w
-    cmp #COLUMNS+1
+    cmp sh_limit            ; the first column: 0 .. 10 - width (left of the wall: $FD-$FF)
     bcs outside
-    sta col_end
+    tay                     ; first column
     ldx sh_base
     lda gen_shape_column,x
     and #$03                ; lowest cell + 2
     adc eb_h,y              ; (C = 0)
     sta highest             ; the first column's sum: the highest so far
-    iny
-    cpy col_end
-    beq last
-column:
-    inx
-    lda gen_shape_column,x
+jump:
+    jmp last                ; (set_shape: the block of the shape's last column)
+.repeat 3, K
+.ident(.sprintf("column%d", 3 - K)):
+    lda gen_shape_column+3-K,x
     and #$03
-    adc eb_h,y              ; (C = 0: cpy of a column left of col_end)
+    adc eb_h+3-K,y          ; (C = 0)
     cmp highest
-    bcc lower
+    bcc :+
     sta highest
-lower:
-    iny
-    cpy col_end
-    bne column
+    clc
+:
+.endrepeat
 last:
     lda #23
     sec
@@ -79,6 +74,11 @@ last:
 outside:
     clc
     rts
+; the jump's low byte by the shape's width (1-4)
+entries:
+    .byte <last, <column1, <column2, <column3
+.assert >column3 = >last, lderror, "landing_at's blocks must be in one page (set_shape sets the jump's low byte)"
+.assert column2 - column3 = column1 - column2 && last - column1 = column1 - column2, error, "landing_at's blocks must be one size"
 .endproc
 
 ; C = 1 when the piece after min(i, presses) presses (i: A), at sw_x, is above the surface at
@@ -357,13 +357,19 @@ out:
 ; tests and benchmarks counts it as a yield).
 .export ai_yield_inline := sweep::all_yield
 
-; The shape of orientation X for landing_at. Keeps X.
+; The shape of orientation X for landing_at, which it rewrites: its jump to the block of the
+; shape's last column. Keeps X, clobbers Y.
 .segment "RAM_set_shape"
 .proc set_shape
     lda gen_shape_min_dx,x
     sta sh_mindx
-    lda gen_shape_width,x
-    sta sh_w
+    lda #COLUMNS+1
+    sec
+    sbc gen_shape_width,x
+    sta sh_limit            ; 11 - width
+    ldy gen_shape_width,x
+    lda landing_at::entries-1,y
+    sta landing_at::jump+1
     txa
     asl
     asl

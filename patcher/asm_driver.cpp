@@ -342,8 +342,8 @@ CartImage assemble_cart(const AssembleOptions& options) {
                          [](const StreamRoom& a, const StreamRoom& b) { return a.free > b.free; });
         if (stream_rooms.empty()) throw AssembleError("no ROM is left for the packed RAM code");
     }
-    // Links with the RAM code in the order `shuffle` says (place_ram_code) and packs it.
-    const auto link_and_pack = [&](uint32_t shuffle) {
+    // Links with the RAM code in `order` (place_ram_code_in_order) and packs it.
+    const auto link_and_pack = [&](const RamCodeOrder& order) {
         // The RAM code's segments, the config's own among them, in the order of their addresses (ld65
         // lays a memory area out in the order of the config's lines).
         std::vector<std::pair<std::string, uint16_t>> ram_placed;
@@ -353,7 +353,7 @@ CartImage assemble_cart(const AssembleOptions& options) {
             const std::vector<FixedStart> fixed_ram = fixed_starts(config_text, ram_area->name);
             for (const FixedStart& f : fixed_ram)
                 if (sizes.count(f.segment)) taken.emplace_back(f.start, f.start + sizes[f.segment]);
-            ram_placed = place_ram_code(ram_code, taken, ram_area->start, ram_area->size, shuffle);
+            ram_placed = place_ram_code_in_order(order, taken, ram_area->start, ram_area->size);
             for (const FixedStart& f : fixed_ram) {
                 link_config.erase(link_config.find(f.line), f.line.size());
                 ram_placed.emplace_back(f.segment, static_cast<uint16_t>(f.start));
@@ -408,9 +408,10 @@ CartImage assemble_cart(const AssembleOptions& options) {
         if (ram_area != areas.end()) add_packed_ram_code(cart, *ram_area, stream_rooms);
         return cart;
     };
-    // The RAM code's order that packs smallest of a few (the RAM code's layout is free; a fixed
-    // list of orders, so the same code builds the same way every time): ROM is what is short.
-    CartImage cart = link_and_pack(0);
+    // The RAM code's order that packs smallest of a few, then of their best with neighbours
+    // swapped (ram_code.hpp: kRamCodeOrdersTried, kRamCodeSwapPasses): ROM is what is short.
+    RamCodeOrder best = ram_code_order(ram_code, 0);
+    CartImage cart = link_and_pack(best);
     if (ram_area != areas.end()) {
         const auto packed_size = [](const CartImage& c) {
             size_t n = 0;
@@ -418,19 +419,26 @@ CartImage assemble_cart(const AssembleOptions& options) {
                 if (seg.name.rfind("PACKED_", 0) == 0) n += seg.bytes.size();
             return n;
         };
-        uint32_t best = 0;
         size_t best_size = packed_size(cart);
-        for (uint32_t shuffle = 1; shuffle <= kRamCodeOrdersTried; ++shuffle) {
+        const auto try_order = [&](const RamCodeOrder& order) {
             try {
-                const size_t size = packed_size(link_and_pack(shuffle));
+                const size_t size = packed_size(link_and_pack(order));
                 if (size < best_size) {
                     best_size = size;
-                    best = shuffle;
+                    best = order;
                 }
             } catch (const AssembleError&) {
                 // an order whose packing does not fit, or whose layout breaks a page assertion
             }
-        }
+        };
+        for (uint32_t shuffle = 1; shuffle <= kRamCodeOrdersTried; ++shuffle) try_order(ram_code_order(ram_code, shuffle));
+        for (uint32_t pass = 0; pass < kRamCodeSwapPasses; ++pass)
+            for (size_t i = 0; i + 1 < best.size(); ++i) {
+                if (is_ram_table(best[i].first) != is_ram_table(best[i + 1].first)) continue;
+                RamCodeOrder swapped = best;
+                std::swap(swapped[i], swapped[i + 1]);
+                try_order(swapped);
+            }
         cart = link_and_pack(best);  // (its files stay in work_dir)
     }
 

@@ -9,6 +9,8 @@
 
 namespace nestris {
 
+bool is_ram_table(const std::string& segment) { return segment.rfind(kRamTablePrefix, 0) == 0; }
+
 std::vector<FixedStart> fixed_starts(const std::string& config_text, const std::string& area) {
     std::vector<FixedStart> out;
     static const std::regex entry(R"(([A-Za-z_][A-Za-z0-9_]*)\s*:\s*load\s*=\s*([A-Za-z_][A-Za-z0-9_]*)([^;]*);)");
@@ -30,19 +32,15 @@ std::vector<FixedStart> fixed_starts(const std::string& config_text, const std::
     return out;
 }
 
-std::vector<std::pair<std::string, uint16_t>> place_ram_code(const std::vector<std::pair<std::string, uint32_t>>& segments,
-                                                             const std::vector<std::pair<uint32_t, uint32_t>>& taken,
-                                                             uint32_t start, uint32_t size, uint32_t shuffle) {
-    std::vector<std::pair<uint32_t, uint32_t>> used = taken;  // [from, to)
-    std::vector<std::pair<std::string, uint32_t>> order = segments;
+RamCodeOrder ram_code_order(const RamCodeOrder& segments, uint32_t shuffle) {
+    RamCodeOrder order = segments;
     // The generated tables after the code (code next to code packs smaller), each biggest first.
-    const auto is_table = [](const std::string& name) { return name.rfind(kRamTablePrefix, 0) == 0; };
     std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
-        if (is_table(a.first) != is_table(b.first)) return !is_table(a.first);
+        if (is_ram_table(a.first) != is_ram_table(b.first)) return !is_ram_table(a.first);
         return a.second != b.second ? a.second > b.second : a.first < b.first;
     });
     // Other orders (shuffle > 0): the code and the tables each in another order among their own.
-    const auto tables_from = std::stable_partition(order.begin(), order.end(), [&](const auto& o) { return !is_table(o.first); });
+    const auto tables_from = std::stable_partition(order.begin(), order.end(), [&](const auto& o) { return !is_ram_table(o.first); });
     const auto by = [&](auto less) {
         std::stable_sort(order.begin(), tables_from, less);
         std::stable_sort(tables_from, order.end(), less);
@@ -58,9 +56,22 @@ std::vector<std::pair<std::string, uint16_t>> place_ram_code(const std::vector<s
         for (int swaps = 0; swaps < 8; ++swaps) {
             seed = seed * 1664525u + 1013904223u;
             const size_t i = (seed >> 8) % (order.size() - 1);
-            if (is_table(order[i].first) == is_table(order[i + 1].first)) std::swap(order[i], order[i + 1]);
+            if (is_ram_table(order[i].first) == is_ram_table(order[i + 1].first)) std::swap(order[i], order[i + 1]);
         }
     }
+    return order;
+}
+
+std::vector<std::pair<std::string, uint16_t>> place_ram_code(const RamCodeOrder& segments,
+                                                             const std::vector<std::pair<uint32_t, uint32_t>>& taken,
+                                                             uint32_t start, uint32_t size, uint32_t shuffle) {
+    return place_ram_code_in_order(ram_code_order(segments, shuffle), taken, start, size);
+}
+
+std::vector<std::pair<std::string, uint16_t>> place_ram_code_in_order(const RamCodeOrder& order,
+                                                                      const std::vector<std::pair<uint32_t, uint32_t>>& taken,
+                                                                      uint32_t start, uint32_t size) {
+    std::vector<std::pair<uint32_t, uint32_t>> used = taken;  // [from, to)
     std::vector<std::pair<std::string, uint16_t>> placed;
     for (const auto& [name, length] : order) {
         uint32_t at = start;

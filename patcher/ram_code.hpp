@@ -28,18 +28,34 @@ inline constexpr std::string_view kRamCodeArea = "PRG_RAM_CODE";
 inline constexpr std::string_view kRamCodePrefix = "RAM_";
 inline constexpr std::string_view kRamTablePrefix = "RAM_gen_";  // the generated tables (ai-reference)
 
-// Where the RAM code's segments go in its memory area [start, start + size), `taken` ranges
-// [from, to) excepted: the code, then the generated tables (RAM_gen_*), each biggest first (then
-// by name), each at the lowest address where it overlaps nothing and, under 256 bytes, crosses
-// no page; `shuffle` 1-3 sorts each class otherwise (smallest first, by name, the tables smallest
-// first), and from 4 also swaps a few neighbours from that seed. Sorted by address. Throws
-// AssembleError naming the first segment that has no place.
-std::vector<std::pair<std::string, uint16_t>> place_ram_code(const std::vector<std::pair<std::string, uint32_t>>& segments,
+// The RAM code's segments (name, size) in the order they are placed.
+using RamCodeOrder = std::vector<std::pair<std::string, uint32_t>>;
+
+// A generated table (RAM_gen_*), not code.
+bool is_ram_table(const std::string& segment);
+
+// An order of the RAM code's segments: the code, then the generated tables, each biggest first
+// (then by name); `shuffle` 1-3 sorts each class otherwise (smallest first, by name, the tables
+// smallest first), and from 4 also swaps a few neighbours from that seed.
+RamCodeOrder ram_code_order(const RamCodeOrder& segments, uint32_t shuffle = 0);
+
+// Where the segments go in the RAM code's memory area [start, start + size), `taken` ranges
+// [from, to) excepted: in `order`, each at the lowest address where it overlaps nothing and, under
+// 256 bytes, crosses no page. Sorted by address. Throws AssembleError naming the first segment
+// that has no place.
+std::vector<std::pair<std::string, uint16_t>> place_ram_code_in_order(const RamCodeOrder& order,
+                                                                      const std::vector<std::pair<uint32_t, uint32_t>>& taken,
+                                                                      uint32_t start, uint32_t size);
+// place_ram_code_in_order in ram_code_order(segments, shuffle).
+std::vector<std::pair<std::string, uint16_t>> place_ram_code(const RamCodeOrder& segments,
                                                              const std::vector<std::pair<uint32_t, uint32_t>>& taken,
                                                              uint32_t start, uint32_t size, uint32_t shuffle = 0);
-// Orders of the RAM code assemble_cart links and packs, besides the first (place_ram_code's
-// shuffle 1 .. this): it keeps the one whose packed stream is the smallest.
+// The orders assemble_cart links and packs, keeping the one whose packed stream is the smallest:
+// ram_code_order's shuffles 0 .. kRamCodeOrdersTried, then from the best of them, in turn, each
+// pair of neighbours of one class swapped (kept when it packs smaller), kRamCodeSwapPasses times
+// over the list. Deterministic: the same code builds the same way every time.
 inline constexpr uint32_t kRamCodeOrdersTried = 24;
+inline constexpr uint32_t kRamCodeSwapPasses = 1;
 
 // The config's segments in `area` with their start addresses (`start = $XXXX`, which each must
 // have: nestris-asm places the rest around them).

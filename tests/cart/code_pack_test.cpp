@@ -120,6 +120,27 @@ TEST_CASE("RAM code is placed so that no segment under 256 bytes crosses a page"
     CHECK_THROWS_WITH(place_ram_code({{"RAM_big", 0x900}}, {}, 0x6200, 0x0800), Catch::Contains("RAM_big"));
 }
 
+TEST_CASE("every order of the RAM code has each segment once, the code before the generated tables") {
+    const RamCodeOrder segs = {{"RAM_gen_t1", 40}, {"RAM_a", 200}, {"RAM_b", 100}, {"RAM_gen_t2", 7},
+                               {"RAM_c", 60}, {"RAM_gen_t3", 90}, {"RAM_d", 3}};
+    for (uint32_t shuffle = 0; shuffle <= kRamCodeOrdersTried; ++shuffle) {
+        INFO("shuffle " << shuffle);
+        RamCodeOrder order = ram_code_order(segs, shuffle);
+        REQUIRE(order.size() == segs.size());
+        size_t tables_from = 0;
+        while (tables_from < order.size() && !is_ram_table(order[tables_from].first)) ++tables_from;
+        CHECK(tables_from == 4);
+        for (size_t i = tables_from; i < order.size(); ++i) CHECK(is_ram_table(order[i].first));
+        std::sort(order.begin(), order.end());
+        RamCodeOrder sorted = segs;
+        std::sort(sorted.begin(), sorted.end());
+        CHECK(order == sorted);
+    }
+    // The first order: each class biggest first.
+    CHECK(ram_code_order(segs).front().first == "RAM_a");
+    CHECK(ram_code_order(segs).back().first == "RAM_gen_t2");
+}
+
 TEST_CASE("the unpacker's codes for a jump and the end are the packer's") {
     const CartImage& cart = shipped_cart();
     CHECK(cart.require("PACK_JUMP") == kPackJump);

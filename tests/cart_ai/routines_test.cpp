@@ -54,11 +54,11 @@ struct Rig {
         }
         return b;
     }
-    // eb's columns and caches as save_spawn_board keeps them: eb_top08 .. gp_hi (eb_saved comes
-    // next), and eb_base .. eb_max38 in the zero page.
+    // eb's columns and caches as save_spawn_board keeps them: eb_top08 .. gp_hi (its last byte:
+    // gp_hi + 9), and eb_base .. eb_max38 in the zero page.
     std::vector<uint8_t> eb_caches() {
         std::vector<uint8_t> bytes;
-        for (uint16_t a = sym("eb_top08"); a < sym("eb_saved"); ++a) bytes.push_back(m.read(a));
+        for (uint16_t a = sym("eb_top08"); a < sym("gp_hi") + ai::kColumns; ++a) bytes.push_back(m.read(a));
         for (uint16_t a = sym("eb_base"); a <= sym("eb_max38"); ++a) bytes.push_back(m.read(a));
         return bytes;
     }
