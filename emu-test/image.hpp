@@ -21,6 +21,9 @@ struct Image {
     bool operator==(const Image&) const = default;
 };
 
+// Each pixel as a factor x factor square (a picture big enough to look at); factor >= 1.
+Image scaled(const Image& image, int factor);
+
 // Writes the image as PNG (stb_image_write); throws std::runtime_error when the file cannot be
 // written.
 void write_png(const std::filesystem::path& path, const Image& image);

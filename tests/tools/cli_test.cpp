@@ -155,6 +155,8 @@ TEST_CASE("cli: play refuses options it would ignore (a usage error, exit 2)") {
         {{"--movie", (fs::path(NESTRIS_SOURCE_DIR) / "tests/fixtures/fceux/tetris_game.fm2").string(), "--b-type"},
          "--input and --movie exclude"},
         {{"--png-every", "10"}, "--png-every needs --png"},
+        {{"--png-scale", "3"}, "--png-scale is for --png"},
+        {{"--png", "x.png", "--png-scale", "9"}, "--png-scale: Value 9 not in range"},
     };
     for (const auto& c : refused) {
         const CliResult r = play(c.args);
@@ -382,6 +384,35 @@ TEST_CASE("cli: a long simulate run says how many games, about how long and how 
     CHECK(long_run_notice(1'000'000, 10, 1, 2, bytes).empty());   // too early to tell
     CHECK(long_run_notice(100, 50, 10, 2, bytes).empty());        // 20 s in all: not long
     CHECK_THAT(long_run_notice(200, 2, 3, 2, bytes), Contains("about 5 min"));
+}
+
+TEST_CASE("cli: a long run's progress: a bar on a terminal, elsewhere a line a tenth, each with the time left") {
+    ProgressReport log("run", 100, "games", false, false);
+    CHECK(log.update(5, 1.0).empty());  // less than a tenth
+    CHECK(log.update(10, 2.0) == "run: 10/100 games, 2.0 s, about 18 s left\n");
+    CHECK(log.update(15, 3.0).empty());
+    CHECK(log.update(50, 600.0) == "run: 50/100 games, 600.0 s, about 10 min left\n");
+    CHECK(log.update(100, 1200.0) == "run: 100/100 games, 1200.0 s\n");  // the end: no time left
+    CHECK(log.finish(1201.0).empty());                                    // (said already)
+    // A run shorter than ten steps: a line a step; the last one says so even if no step did.
+    ProgressReport small("run", 3, "games", false, false);
+    CHECK_THAT(small.update(1, 1.0), Contains("1/3 games") && Contains("about 2 s left"));
+    CHECK(small.finish(2.5) == "run: 1/3 games, 2.5 s, about 5 s left\n");
+    ProgressReport terminal("run", 100, "games", true, false);
+    const std::string bar = terminal.update(25, 10.0);
+    CHECK(bar.rfind("\r[", 0) == 0);
+    CHECK_THAT(bar, Contains("25/100 games  10.0 s, about 30 s left"));
+    CHECK(terminal.finish(40.0) == "\n");
+    ProgressReport quiet("run", 100, "games", false, true);
+    CHECK(quiet.update(100, 1.0).empty());
+    CHECK(quiet.finish(1.0).empty());
+    // simulate with its stderr not a terminal (here: a string): lines (the pool reports every
+    // 100 ms: a run this short has its last one only).
+    const CliResult r = run_commands(add_simulate_command, {"simulate", "--player", "drop", "--games", "4", "--max-frames", "200"});
+    CHECK(r.code == 0);
+    CHECK_THAT(r.err, Contains("nestris-ai simulate: 4/4 games, "));
+    const CliResult q = run_commands(add_simulate_command, {"simulate", "--player", "drop", "--games", "4", "--max-frames", "200", "--quiet"});
+    CHECK(q.err.empty());
 }
 
 TEST_CASE("cli: on a full disk simulate's JSON and CSV and render's PNG are not written, and the command fails") {

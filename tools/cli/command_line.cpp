@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <unistd.h>
 
 namespace nestris {
@@ -52,6 +53,29 @@ std::vector<uint32_t> parse_number_list(const std::string& text) {
     return out;
 }
 
+std::string rough_duration(double seconds) {
+    char text[32];
+    if (seconds < 90)
+        std::snprintf(text, sizeof text, "%.0f s", seconds);
+    else if (seconds < 90 * 60)
+        std::snprintf(text, sizeof text, "%.0f min", seconds / 60);
+    else if (seconds < 48 * 3600)
+        std::snprintf(text, sizeof text, "%.1f h", seconds / 3600);
+    else
+        std::snprintf(text, sizeof text, "%.1f days", seconds / 86400);
+    return text;
+}
+
+namespace {
+
+// ", about 3 min left" at the pace so far; "" before any of the run is done, or once all is.
+std::string time_left(std::size_t done, std::size_t total, double seconds) {
+    if (done == 0 || done >= total) return {};
+    return ", about " + rough_duration(seconds * static_cast<double>(total - done) / static_cast<double>(done)) + " left";
+}
+
+}  // namespace
+
 std::string progress_bar(std::size_t done, std::size_t total, double seconds, const char* unit) {
     constexpr int kWidth = 30;
     const int filled = total ? static_cast<int>(static_cast<double>(done) * kWidth / static_cast<double>(total)) : kWidth;
@@ -59,9 +83,37 @@ std::string progress_bar(std::size_t done, std::size_t total, double seconds, co
     for (int i = 0; i < kWidth; ++i) bar += i < filled ? '#' : '.';
     char tail[96];
     std::snprintf(tail, sizeof tail, "] %zu/%zu %s  %.1f s", done, total, unit, seconds);
-    return bar + tail;
+    // (the bar is redrawn in place: a shorter line must not leave the end of a longer one)
+    return bar + tail + time_left(done, total, seconds) + "\x1b[K";
 }
 
 bool stderr_is_terminal() { return isatty(fileno(stderr)) != 0; }
+
+ProgressReport::ProgressReport(std::string name, std::size_t total, const char* unit, bool terminal, bool quiet)
+    : name_(std::move(name)), total_(total), unit_(unit), terminal_(terminal), quiet_(quiet) {}
+
+std::string ProgressReport::line(std::size_t done, double seconds) const {
+    char head[96];
+    std::snprintf(head, sizeof head, ": %zu/%zu %s, %.1f s", done, total_, unit_, seconds);
+    return name_ + head + time_left(done, total_, seconds) + "\n";
+}
+
+std::string ProgressReport::update(std::size_t done, double seconds) {
+    done_ = done;
+    if (quiet_) return {};
+    if (terminal_) return progress_bar(done, total_, seconds, unit_);
+    const std::size_t tenths = total_ ? done * 10 / total_ : 10;
+    if (tenths <= tenths_printed_) return {};
+    tenths_printed_ = tenths;
+    return line(done, seconds);
+}
+
+std::string ProgressReport::finish(double seconds) {
+    if (quiet_) return {};
+    if (terminal_) return "\n";
+    if (tenths_printed_ >= 10) return {};
+    tenths_printed_ = 10;
+    return line(done_, seconds);
+}
 
 }  // namespace nestris

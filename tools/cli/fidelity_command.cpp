@@ -61,11 +61,11 @@ int run(const FidelityOptions& o) {
             games.push_back(g);
     const auto start = std::chrono::steady_clock::now();
     auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-    const bool bar = stderr_is_terminal();
+    ProgressReport report("nestris-ai fidelity", games.size(), "games", stderr_is_terminal(), false);
     const std::vector<FidelityResult> results = run_fidelity(rom, games, o.threads, [&](std::size_t done) {
-        if (bar) std::cerr << progress_bar(done, games.size(), seconds(), "games") << std::flush;
+        std::cerr << report.update(done, seconds()) << std::flush;
     });
-    if (bar) std::cerr << '\n';
+    std::cerr << report.finish(seconds()) << std::flush;
 
     std::size_t failed = 0;
     std::string failures;

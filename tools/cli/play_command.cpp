@@ -49,6 +49,7 @@ struct PlayOptions {
     std::string write_movie;
     std::string png;
     uint64_t png_every = 0;
+    int png_scale = 1;
     bool soak = false;
     std::string wav;
     std::optional<int> sample_rate;  // --wav's (48 000 Hz when not given)
@@ -108,6 +109,7 @@ int play(const PlayOptions& o) {
     if (own_input && (game_options || o.human))
         throw UsageError("--input and --movie exclude --level, --b-type, --height, --title-wait and --human (your input walks the menus)");
     if (o.png_every && o.png.empty()) throw UsageError("--png-every needs --png (the pictures are named after it)");
+    if (o.png_scale != 1 && o.png.empty()) throw UsageError("--png-scale is for --png");
     if (o.sample_rate && o.wav.empty()) throw UsageError("--sample-rate is for --wav");
     if (!o.wav.empty() && o.soak) throw UsageError("--wav is not for --soak (a soak's sound would fill the memory)");
     if (!o.wav.empty() && o.frames > emu::kMaxWavFrames)
@@ -303,7 +305,7 @@ int play(const PlayOptions& o) {
         if (!o.png.empty() && o.png_every && f % o.png_every == 0) {
             on_the_side = true;
             last_picture = png_name(o.png, f);
-            emu::write_png(last_picture, screen_of_state(nes));
+            emu::write_png(last_picture, emu::scaled(screen_of_state(nes), o.png_scale));
             on_the_side = false;
             if (!pictures++) first_picture = last_picture;
         }
@@ -372,7 +374,7 @@ int play(const PlayOptions& o) {
     }
     if (!o.png.empty()) {
         on_the_side = true;
-        emu::write_png(o.png, screen_of_state(nes));
+        emu::write_png(o.png, emu::scaled(screen_of_state(nes), o.png_scale));
         print("screenshot: %s, the state above (the screen drawn the frame after: the game shows a frame's state in "
               "the next); made from your ROM: keep it to yourself\n",
               o.png.c_str());
@@ -429,6 +431,8 @@ void add_play_command(CLI::App& app) {
                     "at most " + std::to_string(kMaxMovieRunFrames) + " frames");
     sub->add_option("--png", o->png, "screenshot at the end (PNG): the state printed");
     sub->add_option("--png-every", o->png_every, "with --png, also a screenshot every N frames (OUT-000123.png: frame 123)");
+    sub->add_option("--png-scale", o->png_scale, "with --png, each of the NES's 256x240 pixels as an NxN square (1-8, default 1)")
+        ->check(CLI::Range(1, 8));
     sub->add_option("--wav", o->wav,
                     "write the sound from power-on (menus, then the run) as a 16-bit PCM mono WAV (the APU's\n"
                     "five channels, the console's mixer and filters; held in memory, 96 KB a second at 48 kHz:\n"

@@ -38,20 +38,6 @@ std::string fixed(double value, int digits = 1) {
 // A rate 0-1 as a percentage: 0.601556 -> "60.2 %".
 std::string percent(double rate) { return fixed(rate * 100.0) + " %"; }
 
-// "45 s", "12 min", "3.5 h", "2.1 days": a rough duration.
-std::string rough_duration(double seconds) {
-    char text[32];
-    if (seconds < 90)
-        std::snprintf(text, sizeof text, "%.0f s", seconds);
-    else if (seconds < 90 * 60)
-        std::snprintf(text, sizeof text, "%.0f min", seconds / 60);
-    else if (seconds < 48 * 3600)
-        std::snprintf(text, sizeof text, "%.1f h", seconds / 3600);
-    else
-        std::snprintf(text, sizeof text, "%.1f days", seconds / 86400);
-    return text;
-}
-
 }  // namespace
 
 uint64_t simulate_bytes_per_game(bool csv) {
@@ -159,7 +145,8 @@ int run_simulate(const SimulateOptions& o) {
 
     const auto start = std::chrono::steady_clock::now();
     auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-    const bool bar = !o.quiet && stderr_is_terminal();
+    const bool terminal = stderr_is_terminal();
+    ProgressReport report("nestris-ai simulate", config.seeds.size(), "games", terminal, o.quiet);
     const unsigned threads = worker_count(config.seeds.size(), o.threads);
     const uint64_t result_bytes = config.seeds.size() * simulate_bytes_per_game(!o.csv.empty());
     bool noticed = o.quiet;
@@ -168,14 +155,14 @@ int run_simulate(const SimulateOptions& o) {
             const std::string notice = long_run_notice(config.seeds.size(), done, seconds(), threads, result_bytes);
             if (!notice.empty()) {
                 // On its own line, the bar (if any) going on below it.
-                std::cerr << (bar ? "\r\x1b[K" : "") << notice << '\n';
+                std::cerr << (terminal ? "\r\x1b[K" : "") << notice << '\n';
                 noticed = true;
             }
         }
-        if (bar) std::cerr << progress_bar(done, config.seeds.size(), seconds(), "games") << std::flush;
+        std::cerr << report.update(done, seconds()) << std::flush;
     };
     const std::vector<GameResult> results = simulate(config, progress);
-    if (bar) std::cerr << '\n';
+    std::cerr << report.finish(seconds()) << std::flush;
     const double elapsed = seconds();
     const SimulationSummary summary = summarize(results);
     std::vector<std::pair<std::string, double>> extra;
@@ -283,7 +270,8 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_option("--threads", o->threads, "threads (default: every core)");
     cmd->add_option("--json", o->json, "write the summary as JSON to this file ('-': stdout only)");
     cmd->add_option("--csv", o->csv, "write one CSV line per game to this file");
-    cmd->add_flag("--quiet", o->quiet, "no progress bar, and no word on a long run's time and memory");
+    cmd->add_flag("--quiet", o->quiet,
+                  "no progress (a bar on a terminal, else a line at each tenth of the run, each with the time left), and no word on a long run's time and memory");
     cmd->callback([o] {
         run_command("nestris-ai simulate", [o] { return run_simulate(*o); });
     });

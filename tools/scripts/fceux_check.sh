@@ -34,6 +34,9 @@
 # its configuration there ($HOME/.fceux/fceux.cfg, where --playmov leaves SDL.Movie set), never
 # the user's.
 set -eu
+case "${1:-}" in
+  -h|--help) sed -n '2,/^set -eu$/p' "$0" | sed -e '/^set -eu$/d' -e 's/^# \{0,1\}//'; exit 0 ;;
+esac
 
 # run_fceux SECONDS ARGS...: FCEUX headless under xvfb-run for at most SECONDS, its home (HOME,
 # FCEUX_HOME and the XDG directories its Qt build uses) in $out/fceux-home.

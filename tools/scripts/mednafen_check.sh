@@ -12,6 +12,9 @@
 # names; they are made from your ROM: keep them to yourself). Exit status 1 when a run could not
 # be made (a tool missing, no screenshot).
 set -eu
+case "${1:-}" in
+  -h|--help) sed -n '2,/^set -eu$/p' "$0" | sed -e '/^set -eu$/d' -e 's/^# \{0,1\}//'; exit 0 ;;
+esac
 rom="${1:?usage: tools/scripts/mednafen_check.sh path/to/tetris.nes [build-dir]}"
 build="${2:-build}"
 for tool in /usr/games/mednafen xvfb-run xdotool xwd convert; do
