@@ -463,6 +463,7 @@ async function startSound() {
     return;
   }
   state.audio = { context: new AudioContextClass({ latencyHint: 'interactive' }), node: null };
+  state.audio.context.onstatechange = showMute;  // (the browser may suspend it, and resume it)
   try {
     // A data: URL: the one-file page opened from disk has an opaque origin, from which a Blob
     // URL's module does not load; a data: URL's does (and does on a served page too).
@@ -507,8 +508,11 @@ function setMuted(muted) {
 function showMute() {
   const button = $('mute');
   button.setAttribute('aria-pressed', String(state.muted));
+  // "on" only once the sound plays: before the first gesture the browser allows none
+  const playing = Boolean(state.audio && state.audio.node && state.audio.context.state === 'running');
   if (state.audio && state.audio.error) button.textContent = 'Sound: none';
-  else button.textContent = state.muted ? 'Sound: off' : 'Sound: on';
+  else if (state.muted) button.textContent = 'Sound: off';
+  else button.textContent = playing ? 'Sound: on' : 'Sound: at a click';
   button.title = state.audio && state.audio.error ? `No sound: ${state.audio.error}`
     : state.audio ? 'Sound on or off (M); kept in this browser'
     : 'Sound starts at your first click or key; on or off (M), kept in this browser';

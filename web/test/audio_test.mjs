@@ -49,6 +49,7 @@ try {
   check(await page.$eval('#error', (e) => e.hidden), 'the ROM plays');
   check(await stats(page) === null, 'no sound before a gesture (the browser would refuse it)');
   check(/first click or key/.test(await page.$eval('#mute', (e) => e.title)), `the mute control says when sound starts: ${await page.$eval('#mute', (e) => e.title)}`);
+  check(await muteText(page) === 'Sound: at a click', `before a gesture it does not say "on": ${await muteText(page)}`);
 
   // The first click starts it.
   await page.click('#screen');
