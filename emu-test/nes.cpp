@@ -334,7 +334,9 @@ void Nes::oam_dma(uint8_t page) {
         p.oam[(p.oam_addr + i) & 0xFF] = bus.read(static_cast<uint16_t>((page << 8) | i));
     }
     if (log_ppu_writes_) log_write(0x4014, page, 0);
-    s_.cpu.stall(513 + static_cast<uint32_t>(s_.cpu.cycles() & 1));
+    // The console halts the CPU 513 cycles, 514 from an odd cycle; FCEUX (ppu.cpp B4014: 256
+    // reads and 256 writes of a cycle each) 512.
+    s_.cpu.stall(power_mode_ == PowerOn::Fceux ? 512 : 513 + static_cast<uint32_t>(s_.cpu.cycles() & 1));
 }
 
 void Nes::log_write(uint16_t reg, uint8_t value, uint16_t vram_addr) {

@@ -138,6 +138,8 @@ struct TraceOptions {
     std::string labels;
     std::string input;
     std::string output;
+    std::string movie;
+    std::string power_on = "hardware";
     uint64_t instructions = 100'000;
     uint64_t skip_frames = 0;
     uint64_t start_cycles = 0;
@@ -152,10 +154,23 @@ int trace(const TraceOptions& o) {
         auto nes = std::make_unique<Nes>(bytes);
         if (o.skip_frames > kMaxInputFrames)
             throw UsageError("--skip-frames is larger than " + std::to_string(kMaxInputFrames));
-        if (o.skip_frames) {
-            auto frames = parse_input(o.input);
-            frames.resize(o.skip_frames, 0);  // after the input: nothing pressed
-            nes->run_frames(frames);
+        const PowerOn mode = power_on_mode(o.power_on);
+        if (!o.movie.empty()) {
+            if (!o.input.empty()) throw UsageError("--input and --movie: give one of them");
+            Fm2Movie movie = load_movie(o.movie, nes->cartridge(), "trace");
+            fm2_power_on(*nes, movie, mode);
+            movie.frames.resize(std::max<size_t>(movie.frames.size(), o.skip_frames));  // after it: nothing pressed
+            for (uint64_t i = 0; i < o.skip_frames; ++i) {
+                const RunStatus s = run_fm2_frame(*nes, movie, i);
+                if (s != RunStatus::Reached) throw std::runtime_error("frame " + std::to_string(i + 1) + ": " + nes->stop_message(s));
+            }
+        } else {
+            if (mode != PowerOn::Hardware) nes->power_on(mode);
+            if (o.skip_frames) {
+                auto frames = parse_input(o.input);
+                frames.resize(o.skip_frames, 0);  // after the input: nothing pressed
+                nes->run_frames(frames);
+            }
         }
         if (!o.pc.empty()) nes->cpu().set_pc(addr(o.pc));
         const PeekFn peek = [&](uint16_t a) { return nes->peek(a); };
@@ -412,6 +427,7 @@ void add_emu_commands(CLI::App& app) {
         c->add_option("--skip-frames", o->skip_frames,
                       "iNES: run this many frames before tracing (at most " + std::to_string(kMaxInputFrames) + ")");
         c->add_option("--input", o->input, "iNES: input for the skipped frames (see run-rom)");
+        add_movie_options(*c, o->movie, o->power_on);
         c->add_option("--labels", o->labels, "ld65 -Ln label file, so addresses can be names");
         c->add_option("-o,--output", o->output,
                       "Write the trace here instead of stdout (as it is made, published whole at the end)");

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 using namespace nestris;
@@ -221,4 +222,32 @@ TEST_CASE("emu commands: run-rom reads a test ROM's report at $6000 (status, tex
             CHECK_THAT(r.out, Contains("test ROM status $03: failed"));
         }
     }
+}
+
+TEST_CASE("emu commands: trace --movie starts where run-rom --movie stops, from either power-on") {
+    test::ScratchDir dir("emu_cmd_trace_movie");
+    write_bytes(dir / "loop.nes", looping_rom());
+    const std::string rom = (dir / "loop.nes").string(), movie = (dir / "m.fm2").string();
+    write_bytes(dir / "m.fm2", [] {
+        const std::string text = "version 3\n|0|........|........||\n|0|R.....BA|........||\n|0|........|........||\n";
+        return std::vector<uint8_t>(text.begin(), text.end());
+    }());
+    std::set<std::string> cycles_seen;
+    for (const char* power_on : {"hardware", "fceux"}) {
+        INFO(power_on);
+        const test::CliResult ran = run_emu({"run-rom", rom, "--movie", movie, "--power-on", power_on, "--frames", "3"});
+        REQUIRE(ran.code == 0);
+        const size_t at = ran.out.find("ran 3 frames, ");
+        REQUIRE(at != std::string::npos);
+        const std::string cycles = ran.out.substr(at + 14, ran.out.find(' ', at + 14) - (at + 14));
+        const test::CliResult traced =
+            run_emu({"trace", rom, "--movie", movie, "--power-on", power_on, "--skip-frames", "3", "-n", "1"});
+        REQUIRE(traced.code == 0);
+        CHECK_THAT(traced.out, Contains("CYC:" + cycles + "\n"));
+        cycles_seen.insert(cycles);
+    }
+    CHECK(cycles_seen.size() == 2);  // the two power-ons are told apart
+    const test::CliResult both = run_emu({"trace", rom, "--movie", movie, "--input", "A", "--skip-frames", "1"});
+    CHECK(both.code == 2);
+    CHECK_THAT(both.err, Contains("--input and --movie"));
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # A movie `nestris-ai play --write-movie` writes of an AI game replays the game in FCEUX: played
-# there on the patched ROM (--playmov) and here, the game's RAM (the AI's own bytes and the stack
-# page left out: tools/scripts/fceux_check.sh --game-ram says why) must be the same after every
-# frame. 5 000 frames from level 19: no frame there ends in the middle of the game's work. Local
+# there on the patched ROM (--playmov) and here, the whole 2 KiB of RAM must be the same after
+# every frame, the AI's own bytes and the stack page too: they hold where each NMI stopped the
+# AI's search, so the NMI must stop it at the same instruction in FCEUX as here (the CPU's cycles,
+# OAM DMA's among them, counted as FCEUX counts them). 5 000 frames from level 19. Local
 # only: needs TETRIS_ROM and the Debian packages fceux and xvfb; prints SKIPPED otherwise.
 #   fceux_write_movie_test.sh SOURCE_DIR BUILD_DIR
 set -eu
@@ -21,7 +22,7 @@ cp "$TETRIS_ROM" "$work/tetris.nes"
   >"$work/play.txt"
 cat "$work/play.txt"
 status=0
-TMPDIR=$work/tmp sh "$src/tools/scripts/fceux_check.sh" --movie "$work/ai.fm2" --game-ram "$work/tetris-nestris-ai.nes" "$build" \
+TMPDIR=$work/tmp sh "$src/tools/scripts/fceux_check.sh" --movie "$work/ai.fm2" "$work/tetris-nestris-ai.nes" "$build" \
   >"$work/check.txt" || status=$?
 cat "$work/check.txt"
 [ $status = 0 ] || exit $status

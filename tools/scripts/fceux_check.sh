@@ -25,9 +25,10 @@
 # each rebirth (levelNumber $0044 from 255 to 0) seen in FCEUX and here, with its frame.
 # --game-ram: the game's RAM only, for a movie of an AI game (nestris-ai play --write-movie, the
 # patched ROM as ROM): the AI's own RAM (the build's RAM areas, from its cart/usage.txt) and the
-# stack page are left out. The AI searches in the time the game leaves it in each frame: those
-# bytes hold where the NMI stopped it, and in FCEUX they part from the AI's first frame on; the
-# game's bytes must not.
+# stack page are left out. The AI searches in the time the game leaves it in each frame, so those
+# bytes hold where each NMI stopped it: they are the first to part when the two emulators count
+# a cycle differently. Without --game-ram they are compared too (they must agree: the FCEUX test
+# of play --write-movie compares them); with it, whether the game itself parted.
 # Exit status 0 only when every frame is identical.
 # Needs the Debian packages fceux and xvfb.
 # FCEUX runs with a home of its own, a directory in the temporary directory: it reads and rewrites
