@@ -179,7 +179,7 @@ TEST_CASE("game_over: a human game goes on to the high scores and an AI game swi
     CHECK(t.m.read(zp + 1) == 0);
 }
 
-TEST_CASE("demo_tick: keeps the level up and ends the demo the original's way at its end frame or the curtain") {
+TEST_CASE("demo_tick: ends the demo the original's way at its end frame or the curtain, and leaves the level alone") {
     Machine t;
     const uint16_t buttons_page = static_cast<uint16_t>(t.sym("demoButtonsAddr") + 1);
     auto tick = [&] {  // the demo ends when the main loop finds its playback at the end page
@@ -187,16 +187,11 @@ TEST_CASE("demo_tick: keeps the level up and ends the demo the original's way at
         t.call("demo_tick");
         return t.m.read(buttons_page) == tetris::DEMO_BUTTONS_END;
     };
-    t.set("player1_levelNumber", 0);
+    t.set("player1_levelNumber", 0);  // (demo_pick raises it, before the first NMI)
     t.set("player1_playState", tetris::PLAY_STATE_ACTIVE);
     t.m.write16(t.sym("frameCounter"), 0x0501);
     CHECK_FALSE(tick());
-    const uint8_t demo_level = hooks::DEMO_LEVEL;
-    CHECK(demo_level >= 18);
-    CHECK(t.ram("player1_levelNumber") == demo_level);
-    t.set("player1_levelNumber", 21);  // level-ups stay
-    CHECK_FALSE(tick());
-    CHECK(t.ram("player1_levelNumber") == 21);
+    CHECK(t.ram("player1_levelNumber") == 0);
     t.m.write16(t.sym("frameCounter"), hooks::DEMO_END_FRAME - 1);
     CHECK_FALSE(tick());
     t.m.write16(t.sym("frameCounter"), hooks::DEMO_END_FRAME);  // the original demo's last frame
@@ -225,14 +220,21 @@ TEST_CASE("demo_pick: the game's pick on a copy of the RNG and the demo's pieces
     t.set("spawnCount", 9);
     t.set("demoIndex", 4);
     t.set("ai_mode", hooks::AI_MODE_HUMAN);
+    t.set("player1_levelNumber", 0);  // the game starts the demo at level 0
     REQUIRE(t.m.call(t.sym("game_chooseNextTetrimino_demo"), 10'000).ok());  // through the hook
     CHECK(t.ram("ai_mode") == hooks::AI_MODE_DEMO);  // the demo's first pick turns the AI on
+    const uint8_t demo_level = hooks::DEMO_LEVEL;
+    CHECK(demo_level >= 18);
+    CHECK(t.ram("player1_levelNumber") == demo_level);  // before the first NMI draws the level
     CHECK(t.m.cpu().a() == 0x0E);
     CHECK(t.m.read(seed) == 0x12);
     CHECK(t.m.read(seed + 1) == 0x34);
     CHECK(t.ram("spawnCount") == 10);
     CHECK(t.ram("demoIndex") == 5);
     CHECK(t.ram("spawnID") == 0x0E);
+    t.set("player1_levelNumber", 21);  // level-ups stay
+    REQUIRE(t.m.call(t.sym("game_chooseNextTetrimino_demo"), 10'000).ok());
+    CHECK(t.ram("player1_levelNumber") == 21);
 }
 
 TEST_CASE("title_enter: the AI off, the demo's pieces taken off spawnCount, the AI's RAM the original holds at 0 cleared") {

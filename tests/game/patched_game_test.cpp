@@ -88,6 +88,48 @@ TEST_CASE("real game: the AI demo starts and ends with the original's and leaves
     }
 }
 
+// The LEVEL box's pixels (its label and its two digits, nametable $22BA-$22BB: tile row 21,
+// columns 26-27) on the screen of the frame.
+static std::vector<uint8_t> level_box_pixels(const emu::Nes& nes) {
+    const emu::Image shot = nes.screenshot();
+    std::vector<uint8_t> out;
+    for (int y = 152; y < 184; ++y)
+        for (int x = 200; x < 232; ++x) out.insert(out.end(), shot.pixel(x, y), shot.pixel(x, y) + 3);
+    return out;
+}
+
+// Runs `nes` to the first frame of its game's play (player1_playState set by the game's init).
+static void run_to_play(emu::Nes& nes, uint8_t game_mode) {
+    for (int f = 0; f < 9000; ++f) {
+        if (nes.read_ram(tetris::gameMode) == game_mode && nes.read_ram(tetris::player1_playState) != 0) return;
+        nes.run_frame();
+    }
+    FAIL("the game never started");
+}
+
+TEST_CASE("real game: the demo shows LEVEL 19 in level 19's colours from its first frame, as an AI game at 19 does") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    emu::Nes demo(roms->patched), game(roms->patched);
+    run_to_play(demo, tetris::GAME_MODE_DEMO);  // no input: the title times out into the demo
+    game.run_input(game::menu_walk_input(game::MenuWalk{.level = 19}));
+    run_to_play(game, tetris::GAME_MODE_PLAY);
+    // Frame by frame from there: the same LEVEL box and the same palette (the level's colours).
+    for (int f = 0; f < 60; ++f) {
+        INFO("frame " << f << " of play");
+        CHECK((level_box_pixels(demo) == level_box_pixels(game)));  // (not expanded: 3 072 bytes)
+        CHECK((demo.ppu().palette == game.ppu().palette));
+        demo.run_frame();
+        game.run_frame();
+    }
+    CHECK(demo.read_ram(tetris::gameMode) == tetris::GAME_MODE_DEMO);
+    CHECK(demo.read_ram(tetris::player1_levelNumber) == 19);
+    CHECK(game.read_ram(tetris::player1_levelNumber) == 19);
+    // The digits drawn are 1 and 9 (this game's digit tiles are their values).
+    CHECK(demo.ppu().ciram[0x2BA] == 1);
+    CHECK(demo.ppu().ciram[0x2BB] == 9);
+}
+
 TEST_CASE("real game: Start in the AI demo goes back to the title as in the original") {
     const auto roms = game_roms_or_skip();
     if (!roms) return;
