@@ -44,7 +44,7 @@ TEST_CASE("real game: human play is frame-identical on the patched ROM (movies 1
 TEST_CASE("real game: human play is frame-identical on the patched ROM (movies 16-20)") { run_movies(116, 5); }
 
 // Below level 124 no frame of either game ends within 40 cycles of the NMI (MODEL.md "Time"), so
-// the hooks' few cycles (README, "Human play is untouched") change nothing: a game from a
+// the hooks' few cycles (docs/proofs/README.md, "Human play is untouched") change nothing: a game from a
 // model-made state at level 122, score 999 999, lag NMIs compared too.
 TEST_CASE("real game: human play at level 122 from a model-made state is identical, lag frames included") {
     const auto roms = game_roms_or_skip();

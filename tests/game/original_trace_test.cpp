@@ -201,8 +201,8 @@ TEST_CASE("real game: the original reads no free ROM when a lag NMI rewrites the
         if (site.range.rfind("FREED_", 0) == 0 && d.contains(site.pc)) continue;  // the poll (check_trace)
         if (site.range.rfind("HOOK_", 0) == 0 && site.kind == game::kExecute) continue;  // the game's code, run
         // Known and not fixed: from $81D9 the loop reads on (y wraps at $82D8) into the title
-        // screen's hook at $8254, and with A held from $80xx into the init's at $80E0 (README,
-        // "Human play is untouched": a sprite of such a frame; neither hook writes a $FF, the
+        // screen's hook at $8254, and with A held from $80xx into the init's at $80E0
+        // (docs/proofs/README.md, "Human play is untouched": a sprite of such a frame; neither hook writes a $FF, the
         // loop's end, where the original has none, so the loop runs as long).
         const bool loop = site.pc >= tetris::game_spriteLoaderLoop && site.pc <= tetris::game_spriteLoaderLoop_last;
         if ((site.range == "HOOK_TITLE_ENTER" || site.range == "HOOK_INIT_UNPACK") && loop) continue;

@@ -249,7 +249,7 @@ int play(const PlayOptions& o) {
     bool was_in_game = false, started = false;
     uint8_t last_count = nes.read_ram(t::spawnCount), last_state = nes.read_ram(t::player1_playState);
     uint64_t crash_frame = 0;
-    // The rebirth: level 255 to 0, the level counter's wrap (README, "The rebirth on the unmodified game").
+    // The rebirth: level 255 to 0, the level counter's wrap (docs/measurements/lag-and-crashes.md, "The rebirth on the unmodified game").
     uint64_t rebirths = 0, first_rebirth = 0;
     uint8_t last_level = nes.read_ram(t::player1_levelNumber);
     uint64_t pictures = 0;

@@ -1,0 +1,128 @@
+# README.md is the front door: a player reads its Play part first, so it must stay short, and the
+# proofs and measurements it links to must be there. Checks, with no ROM and no build:
+#   - README.md has at most MAX_LINES lines;
+#   - its first level-2 heading is "## Play", and the lines before the next level-2 heading (where
+#     the contributors' part starts) are at most MAX_PLAY_LINES;
+#   - every relative link in README.md and in docs/**/*.md names a file or folder that exists, and
+#     a link with #anchor (or a bare #anchor) names a heading of that Markdown file (GitHub's
+#     anchors: lower case, punctuation dropped, spaces to hyphens).
+# Run by ctest:
+#   cmake -DSOURCE_DIR=<repo> [-DREADME=<file>] -P check_docs.cmake
+# README defaults to SOURCE_DIR/README.md (another file: to try the check on a copy).
+cmake_minimum_required(VERSION 3.20)
+set(MAX_LINES 400)
+set(MAX_PLAY_LINES 150)
+if(NOT README)
+  set(README "${SOURCE_DIR}/README.md")
+endif()
+
+# Markdown as a CMake string: ';' '[' ']' would split or group list items, so they are swapped
+# for markers first (and the link pattern is written with the markers).
+function(read_markdown file out)
+  file(READ "${file}" text)
+  string(REPLACE ";" "@SEMI@" text "${text}")
+  string(REPLACE "[" "@LB@" text "${text}")
+  string(REPLACE "]" "@RB@" text "${text}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+function(count_lines text out)
+  string(REGEX MATCHALL "\n" newlines "${text}")
+  list(LENGTH newlines n)
+  set(${out} ${n} PARENT_SCOPE)
+endfunction()
+
+# The anchors of a Markdown file's headings (outside fenced and indented code).
+function(heading_anchors file out)
+  read_markdown("${file}" text)
+  string(REGEX MATCHALL "(^|\n)#+ [^\n]*" headings "${text}")
+  set(anchors "")
+  foreach(h IN LISTS headings)
+    string(REGEX REPLACE "^\n?#+ +" "" h "${h}")
+    string(REPLACE "@SEMI@" ";" h "${h}")
+    string(REPLACE "@LB@" "[" h "${h}")
+    string(REPLACE "@RB@" "]" h "${h}")
+    string(TOLOWER "${h}" h)
+    string(STRIP "${h}" h)
+    string(REGEX REPLACE "[^a-z0-9 _-]" "" h "${h}")
+    string(REPLACE " " "-" h "${h}")
+    list(APPEND anchors "${h}")
+  endforeach()
+  set(${out} "${anchors}" PARENT_SCOPE)
+endfunction()
+
+set(bad "")
+
+# The length of README and of its Play part.
+read_markdown("${README}" readme)
+count_lines("${readme}" lines)
+if(lines GREATER MAX_LINES)
+  list(APPEND bad "README.md has ${lines} lines, more than ${MAX_LINES}: move proofs and measurements to docs/ and link them")
+endif()
+string(FIND "${readme}" "\n## " first)
+if(first LESS 0)
+  list(APPEND bad "README.md has no level-2 heading: it must start with \"## Play\"")
+else()
+  math(EXPR after "${first} + 1")
+  string(SUBSTRING "${readme}" ${after} -1 rest)
+  if(NOT rest MATCHES "^## Play\n")
+    string(REGEX MATCH "^[^\n]*" heading "${rest}")
+    list(APPEND bad "README.md's first level-2 heading is \"${heading}\", not \"## Play\": players read first")
+  endif()
+  string(SUBSTRING "${rest}" 1 -1 rest)
+  string(FIND "${rest}" "\n## " second)
+  if(second LESS 0)
+    list(APPEND bad "README.md has no level-2 heading after \"## Play\" (the contributors' part)")
+  else()
+    math(EXPR play_end "${after} + 1 + ${second} + 1")
+    string(SUBSTRING "${readme}" 0 ${play_end} play)
+    count_lines("${play}" play_lines)
+    if(play_lines GREATER MAX_PLAY_LINES)
+      list(APPEND bad "README.md's part before its contributors' heading has ${play_lines} lines, more than ${MAX_PLAY_LINES}")
+    endif()
+  endif()
+endif()
+
+# The links of README and of every Markdown file under docs/.
+file(GLOB_RECURSE docs "${SOURCE_DIR}/docs/*.md")
+set(checked 0)
+foreach(file IN LISTS README docs)
+  read_markdown("${file}" text)
+  get_filename_component(dir "${file}" DIRECTORY)
+  file(RELATIVE_PATH name "${SOURCE_DIR}" "${file}")
+  string(REGEX MATCHALL "@RB@\\(([^) \n]+)\\)" links "${text}")
+  foreach(link IN LISTS links)
+    string(REGEX REPLACE "^@RB@\\((.*)\\)$" "\\1" target "${link}")
+    string(REPLACE "@SEMI@" ";" target "${target}")
+    if(target MATCHES "^[a-z]+:")  # http:, https:, mailto:: not ours to check
+      continue()
+    endif()
+    math(EXPR checked "${checked} + 1")
+    set(anchor "")
+    if(target MATCHES "#")
+      string(REGEX REPLACE "^[^#]*#" "" anchor "${target}")
+      string(REGEX REPLACE "#.*$" "" target "${target}")
+    endif()
+    if(target STREQUAL "")
+      set(path "${file}")
+    else()
+      get_filename_component(path "${target}" ABSOLUTE BASE_DIR "${dir}")
+    endif()
+    if(NOT EXISTS "${path}")
+      list(APPEND bad "${name}: the link (${target}) names no file")
+      continue()
+    endif()
+    if(NOT anchor STREQUAL "")
+      heading_anchors("${path}" anchors)
+      if(NOT anchor IN_LIST anchors)
+        list(APPEND bad "${name}: the link (${target}#${anchor}) names no heading of that file")
+      endif()
+    endif()
+  endforeach()
+endforeach()
+
+if(bad)
+  list(JOIN bad "\n  " text)
+  message(FATAL_ERROR "README and docs/:\n  ${text}")
+endif()
+message(STATUS "docs: README.md ${lines} lines (at most ${MAX_LINES}), its Play part ${play_lines} (at most ${MAX_PLAY_LINES}); ${checked} relative links reach their files and headings")
