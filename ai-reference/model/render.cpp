@@ -1,7 +1,7 @@
 #include "ai-reference/model/render.hpp"
 
+#include "base/canvas.hpp"
 #include "base/png.hpp"
-
 
 #include <array>
 #include <sstream>
@@ -73,73 +73,6 @@ const char* ansi_for_tile(uint8_t tile) {
     default: return "\x1b[33m";
     }
 }
-
-// 3x5 digits and the letters of the panel's words (LINES, SCORE, LEVEL, NEXT), one row per
-// string, '#' = pixel; anything else is blank.
-const std::array<const char*, 5>& glyph(char c) {
-    static const std::array<std::array<const char*, 5>, 10> digits{{
-        {"###", "#.#", "#.#", "#.#", "###"}, {".#.", "##.", ".#.", ".#.", "###"},
-        {"###", "..#", "###", "#..", "###"}, {"###", "..#", "###", "..#", "###"},
-        {"#.#", "#.#", "###", "..#", "..#"}, {"###", "#..", "###", "..#", "###"},
-        {"###", "#..", "###", "#.#", "###"}, {"###", "..#", ".#.", ".#.", ".#."},
-        {"###", "#.#", "###", "#.#", "###"}, {"###", "#.#", "###", "..#", "###"},
-    }};
-    static const struct {
-        char c;
-        std::array<const char*, 5> rows;
-    } letters[] = {
-        {'C', {"###", "#..", "#..", "#..", "###"}}, {'E', {"###", "#..", "##.", "#..", "###"}},
-        {'I', {"###", ".#.", ".#.", ".#.", "###"}}, {'L', {"#..", "#..", "#..", "#..", "###"}},
-        {'N', {"##.", "#.#", "#.#", "#.#", "#.#"}}, {'O', {"###", "#.#", "#.#", "#.#", "###"}},
-        {'R', {"##.", "#.#", "##.", "#.#", "#.#"}}, {'S', {"###", "#..", "###", "..#", "###"}},
-        {'T', {"###", ".#.", ".#.", ".#.", ".#."}}, {'V', {"#.#", "#.#", "#.#", "#.#", ".#."}},
-        {'X', {"#.#", "#.#", ".#.", "#.#", "#.#"}},
-    };
-    static const std::array<const char*, 5> blank{"...", "...", "...", "...", "..."};
-    if (c >= '0' && c <= '9') return digits[static_cast<std::size_t>(c - '0')];
-    for (const auto& letter : letters)
-        if (letter.c == c) return letter.rows;
-    return blank;
-}
-
-class Canvas {
-public:
-    Canvas(int w, int h, int scale) : scale_(scale) {
-        img_.width = w * scale;
-        img_.height = h * scale;
-        img_.rgb.assign(static_cast<std::size_t>(img_.width) * static_cast<std::size_t>(img_.height) * 3, 0);
-    }
-    void pixel(int x, int y, uint32_t rgb) {
-        for (int dy = 0; dy < scale_; ++dy)
-            for (int dx = 0; dx < scale_; ++dx) {
-                const int px = x * scale_ + dx, py = y * scale_ + dy;
-                if (px < 0 || py < 0 || px >= img_.width || py >= img_.height) continue;
-                uint8_t* p = &img_.rgb[(static_cast<std::size_t>(py) * static_cast<std::size_t>(img_.width) +
-                                        static_cast<std::size_t>(px)) * 3];
-                p[0] = static_cast<uint8_t>(rgb >> 16);
-                p[1] = static_cast<uint8_t>(rgb >> 8);
-                p[2] = static_cast<uint8_t>(rgb);
-            }
-    }
-    void rect(int x, int y, int w, int h, uint32_t rgb) {
-        for (int j = 0; j < h; ++j)
-            for (int i = 0; i < w; ++i) pixel(x + i, y + j, rgb);
-    }
-    void text(int x, int y, const std::string& s, uint32_t rgb) {
-        for (char c : s) {
-            const auto& g = glyph(c);
-            for (int r = 0; r < 5; ++r)
-                for (int k = 0; k < 3; ++k)
-                    if (g[static_cast<std::size_t>(r)][k] == '#') pixel(x + k, y + r, rgb);
-            x += 4;
-        }
-    }
-    RgbImage take() { return std::move(img_); }
-
-private:
-    int scale_;
-    RgbImage img_;
-};
 
 // An 8x8 block in the style of the game's three block tiles.
 void draw_block(Canvas& c, int x, int y, uint8_t tile, const std::array<uint8_t, 4>& colours) {
@@ -248,7 +181,8 @@ RgbImage render_image(const GameState& s, int scale) {
         for (const Cell cell : kOrientationCells[s.nextPiece])
             draw_block(c, kPanelX + 16 + cell.dx * kCell, kBoardY + 44 + cell.dy * kCell, tile, colours);
     }
-    return c.take();
+    const int w = c.width(), h = c.height();
+    return RgbImage{w, h, c.take_rgb()};
 }
 
 void write_png(const std::string& path, const RgbImage& image) {

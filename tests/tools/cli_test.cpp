@@ -13,6 +13,7 @@
 #include "tools/cli/command_line.hpp"
 #include "tools/cli/model_commands.hpp"
 #include "tools/cli/play_command.hpp"
+#include "tools/cli/results_chart.hpp"
 #include "ai-reference/model/power_on.hpp"
 #include "patcher/release_record.hpp"
 #include "release_record_text.hpp"
@@ -353,6 +354,61 @@ TEST_CASE("cli: simulate rounds what it measures (one decimal, rates in per cent
     CHECK(has(R"(top-out rate [0-9]+\.[0-9] %, max-out rate [0-9]+\.[0-9] %, tetris rate [0-9]+\.[0-9] %\n)"));
     CHECK(has(R"(may-crash, MODEL.md "Time"\): rate [0-9]+\.[0-9] %\n)"));
     CHECK(has(R"(lines mean [0-9]+\.[0-9] median [0-9]+\.[0-9] )"));
+}
+
+TEST_CASE("cli: simulate --histogram: a bin's count by value, the bars' heights by count") {
+    const std::vector<uint32_t> few{0, 0, 0, 5, 9};
+    Histogram h = make_histogram(few, 60);
+    CHECK(h.bin_width == 1);
+    CHECK(h.counts == std::vector<uint32_t>{3, 0, 0, 0, 0, 1, 0, 0, 0, 1});
+    const std::vector<uint32_t> wide{0, 119, 120, 999999};
+    h = make_histogram(wide, 60);
+    CHECK(h.bin_width == 16667);                  // 999 999 in the 60th bin, not a 61st
+    CHECK(h.counts.size() == 60);
+    CHECK(h.counts.front() == 3);
+    CHECK(h.counts.back() == 1);
+    CHECK(make_histogram(std::vector<uint32_t>{4294967295u}, 60).counts.size() == 60);
+    CHECK(make_histogram(std::vector<uint32_t>{}, 60).counts == std::vector<uint32_t>{0});
+    CHECK_THROWS_AS(make_histogram(few, 0), std::invalid_argument);
+    CHECK_THROWS_AS(results_chart({}), std::invalid_argument);
+
+    // Three games with 10 lines and one with 0 (the lines panel's bars are green): the 10-line
+    // bar three times the 0-line bar's height.
+    std::vector<GameResult> results(4);
+    for (int i = 0; i < 3; ++i) results[static_cast<std::size_t>(i)].lines = 10;
+    const Canvas chart = results_chart(results);
+    auto green_height = [&](int bin) {  // bars 27 logical pixels apart here (300 / 11 bins), at x 12 on
+        const int x = (12 + bin * 27 + 5) * 2;
+        int n = 0;
+        for (int y = 0; y < chart.height() / 3; ++y) {
+            const uint8_t* p = &chart.rgb()[(static_cast<std::size_t>(y) * static_cast<std::size_t>(chart.width()) + x) * 3];
+            if (p[0] == 0x58 && p[1] == 0xD8 && p[2] == 0x54) ++n;
+        }
+        return n;
+    };
+    CHECK(green_height(10) == 140);  // the most games: the bars' whole height (70, scale 2)
+    CHECK(green_height(0) == 2 * 24);  // a third of 70, rounded up
+    CHECK(green_height(5) == 0);
+}
+
+TEST_CASE("cli: simulate --histogram writes its PNG whole, and a bad path is refused before the games") {
+    ScratchDir dir("cli_simulate_histogram");
+    const std::string png = (dir / "h.png").string();
+    CliResult r = run_commands(add_simulate_command, {"simulate", "--player", "drop", "--games", "3", "--quiet",
+                                                      "--histogram", png});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    const std::vector<uint8_t> bytes = read_file(png);
+    REQUIRE(bytes.size() > 8);
+    CHECK(std::string(bytes.begin() + 1, bytes.begin() + 4) == "PNG");
+    // A directory as the file: refused at once (exit 1), before any game (no summary printed).
+    std::filesystem::create_directory(dir / "d");
+    r = run_commands(add_simulate_command, {"simulate", "--player", "drop", "--games", "3", "--quiet", "--histogram",
+                                            (dir / "d").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("nestris-ai simulate: error:"));
+    CHECK(r.out.find("games (drop") == std::string::npos);
+    CHECK(dir.listing() == std::vector<std::string>{"d", "h.png"});
 }
 
 TEST_CASE("cli: render says what it wrote, labels its picture in words, and starts at play's level 19") {

@@ -5,6 +5,8 @@
 #include "base/file_io.hpp"
 #include "tools/cli/command_line.hpp"
 #include "tools/cli/model_commands.hpp"
+#include "tools/cli/results_chart.hpp"
+#include "base/png.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/power_on.hpp"
 #include "ai-reference/model/render.hpp"
@@ -78,6 +80,7 @@ struct SimulateOptions {
     uint32_t idle = 18700;
     bool boards = false;
     std::string png_dir;
+    std::string histogram;
 };
 
 // What the cartridge's games add to the summary: did it keep up with the game?
@@ -127,6 +130,8 @@ int run_simulate(const SimulateOptions& o) {
     } else {
         throw UsageError("unknown player '" + o.player + "' (ai, cart, drop, movie)");
     }
+    // A bad output is refused before the games, not after them.
+    check_outputs({o.json == "-" ? std::string() : o.json, o.csv, o.histogram});
     if (!o.png_dir.empty()) std::filesystem::create_directories(o.png_dir);
     CartFigures cart;
     std::mutex print_mutex;
@@ -187,6 +192,10 @@ int run_simulate(const SimulateOptions& o) {
         std::ostringstream out;
         write_results_csv(out, results);
         write_text_atomically(o.csv, out.str());
+    }
+    if (!o.histogram.empty() && !results.empty()) {
+        const Canvas chart = results_chart(results);
+        write_file_atomically(o.histogram, encode_png(chart.width(), chart.height(), chart.rgb()));
     }
     if (o.json != "-") {
         std::cout << summary.games << " games (" << o.player << ", level " << o.level << ", " << o.type
@@ -270,6 +279,8 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_option("--threads", o->threads, "threads (default: every core)");
     cmd->add_option("--json", o->json, "write the summary as JSON to this file ('-': stdout only)");
     cmd->add_option("--csv", o->csv, "write one CSV line per game to this file");
+    cmd->add_option("--histogram", o->histogram,
+                    "write the games' lines per game as a bar chart (PNG), their final scores' and levels' below");
     cmd->add_flag("--quiet", o->quiet,
                   "no progress (a bar on a terminal, else a line at each tenth of the run, each with the time left), and no word on a long run's time and memory");
     cmd->callback([o] {
