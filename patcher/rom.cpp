@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <string_view>
+#include <utility>
 
 namespace nestris {
 namespace {
@@ -290,5 +292,76 @@ RomIdentity identify_rom(std::span<const uint8_t> file, const IdentifyContext& c
     }
     return id;
 }
+
+namespace {
+
+// Archives players often drop instead of the ROM inside them (magic numbers at offset 0).
+struct Archive {
+    std::string_view magic, name, verb;
+};
+constexpr Archive kArchives[] = {
+    {{"PK\x03\x04", 4}, "zip", "unzip"},
+    {{"PK\x05\x06", 4}, "zip", "unzip"},  // an empty zip
+    {{"7z\xBC\xAF\x27\x1C", 6}, "7-Zip", "extract"},
+    {{"Rar!\x1A\x07", 6}, "RAR", "extract"},
+    {{"\x1F\x8B", 2}, "gzip", "extract"},
+};
+
+}  // namespace
+
+std::string refusal_reason(std::span<const uint8_t> file, const RomIdentity& id, std::span<const KnownRom> catalogue) {
+    if (id.kind == RomKind::Refused || id.kind == RomKind::Patched) return id.summary();
+    const std::string_view start(reinterpret_cast<const char*>(file.data()), file.size());
+    for (const Archive& a : kArchives) {
+        if (start.starts_with(a.magic))
+            return "it is a " + std::string(a.name) + " archive, not a ROM: " + std::string(a.verb) +
+                   " it first, then open the .nes file inside it";
+    }
+    if (file.empty()) return "the file is empty";
+    for (const KnownRom& known : catalogue) {
+        // A known dump with bytes appended: its first bytes are the whole game, with or without header.
+        const uint64_t whole = known.header.expected_file_size();
+        for (const auto& [size, sha1] : {std::pair{whole, known.file_sha1}, std::pair{whole - kInesHeaderSize, known.payload_sha1}}) {
+            if (file.size() <= size || sha1_hex(file.first(static_cast<size_t>(size))) != sha1) continue;
+            return std::string(known.name) + " with " + std::to_string(file.size() - size) +
+                   " extra bytes appended: its first " + std::to_string(size) + " bytes are the game (SHA-1 " +
+                   std::string(sha1) + ") and the last " + std::to_string(file.size() - size) +
+                   " are not part of it. " +
+                   (known.supported ? "Remove them, or copy or dump the game again"
+                                    : "And it is not supported: " + std::string(known.refusal));
+        }
+    }
+    const KnownRom* wanted = nullptr;
+    for (const KnownRom& known : catalogue) {
+        if (known.supported && !wanted) wanted = &known;
+    }
+    if (!wanted) return id.summary();
+    const std::string name(wanted->name);
+    const bool games_header = id.header && encode_ines(*id.header) == encode_ines(wanted->header);
+    // Cut short: the header is the game's, the file smaller than the header says (the bytes there
+    // cannot be checked: no checksum of part of the game is known).
+    const uint64_t whole = wanted->header.expected_file_size();
+    if (games_header && file.size() < whole)
+        return "a dump cut short: it has " + name + "'s iNES header, so it should be " + std::to_string(whole) +
+               " bytes, but it has only " + std::to_string(file.size()) + " (" + std::to_string(whole - file.size()) +
+               " missing). Copy or dump the game again, whole";
+    std::string what;
+    if (id.header && id.header->tv == TvSystem::Pal)
+        what = "a PAL game (its iNES header says so; 50 frames a second): nestris-ai patches only the NTSC game, " + name;
+    else if (games_header)
+        what = "not " + name + " as dumped from the cartridge";
+    else if (id.header)
+        what = "another NES game, not " + name + " (" + id.header->describe() + ")";
+    else
+        what = "not " + name + " (no iNES header, and not a headerless dump of the game)";
+    for (const std::string& note : id.notes) {
+        // What identify found odd about the file (its header, its size), except what was said above.
+        if (note.starts_with("no iNES header") || note.find("PAL") != std::string::npos) continue;
+        what += "; " + note;
+    }
+    return what + ". nestris-ai needs " + name + ": SHA-1 " + std::string(wanted->file_sha1) +
+           " with its iNES header (" + std::string(wanted->payload_sha1) + " without)";
+}
+
 
 }  // namespace nestris

@@ -126,6 +126,13 @@ struct IdentifyContext {
 
 RomIdentity identify_rom(std::span<const uint8_t> file, const IdentifyContext& context);
 
+// Why a file that identify_rom does not call patchable cannot be patched, as one sentence a
+// player can act on (the page's line beside its drop zone, identify's error line): the usual
+// mistakes first (an archive, a dump cut short or with bytes appended, the PAL game), then what
+// the file is and the checksum nestris-ai wants. For a known game it refuses and a ROM already
+// patched: id.summary().
+std::string refusal_reason(std::span<const uint8_t> file, const RomIdentity& id, std::span<const KnownRom> catalogue);
+
 // Finds the nestris-ai signature in the PRG of a file (header or not); nullopt if absent.
 std::optional<NestrisSignature> find_signature(std::span<const uint8_t> file, uint32_t this_build_id);
 

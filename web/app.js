@@ -29,6 +29,11 @@ const PAD = [[1, BUTTON.A], [0, BUTTON.B], [8, BUTTON.Select], [9, BUTTON.Start]
 const STEP_MODE = new URLSearchParams(location.search).has('step');
 
 const $ = (id) => document.getElementById(id);
+// A touch device (a phone, a tablet): the page says "tap", not "drop" or "click", its controls are
+// fingertip-sized (style.css, under html.touch-device), and the touch controls show by default.
+const TOUCH_DEVICE = window.matchMedia('(pointer: coarse)').matches || navigator.maxTouchPoints > 0;
+document.documentElement.classList.toggle('touch-device', TOUCH_DEVICE);
+const tapOr = (mouse, touch) => (TOUCH_DEVICE ? touch : mouse);
 const state = { module: null, patcher: null, console: null, patched: null, release: null,
                 keys: 0, touch: 0, chord: -1, chordName: null, running: false, paused: false, jammed: false, last: 0, debt: 0,
                 rom: null, patch: null, playing: null, keymap: null, scale: 'auto',
@@ -188,7 +193,9 @@ function openRom(bytes, name, id) {
     playable = bytes;
     note = `${name} plays as it is: it is already patched by this build of nestris-ai, so there is nothing to patch.`;
   } else {
-    return refuse(`${describe(name, id)} cannot be patched: ${id.summary}.`);
+    // Why, as a player can act on it (nestris_web.cpp: an archive, a dump cut short or with bytes
+    // appended, the PAL game, or the checksum wanted).
+    return refuse(`${describe(name, id)} cannot be patched: ${id.refusal}.`);
   }
   const problem = play(playable, name, note);
   if (problem) return refuse(`${name}: ${problem}`);
@@ -212,7 +219,7 @@ function openPatch(bytes, name, id) {
   if (state.rom) return applyPatch(state.rom);
   showError('');
   showIdentity(id);
-  showNotice(`${name}: ${id.summary}. Now drop the ROM to apply it to.`);
+  showNotice(`${name}: ${id.summary}. Now ${tapOr('drop', 'open')} the ROM to apply it to.`);
 }
 
 function applyPatch(rom) {
@@ -338,7 +345,7 @@ async function pictureSha1() {
 function touchShown() {
   const choice = stored(TOUCH_STORE);
   if (choice !== null) return choice === '1';
-  return window.matchMedia('(pointer: coarse)').matches || navigator.maxTouchPoints > 0;
+  return TOUCH_DEVICE;
 }
 
 function layoutScreen() {
@@ -349,14 +356,15 @@ function layoutScreen() {
   const dpr = window.devicePixelRatio || 1;
   const full = document.fullscreenElement === $('player');
   const touchHeight = $('touch').hidden ? 0 : $('touch').getBoundingClientRect().height + 12;
+  const barHeight = $('bar').getBoundingClientRect().height + 16;  // the bar stays in full screen
   let width, height;
   if (full) {
     width = window.innerWidth;
-    height = window.innerHeight - touchHeight;
+    height = window.innerHeight - touchHeight - barHeight;
   } else {
     width = $('player').clientWidth;
     const top = canvas.getBoundingClientRect().top + window.scrollY;
-    height = window.innerHeight - top - touchHeight - $('bar').getBoundingClientRect().height - 16;
+    height = window.innerHeight - top - touchHeight - barHeight;
   }
   let cssWidth, cssHeight;
   if (state.scale === 'fit') {
@@ -512,10 +520,10 @@ function showMute() {
   const playing = Boolean(state.audio && state.audio.node && state.audio.context.state === 'running');
   if (state.audio && state.audio.error) button.textContent = 'Sound: none';
   else if (state.muted) button.textContent = 'Sound: off';
-  else button.textContent = playing ? 'Sound: on' : 'Sound: at a click';
+  else button.textContent = playing ? 'Sound: on' : `Sound: at a ${tapOr('click', 'tap')}`;
   button.title = state.audio && state.audio.error ? `No sound: ${state.audio.error}`
     : state.audio ? 'Sound on or off (M); kept in this browser'
-    : 'Sound starts at your first click or key; on or off (M), kept in this browser';
+    : `Sound starts at your first ${tapOr('click or key', 'tap')}; on or off (M), kept in this browser`;
 }
 
 // The worklet's counts (samples received and played, underruns, ...), for the page's test.

@@ -85,9 +85,10 @@ public:
     // build's; without it a BPS is still described, only not named as this build's.
     void load_bps(const std::string& bps_file) { bps_.assign(bps_file.begin(), bps_file.end()); }
 
-    // JSON: kind, summary, patchable, sha1, crc32, size, notes. A patch file (IPS or BPS) is
-    // identified as `nestris-ai identify` does (identify_patch_file): kind "patch", with
-    // format, readable, damage and this_build, its facts as notes.
+    // JSON: kind, summary, patchable, refusal (why not, for a player; "" when patchable), sha1,
+    // crc32, size, notes. A patch file (IPS or BPS) is identified as `nestris-ai identify` does
+    // (identify_patch_file): kind "patch", with format, readable, damage and this_build, its
+    // facts as notes.
     std::string identify(const std::string& file) const {
         if (const auto patch = patch_identity(file)) {
             std::ostringstream o;
@@ -110,7 +111,9 @@ public:
           << ",\"patchable\":" << (id.patchable() ? "true" : "false") << ",\"sha1\":" << json_string(id.file_sha1)
           << ",\"crc32\":" << json_string(crc32_hex(id.file_crc32)) << ",\"size\":" << id.file_size
           << ",\"payload_sha1\":" << json_string(id.payload_sha1)
-          << ",\"payload_crc32\":" << json_string(crc32_hex(id.payload_crc32)) << ",\"notes\":[";
+          << ",\"payload_crc32\":" << json_string(crc32_hex(id.payload_crc32))
+          << ",\"refusal\":" << json_string(id.patchable() ? "" : refusal_reason(bytes_of(file), id, catalogue()))
+          << ",\"notes\":[";
         for (size_t i = 0; i < id.notes.size(); ++i) o << (i ? "," : "") << json_string(id.notes[i]);
         o << "]}";
         return o.str();
@@ -163,7 +166,7 @@ public:
                     std::string hint;
                     if (id.kind == RomKind::Headerless || id.kind == RomKind::OriginalReheader)
                         hint = " (the ROM is " + id.summary() +
-                               "; BPS patches are made for the file with its standard header: drop the ROM alone "
+                               "; BPS patches are made for the file with its standard header: open the ROM alone "
                                "to patch it)";
                     throw BpsError(e.what() + hint);
                 }

@@ -33,6 +33,21 @@ TEST_CASE("cli: identify says what a file is, with exit codes") {
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Contains("unknown NES ROM") && Contains("SHA-1 ") && Contains("CRC32 ") &&
                           Contains("mapper 1 (MMC1)") && Contains("matches no known dump"));
+    // Why it cannot be patched, on the error line: the checksum wanted.
+    CHECK_THAT(r.err, Contains("nestris-ai identify: error: ") && Contains("cannot be patched: ") &&
+                          Contains("nestris-ai needs Tetris (USA): SHA-1 77747840541BFC62A28A5957692A98C550BD6B2B"));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    // The usual mistakes, each said: an archive, a dump cut short, bytes appended to the game.
+    write_plain(dir / "game.zip", std::vector<uint8_t>{'P', 'K', 3, 4, 20, 0, 0, 0});
+    r = run_cli({"identify", (dir / "game.zip").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("it is a zip archive, not a ROM: unzip it first"));
+    std::vector<uint8_t> cut = synthetic_rom(3);
+    cut.resize(30000);
+    write_plain(dir / "cut.nes", cut);
+    r = run_cli({"identify", (dir / "cut.nes").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("a dump cut short") && Contains("should be 49168 bytes, but it has only 30000"));
     write_plain(dir / "patched.nes", apply_ips(synthetic_rom(3), cart_patch(shipped_cart())));
     r = run_cli({"identify", (dir / "patched.nes").string()});
     CHECK(r.code == 0);

@@ -242,7 +242,8 @@ void add_identify(CLI::App& app) {
                 "(refused: PAL), ROMs already patched by nestris-ai (version and build; a headerless dump\n"
                 "patched 16 bytes off by a generic IPS tool is named as such), IPS and BPS patches (what\n"
                 "they write and for which file; this build's own), and prints the checksums and iNES\n"
-                "fields of anything else.\n"
+                "fields of anything else, and why it cannot be patched (an archive to unzip first, a dump\n"
+                "cut short or with bytes appended, a PAL game, another game: the SHA-1 it needs).\n"
                 "Exit status: 0 recognised; 1 not a ROM or patch it knows, damaged, or unreadable; 2 usage.");
     sub->callback([path] {
         run_command("nestris-ai identify", [&] {
@@ -266,8 +267,11 @@ void add_identify(CLI::App& app) {
             const RomIdentity id = identify_rom(file, this_build_context());
             print_identity(std::cout, *path, id);
             if (id.patchable()) std::cout << "  -> nestris-ai patch " << path->string() << "\n";
+            // A file it does not know: why it cannot be patched is the error line (the page's too).
+            if (id.kind == RomKind::Unknown)
+                throw PatchError(path->string() + " cannot be patched: " + refusal_reason(file, id, known_roms()));
             const bool damaged = id.kind == RomKind::Patched && !id.signature->intact();
-            return id.kind == RomKind::Unknown || damaged ? kExitFailed : 0;
+            return damaged ? kExitFailed : 0;
         });
     });
 }

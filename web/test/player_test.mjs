@@ -4,16 +4,20 @@
 // at whole device pixels; touch controls play (the synthetic ROM shows the buttons the NES
 // reads; with the game, Start touched through the menus starts a game); full screen toggles;
 // pause is shown; a refused file after a good one stops nothing and is said beside the drop
-// zone; files dropped anywhere on the page are opened; remapped keys are kept over a reload.
+// zone, with its own reason (cut short, bytes appended, a zip, PAL, another file and the SHA-1
+// wanted); files dropped anywhere on the page are opened; remapped keys are kept over a reload.
+// On a phone (390x844, touch) every visible control is at least 44 CSS pixels each way, also in
+// full screen, which keeps pause, sound and its way out; the page says "tap", not "drop" or "click".
 // Prints "SKIPPED: ..." (ctest: skipped) when the browser, puppeteer-core or (for
 // --rom-from-env) the game is missing.
 //
 //   node player_test.mjs --site DIR --dist DIR (--synthetic-rom FILE | --rom-from-env) [--chromium PATH]
+import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { args, browserTest, check, finish, serveSite, useTestCatalogue } from './support.mjs';
+import { args, browserTest, check, finish, serveSite, sha1, useTestCatalogue } from './support.mjs';
 
 const opt = args();
 const site = resolve(opt.site);
@@ -27,6 +31,56 @@ const damaged = join(scratch, 'damaged.bps');
 const bpsBytes = readFileSync(join(dist, 'nestris-ai.bps'));
 writeFileSync(damaged, bpsBytes.subarray(0, bpsBytes.length - 3));
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+// Files a player may give instead of the game, each with the reason the page must give (the
+// ROM stands in for Tetris (USA): the synthetic one through the test catalogue, or the game).
+const crc32 = (bytes) => {
+  let c = ~0;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; ++k) c = (c >>> 1) ^ (0xEDB88320 & -(c & 1));
+  }
+  return ~c >>> 0;
+};
+// A zip holding one file, stored (PKWARE's APPNOTE: local header, data, central directory, end).
+function zipOf(name, data) {
+  const n = Buffer.from(name), crc = crc32(data);
+  const local = Buffer.alloc(30), central = Buffer.alloc(46), end = Buffer.alloc(22);
+  local.writeUInt32LE(0x04034B50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(data.length, 22);
+  local.writeUInt16LE(n.length, 26);
+  central.writeUInt32LE(0x02014B50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt32LE(crc, 16);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(data.length, 24);
+  central.writeUInt16LE(n.length, 28);
+  end.writeUInt32LE(0x06054B50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + n.length, 12);
+  end.writeUInt32LE(local.length + n.length + data.length, 16);
+  return Buffer.concat([local, n, data, central, n, end]);
+}
+const cut = rom.subarray(0, Math.floor(rom.length * 0.6));
+const appended = Buffer.concat([rom, randomBytes(100)]);
+const pal = Buffer.from(rom);
+pal[9] |= 1;  // iNES byte 9, bit 0: PAL
+pal[1000] ^= 0xFF;  // and not the game's bytes (its bytes under a PAL header are still the game)
+const reasons = [
+  ['cut-short.nes', cut, new RegExp(`cut short.* ${rom.length} bytes.* only ${cut.length} \\(${rom.length - cut.length} missing\\)`), 'cut short'],
+  ['appended.nes', appended, new RegExp(`with 100 extra bytes appended.*first ${rom.length} bytes are the game \\(SHA-1 ${sha1(rom)}\\)`),
+   'bytes appended'],
+  ['tetris.zip', zipOf('tetris.nes', rom), /zip archive.*unzip it first/, 'a zip'],
+  ['pal.nes', pal, /a PAL game.*patches only the NTSC game/, 'PAL'],
+  ['random.bin', randomBytes(4000), new RegExp(`not .*nestris-ai needs .*SHA-1 ${sha1(rom)} with its iNES header`),
+   'another file: the SHA-1 wanted'],
+];
+for (const [name, bytes] of reasons) writeFileSync(join(scratch, name), bytes);
 
 const browser = await launch();
 
@@ -102,6 +156,7 @@ try {
   check(box.ok, `1280x720: the canvas is in view without scrolling (${box.box})`);
   check(box.pixels % 256 === 0 && box.pixels >= 512, `1280x720: a whole multiple of 256 pixels wide, at least 2x (${box.pixels})`);
   check(await desktop.$eval('#touch', (e) => e.hidden), '1280x720 without touch: no touch controls');
+  check(/^Drop .*click/.test(await desktop.$eval('#drop', (e) => e.innerText)), 'with a mouse the ROM\'s place says drop or click');
   check(await desktop.$eval('#screen', (e) => getComputedStyle(e).imageRendering) === 'pixelated', 'crisp pixels (image-rendering: pixelated)');
   await desktop.select('#scale', '1');
   box = await inView(desktop, '#screen');
@@ -189,8 +244,67 @@ try {
     }
     check(mode === 4, `touch Start through the menus: the game starts (gameMode ${mode})`);
   }
+
+  // 3b. Fingertip-sized controls: every visible control on the phone at least 44 CSS pixels each
+  // way (a checkbox through its label), the Controls section open, then in full screen, which
+  // keeps pause, sound and its way out in view.
+  await phone.$eval('#controls', (e) => { e.open = true; });
+  const small = (within) => phone.evaluate((selector) => {
+    const root = document.querySelector(selector);
+    const controls = [...root.querySelectorAll('button, select, summary, a[href], input')].filter((e) => e.checkVisibility());
+    return { count: controls.length, small: controls.map((e) => {
+      const r = (/^(checkbox|radio)$/.test(e.type) && e.closest('label') || e).getBoundingClientRect();
+      return { what: e.id || e.dataset.b || e.textContent.trim().slice(0, 20) || e.tagName, w: r.width, h: r.height };
+    }).filter((b) => b.w < 44 || b.h < 44).map((b) => `${b.what} ${b.w.toFixed(1)}x${b.h.toFixed(1)}`) };
+  }, within);
+  let sizes = await small('body');
+  check(sizes.count >= 20 && sizes.small.length === 0,
+        `390x844 phone: all ${sizes.count} visible controls at least 44x44 CSS px (smaller: ${sizes.small.join(', ') || 'none'})`);
+  await phone.$eval('#controls', (e) => { e.open = false; });
+  await phone.tap('#fullscreen');
+  const full = await phone.waitForFunction(() => document.fullscreenElement, { timeout: 5000 }).then(() => true, () => false);
+  check(full, '390x844 phone: Full screen tapped: the player fills the screen');
+  if (full) {
+    sizes = await small('#player');
+    check(sizes.count >= 14 && sizes.small.length === 0,
+          `390x844 phone, full screen: all ${sizes.count} visible controls at least 44x44 CSS px (smaller: ${sizes.small.join(', ') || 'none'})`);
+    for (const id of ['pause', 'mute', 'fullscreen']) {
+      const reach = await phone.$eval(`#${id}`, (e) => document.fullscreenElement.contains(e));
+      const view = await inView(phone, `#${id}`);
+      check(reach && view.ok, `390x844 phone, full screen: ${id} is there, in view (${view.box})`);
+    }
+    await phone.tap('#pause');
+    check(await phone.evaluate(() => window.nestris.state.paused), 'full screen: Pause tapped pauses');
+    const banner = await phone.$eval('#paused-banner', (e) => e.innerText);
+    check(/\btap\b/i.test(banner) && !/\b(press|click)/i.test(banner), `full screen, touch: the pause banner says tap: ${banner}`);
+    await phone.tap('#pause');
+    const muted = await phone.evaluate(() => window.nestris.state.muted);
+    await phone.tap('#mute');
+    check(await phone.evaluate(() => window.nestris.state.muted) !== muted, 'full screen: Sound tapped mutes or unmutes');
+    await phone.tap('#mute');
+    await phone.tap('#fullscreen');
+    check(await phone.waitForFunction(() => !document.fullscreenElement, { timeout: 5000 }).then(() => true, () => false),
+          'full screen: Leave full screen tapped leaves it');
+  }
+  // 3c. Touch words: "tap", never "drop" or "click", in all the page shows, on touch only.
+  const words = (page) => page.evaluate(() => document.body.innerText);
+  const mouseWords = /\b(drop|click)/i;
+  let shown = await words(phone);
+  check(!mouseWords.test(shown), `touch: no "drop" or "click" on the page (${(shown.match(mouseWords) || ['none'])[0]})`);
+  check(/\btap\b/i.test(await phone.$eval('#drop', (e) => e.innerText)), `touch: the ROM's place says tap: ${await phone.$eval('#drop', (e) => e.innerText)}`);
   check(phone.errors.length === 0, `phone: no page errors ${phone.errors.join('; ')}`);
   await phone.close();
+  // On a fresh phone page too (the introduction is shown), and with a patch opened first.
+  const fresh = await open(`${base}/index.html`, {
+    setup: (p) => p.emulate({ viewport: { width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: true },
+                              userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile' }) });
+  shown = await words(fresh);
+  check(!mouseWords.test(shown) && /\btap\b/i.test(shown), `touch, before any file: tap, no drop or click (${(shown.match(mouseWords) || ['none'])[0]})`);
+  await upload(fresh, join(site, 'nestris-ai.ips'));
+  await fresh.waitForFunction(() => !document.getElementById('notice').hidden);
+  shown = await words(fresh);
+  check(!mouseWords.test(shown), `touch, a patch opened first: ${await text(fresh, '#notice')}`);
+  await fresh.close();
 
   // 4. A refused file after a good one: the game plays on; the message is beside the drop zone.
   const live = await open(`${base}/index.html`, { step: false, setup: (p) => p.setViewport({ width: 1280, height: 720 }) });
@@ -198,9 +312,12 @@ try {
   await live.waitForFunction(() => window.nestris.state.console.frame() > 10);
   const summary = await text(live, '#identity-summary');
   const patchedSha1 = await text(live, '#patched-sha1');
-  for (const file of [other, damaged]) {
+  for (const file of [other, damaged, ...reasons.map(([name]) => join(scratch, name))]) {
+    const name = file.replace(/.*\//, '');
     await upload(live, file);
-    await live.waitForFunction(() => !document.getElementById('error').hidden);
+    await live.waitForFunction((n) => document.getElementById('error').textContent.startsWith(n), {}, name);
+    const reason = reasons.find(([n]) => n === name);
+    if (reason) check(reason[2].test(await text(live, '#error')), `${reason[3]}: its own reason: ${await text(live, '#error')}`);
     const f0 = await frame(live);
     await sleep(500);
     check(await frame(live) > f0 + 10, `after ${file.replace(/.*\//, '')} is refused the game runs on (${f0} -> ${await frame(live)})`);
