@@ -37,7 +37,7 @@ const tapOr = (mouse, touch) => (TOUCH_DEVICE ? touch : mouse);
 const state = { module: null, patcher: null, console: null, patched: null, release: null,
                 keys: 0, touch: 0, chord: -1, chordName: null, running: false, paused: false, jammed: false, last: 0, debt: 0,
                 rom: null, patch: null, playing: null, keymap: null, scale: 'auto',
-                audio: null, muted: false };
+                audio: null, muted: false, frames: 0, stats: null };
 
 function store(key, value) {
   try {
@@ -273,6 +273,7 @@ function buttonsNow() {
 
 function runFrames(n) {
   for (let i = 0; i < n && !state.jammed; ++i) {
+    ++state.frames;
     state.console.setButtons(buttonsNow());
     if (!state.console.runFrame()) {
       state.jammed = true;
@@ -470,7 +471,7 @@ async function startSound() {
     showMute();
     return;
   }
-  state.audio = { context: new AudioContextClass({ latencyHint: 'interactive' }), node: null };
+  state.audio = { context: new AudioContextClass({ latencyHint: 'interactive' }), node: null, waiting: [] };
   state.audio.context.onstatechange = showMute;  // (the browser may suspend it, and resume it)
   try {
     // A data: URL: the one-file page opened from disk has an opaque origin, from which a Blob
@@ -482,7 +483,13 @@ async function startSound() {
     node.connect(gain).connect(state.audio.context.destination);
     state.audio.node = node;
     state.audio.gain = gain;
-    node.port.onmessage = (e) => { if (e.data.stats && state.audio.waiting) { state.audio.waiting(e.data.stats); state.audio.waiting = null; } };
+    // Every caller waiting for the counts gets them (the page's test and the Stats line may ask at once).
+    node.port.onmessage = (e) => {
+      if (!e.data.stats) return;
+      const waiting = state.audio.waiting;
+      state.audio.waiting = [];
+      for (const answer of waiting) answer(e.data.stats);
+    };
     if (state.console) {
       const problem = state.console.enableSound(state.audio.context.sampleRate);
       if (problem) throw new Error(problem);
@@ -526,12 +533,36 @@ function showMute() {
     : `Sound starts at your first ${tapOr('click or key', 'tap')}; on or off (M), kept in this browser`;
 }
 
+// Frames a second and sound dropouts, on demand (I, or Stats on the bar): measured over each
+// second of the display's clock, the dropouts being the worklet's underruns (its queue found
+// short while the game ran) since the sound started. For a player who hears a crackle or sees a
+// stutter: is it the machine or the page?
+function showStats(on) {
+  if (state.stats) clearInterval(state.stats.timer);
+  state.stats = null;
+  $('stats').hidden = !on;
+  $('stats-toggle').setAttribute('aria-pressed', String(on));
+  if (!on) return;
+  const stats = { frames: state.frames, at: performance.now(), timer: 0 };
+  stats.timer = setInterval(async () => {
+    const now = performance.now();
+    const fps = (state.frames - stats.frames) * 1000 / (now - stats.at);
+    stats.frames = state.frames;
+    stats.at = now;
+    const sound = await soundStats();
+    const dropouts = sound ? `${sound.underruns} sound dropout${sound.underruns === 1 ? '' : 's'}` : 'no sound yet';
+    if (state.stats === stats) $('stats').textContent = `${fps.toFixed(1)} fps, ${dropouts}`;
+  }, 1000);
+  state.stats = stats;
+  $('stats').textContent = 'measuring...';
+}
+
 // The worklet's counts (samples received and played, underruns, ...), for the page's test.
 function soundStats() {
   if (!state.audio || !state.audio.node) return Promise.resolve(null);
   return new Promise((ok) => {
-    state.audio.waiting = (stats) => ok({ ...stats, contextState: state.audio.context.state, muted: state.muted,
-                                          gain: state.audio.gain.gain.value });
+    state.audio.waiting.push((stats) => ok({ ...stats, contextState: state.audio.context.state, muted: state.muted,
+                                             gain: state.audio.gain.gain.value }));
     state.audio.node.port.postMessage({ stats: true });
   });
 }
@@ -689,6 +720,7 @@ window.addEventListener('keydown', (e) => {
   if (e.code === 'KeyP' && !e.repeat) setPaused(!state.paused);
   if (e.code === 'KeyF' && !e.repeat) toggleFullscreen();
   if (e.code === 'KeyM' && !e.repeat) setMuted(!state.muted);
+  if (e.code === 'KeyI' && !e.repeat) showStats(!state.stats);
 });
 window.addEventListener('keyup', (e) => { state.keys &= ~keyBits(e.code); });
 window.addEventListener('blur', () => { state.keys = 0; });
@@ -696,6 +728,7 @@ $('pause').addEventListener('click', () => setPaused(!state.paused));
 $('reset').addEventListener('click', () => { state.console.reset(); state.jammed = false; setPaused(state.paused); });
 $('fullscreen').addEventListener('click', toggleFullscreen);
 $('mute').addEventListener('click', () => setMuted(!state.muted));
+$('stats-toggle').addEventListener('click', () => showStats(!state.stats));
 $('screen').addEventListener('dblclick', toggleFullscreen);
 document.addEventListener('fullscreenchange', () => {
   $('fullscreen').textContent = document.fullscreenElement ? 'Leave full screen' : 'Full screen';

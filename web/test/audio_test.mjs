@@ -113,6 +113,21 @@ try {
   const s2 = await stats(page);
   check(s2.underruns === s1.underruns, `a pause and a resume: no underrun counted (${s2.underruns - s1.underruns})`);
 
+  // Frames a second and dropouts on demand: I shows them (measured each second), I again hides them.
+  check(await page.$eval('#stats', (e) => e.hidden), 'the stats are hidden until asked for');
+  await page.keyboard.press('KeyI');
+  await page.waitForFunction(() => /fps/.test(document.querySelector('#stats').textContent), { timeout: 5000 }).catch(() => {});
+  await sleep(1100);  // a whole second measured
+  const shown = await page.$eval('#stats', (e) => (e.hidden ? '(hidden)' : e.textContent));
+  const shownFps = Number((/^([0-9.]+) fps, ([0-9]+) sound dropouts?$/.exec(shown) || [])[1]);
+  const shownDropouts = Number((/, ([0-9]+) sound dropouts?$/.exec(shown) || [])[1]);
+  check(Math.abs(shownFps - 60.0988) < 3, `I shows the frames a second (${shown})`);
+  const s3 = await stats(page);
+  check(shownDropouts <= s3.underruns && shownDropouts >= s2.underruns, `and the worklet's underruns as dropouts (${shown}; ${s3.underruns} counted)`);
+  check(await page.$eval('#stats-toggle', (e) => e.getAttribute('aria-pressed')) === 'true', 'the Stats button shows it is on');
+  await page.click('#stats-toggle');
+  check(await page.$eval('#stats', (e) => e.hidden), 'Stats again hides them');
+
   // Mute: the button, kept over a reload; M unmutes.
   check(await muteText(page) === 'Sound: on', `the mute control shows the sound on (${await muteText(page)})`);
   await page.click('#mute');
