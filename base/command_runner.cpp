@@ -75,8 +75,9 @@ std::string file_system_failure(const std::filesystem::filesystem_error& e) {
     return text + ": " + e.code().message();
 }
 
-// SIGINT or SIGTERM: the outputs being written are not finished, so their temporary files go
-// (async-signal-safe: unlink only), and the exit status is the conventional 128 + the signal.
+// A cleanup signal (kCleanupSignals: INT, TERM, HUP, QUIT, PIPE): the outputs being written are
+// not finished, so their temporary files go (async-signal-safe: unlink only), and the exit
+// status is the conventional 128 + the signal.
 extern "C" void on_interrupt(int signo) {
     remove_temporary_files();
     ::_exit(128 + signo);
@@ -86,9 +87,8 @@ void install_interrupt_handler() {
     struct sigaction action {};
     action.sa_handler = on_interrupt;
     sigemptyset(&action.sa_mask);
-    sigaddset(&action.sa_mask, SIGINT);
-    sigaddset(&action.sa_mask, SIGTERM);
-    for (const int signo : {SIGINT, SIGTERM}) {
+    for (const int signo : kCleanupSignals) sigaddset(&action.sa_mask, signo);
+    for (const int signo : kCleanupSignals) {
         struct sigaction old {};
         // A signal the parent ignores (a background job of a non-interactive shell) stays ignored.
         if (sigaction(signo, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;

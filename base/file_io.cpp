@@ -108,15 +108,14 @@ void unregister_temporary(int slot) {
     if (slot >= 0) temp_slots[slot].state.store(0);
 }
 
-// SIGINT and SIGTERM held back while a temporary file is created and registered, so that none
+// The cleanup signals held back while a temporary file is created and registered, so that none
 // exists unknown to the handler.
 class SignalsHeld {
 public:
     SignalsHeld() {
         sigset_t set;
         sigemptyset(&set);
-        sigaddset(&set, SIGINT);
-        sigaddset(&set, SIGTERM);
+        for (const int signo : kCleanupSignals) sigaddset(&set, signo);
         pthread_sigmask(SIG_BLOCK, &set, &old_);
     }
     ~SignalsHeld() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }

@@ -2,6 +2,8 @@
 // at all.
 #pragma once
 
+#include <signal.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -113,6 +115,12 @@ bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 // The temporary file's name for `target` in its directory: ".NAME.XXXXXX" (mkstemp fills in the
 // X's), NAME cut (at a UTF-8 character) so that the whole fits in NAME_MAX, as `target` does.
 std::string temporary_name(const std::filesystem::path& target);
+
+// The signals that end a command before its outputs are finished, so that their temporary files
+// must go: an interrupt or a kill (INT, TERM), the terminal gone (HUP), quit (QUIT), the reader
+// of a pipe gone (PIPE). The command runner handles them; temporary files are created with them
+// held back.
+inline constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 
 // Removes every temporary file an OutputFile holds, as a signal handler may: async-signal-safe
 // (unlink only, no allocation, no lock). The command runner calls it on SIGINT and SIGTERM.

@@ -161,7 +161,7 @@ TEST_CASE("outputs: trace -n is bounded (10^8, named in --help) and the trace is
     CHECK(dir.listing() == std::vector<std::string>{"endless.bin", "t.txt"});
 }
 
-TEST_CASE("outputs: SIGINT or SIGTERM during trace -o or run-rom --ram-trace leaves no temporary file, exit 128 + signal") {
+TEST_CASE("outputs: SIGINT, TERM, HUP, QUIT or PIPE during trace -o or run-rom --ram-trace leaves no temporary file, exit 128 + signal") {
     struct Case {
         int signo;
         std::vector<std::string> args;
@@ -173,7 +173,12 @@ TEST_CASE("outputs: SIGINT or SIGTERM during trace -o or run-rom --ram-trace lea
     const Case cases[] = {
         {SIGINT, {"trace", (dir / "endless.bin").string(), "-n", "100000000", "-o", (dir / "tr.txt").string()}},
         {SIGTERM, {"trace", (dir / "endless.bin").string(), "-n", "100000000", "-o", (dir / "tr.txt").string()}},
+        {SIGHUP, {"trace", (dir / "endless.bin").string(), "-n", "100000000", "-o", (dir / "tr.txt").string()}},
+        {SIGQUIT, {"trace", (dir / "endless.bin").string(), "-n", "100000000", "-o", (dir / "tr.txt").string()}},
+        {SIGPIPE, {"trace", (dir / "endless.bin").string(), "-n", "100000000", "-o", (dir / "tr.txt").string()}},
         {SIGINT, {"run-rom", (dir / "loop.nes").string(), "--frames", "10000000", "--ram-trace", (dir / "rt.txt").string()}},
+        {SIGHUP, {"run-rom", (dir / "loop.nes").string(), "--frames", "10000000", "--ram-trace", (dir / "rt.txt").string()}},
+        {SIGQUIT, {"run-rom", (dir / "loop.nes").string(), "--frames", "10000000", "--ram-trace", (dir / "rt.txt").string()}},
     };
     for (const Case& c : cases) {
         const pid_t pid = start_child(c.args);
