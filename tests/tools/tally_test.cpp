@@ -1,4 +1,4 @@
-// The tools' stats tally (tools/tally.hpp) and the cartridge loop's figures summed over games.
+// The stats tally (base/tally.hpp) and the cartridge loop's figures summed over games.
 #include "tools/harness/cart_loop.hpp"
 #include "base/tally.hpp"
 
