@@ -1,6 +1,7 @@
 #include "patcher/asm_driver.hpp"
 
 #include "base/checksums.hpp"
+#include "base/file_io.hpp"
 #include "base/hex.hpp"
 #include "patcher/hook_table.hpp"
 #include "patcher/ld65_files.hpp"
@@ -18,12 +19,14 @@ namespace nestris {
 namespace fs = std::filesystem;
 namespace {
 
+// Through the one input reader (a FIFO or a device such as /dev/zero is refused at once, a file
+// over 64 MiB too), its refusal said as the assembler's.
 std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw AssembleError("cannot read " + path.string());
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    try {
+        return read_text_file(path);
+    } catch (const FileError& e) {
+        throw AssembleError(e.what());
+    }
 }
 
 // ld65 says: "Segment 'X' overflows memory area 'Y' by N bytes". Say it in terms of our map.

@@ -25,11 +25,15 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 using namespace nestris;
 using namespace nestris::test;
@@ -411,6 +415,17 @@ TEST_CASE("cli: simulate --histogram writes its PNG whole, and a bad path is ref
     CHECK(dir.listing() == std::vector<std::string>{"d", "h.png"});
 }
 
+TEST_CASE("cli: render --frame out of its range (negative, past 2^64, over 10 000 000) is a usage error naming it") {
+    for (const char* frame : {"-5", "18446744073709551616", "10000001"}) {
+        const CliResult r = run_commands(add_render_command, {"render", "--seed", "1", "--player", "drop", "--frame", frame});
+        INFO(frame << ": " << r.err);
+        CHECK(r.code == 2);
+        CHECK_THAT(r.err, Contains("--frame") && Contains("10000000"));
+        CHECK(r.out.empty());
+    }
+    CHECK(run_commands(add_render_command, {"render", "--seed", "1", "--player", "drop", "--frame", "3"}).code == 0);
+}
+
 TEST_CASE("cli: render says what it wrote, labels its picture in words, and starts at play's level 19") {
     ScratchDir dir("cli_render_says");
     CliResult r = run_commands(add_render_command, {"render", "--seed", "1", "--player", "drop", "--frame", "30", "--png",
@@ -458,6 +473,13 @@ TEST_CASE("cli: a long run's progress: a bar on a terminal, elsewhere a line a t
     const std::string bar = terminal.update(25, 10.0);
     CHECK(bar.rfind("\r[", 0) == 0);
     CHECK_THAT(bar, Contains("25/100 games  10.0 s, about 30 s left"));
+    // Updated every frame of a run, the bar is redrawn at most every 50 ms (and always at the end).
+    CHECK(terminal.update(26, 10.02).empty());
+    CHECK_THAT(terminal.update(27, 10.06), Contains("27/100 games"));
+    CHECK_THAT(terminal.update(100, 10.07), Contains("100/100 games"));
+    // A result's line printed meanwhile clears the bar first (elsewhere there is no bar to clear).
+    CHECK(terminal.clear() == "\r\x1b[K");
+    CHECK(log.clear().empty());
     CHECK(terminal.finish(40.0) == "\n");
     ProgressReport quiet("run", 100, "games", false, true);
     CHECK(quiet.update(100, 1.0).empty());
@@ -469,6 +491,37 @@ TEST_CASE("cli: a long run's progress: a bar on a terminal, elsewhere a line a t
     CHECK_THAT(r.err, Contains("nestris-ai simulate: 4/4 games, "));
     const CliResult q = run_commands(add_simulate_command, {"simulate", "--player", "drop", "--games", "4", "--max-frames", "200", "--quiet"});
     CHECK(q.err.empty());
+}
+
+TEST_CASE("cli: the stand-alone tools' pools report their progress from one thread, between their result lines") {
+    // (check-identity, measure-lock and bench-cart run their games on the worker pool this way)
+    std::mutex lines;
+    Capture capture;
+    {
+        PoolProgress progress("tool", 4, "games", &lines);
+        parallel_for(4, 2, [&](std::size_t i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(150 * (i + 1)));  // the pool reports every 100 ms
+            std::lock_guard<std::mutex> lock(lines);
+            std::cerr << progress.clear() << "game " << i << "\n";
+        }, progress.options());
+        progress.finish();
+    }
+    const std::string err = capture.err.str();
+    INFO(err);
+    CHECK_THAT(err, Contains("tool: 4/4 games, ") && Contains(" left\n") && Contains("game 3\n"));
+    // Counted in units of one's own (a pool index a stripe of games): those are reported.
+    Capture own;
+    std::atomic<std::size_t> done{0};
+    PoolProgress stripes("tool", 10, "positions");
+    parallel_for(2, 2, [&](std::size_t) { done += 5; }, stripes.options(&done));
+    stripes.finish();
+    CHECK_THAT(own.err.str(), Contains("tool: 10/10 positions, "));
+    // An empty run says nothing.
+    Capture empty;
+    PoolProgress none("tool", 0, "games");
+    parallel_for(0, 2, [&](std::size_t) {}, none.options());
+    none.finish();
+    CHECK(empty.err.str().empty());
 }
 
 TEST_CASE("cli: on a full disk simulate's JSON and CSV and render's PNG are not written, and the command fails") {

@@ -23,6 +23,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <iostream>
@@ -32,6 +33,7 @@
 using namespace nestris;
 using namespace nestris::test;
 using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
 namespace fs = std::filesystem;
 
 namespace {
@@ -174,10 +176,28 @@ TEST_CASE("real game: play's summary says in plain words what ran, and counts AI
     CHECK_THAT(r.out, Contains("at the end: a game, the AI playing, level 19"));
     CHECK_THAT(r.out, Contains("frames in which the game's main loop did not run:") && Contains("the game's own"));
     CHECK_THAT(r.out, Contains("0 lag frames in them"));
+    CHECK(r.err.empty());  // a short run: no progress
     const CliResult b = run_commands(add_play_command, {"play", (dir / "tetris.nes").string(), "--b-type", "--level", "9",
                                                         "--height", "0", "--frames", "600"});
     REQUIRE(b.code == 0);
     CHECK_THAT(b.out, Contains("lines left"));
+}
+
+TEST_CASE("real game: a long play run reports its progress on stderr, a line a tenth with the time left, stdout as before") {
+    const auto rom = tetris_rom_or_skip();
+    if (!rom) return;
+    ScratchDir dir("real_play_progress");
+    write_plain(dir / "tetris.nes", *rom);
+    // 18 000 frames (5 minutes of the game, some 3 s here): the shortest run that reports. Its
+    // stderr here is a string, not a terminal: lines.
+    const CliResult r = run_commands(add_play_command, {"play", (dir / "tetris.nes").string(), "--frames", "18000"});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.err, StartsWith("nestris-ai play: 1800/18000 frames, ") && Contains(" left\n") &&
+                          Contains("\nnestris-ai play: 18000/18000 frames, "));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 10);
+    CHECK_THAT(r.out, StartsWith("played an AI A-Type game from level 19 for 18000 frames (299.5 s); at the end: "));
+    CHECK_THAT(r.out, !Contains("nestris-ai play:") && !Contains("/18000 frames"));
 }
 
 // The score's six digits on the screen: the game's font has the digits 0-9 as tiles $00-$09, so

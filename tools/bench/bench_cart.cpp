@@ -14,10 +14,12 @@
 #include "ai-reference/model/power_on.hpp"
 #include "base/tally.hpp"
 #include "base/worker_pool.hpp"
+#include "tools/cli/command_line.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -263,10 +265,12 @@ int main(int argc, char** argv) {
             tools::CartLoopOptions options;
             options.idle_cycles = loop_idle;
             options.measure_steps = time_steps;
+            PoolProgress progress("bench-cart", static_cast<std::size_t>(loop_games), "loop games");
             parallel_for(static_cast<std::size_t>(loop_games), threads, [&](std::size_t g, unsigned worker) {
                 loop_game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), loop_lines, frames * 10, options,
                           tallies[worker]);
-            });
+            }, progress.options());
+            progress.finish();
             LoopTally lt;
             for (const LoopTally& t : tallies) lt.merge(t);
             std::sort(lt.divergences.begin(), lt.divergences.end());
@@ -292,11 +296,19 @@ int main(int argc, char** argv) {
         // Stripe w: games w, w + threads, ... and positions likewise, from its own random generator
         // (so the positions drawn depend on --threads, not on the timing).
         std::vector<SearchTally> per_thread(threads);
+        // Counted in games and positions (the pool's indices are the stripes); a game is many
+        // searches, a position one, and the stripes play their games first: the time left is
+        // rough while they do.
+        std::atomic<std::size_t> done{0};
+        PoolProgress progress("bench-cart", static_cast<std::size_t>(games) + static_cast<std::size_t>(positions),
+                              !positions ? "games" : !games ? "positions" : "games and positions");
         parallel_for(threads, threads, [&](std::size_t stripe) {
             const auto w = static_cast<unsigned>(stripe);
-            for (int g = static_cast<int>(w); g < games; g += static_cast<int>(threads))
+            for (int g = static_cast<int>(w); g < games; g += static_cast<int>(threads)) {
                 game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), frames, idle, per_thread[w],
                      profile ? &routine_profile : nullptr);
+                ++done;
+            }
             tools::CartAi cart;
             std::mt19937 rng(first_seed * 7919u + w);
             for (int p = static_cast<int>(w); p < positions; p += static_cast<int>(threads)) {
@@ -325,8 +337,10 @@ int main(int argc, char** argv) {
                 in.level.b_type = rng() % 8 == 0;
                 in.first_piece = rng() % 10 == 0;
                 check(cart, in, per_thread[w]);
+                ++done;
             }
-        });
+        }, progress.options(&done));
+        progress.finish();
         SearchTally all;
         for (const SearchTally& t : per_thread) all.merge(t);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

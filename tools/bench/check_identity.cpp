@@ -9,6 +9,7 @@
 #include "base/file_io.hpp"
 #include "base/tally.hpp"
 #include "tools/harness/game_harness.hpp"
+#include "tools/cli/command_line.hpp"
 #include "base/worker_pool.hpp"
 
 #include <CLI/CLI.hpp>
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <iostream>
 #include <string>
 #include <cstdio>
 #include <mutex>
@@ -35,11 +37,13 @@ int check_against_original(uint64_t count, unsigned threads, const std::string& 
     using Game = game::AiGameOnOriginal;
     std::vector<Game> games(count);
     std::mutex out;
+    PoolProgress progress("check-identity", count, "games", &out);
     parallel_for(count, std::max(1u, threads), [&](uint64_t i) {
         std::string name;
         const Game c = run(i, name);
         games[i] = c;
         std::lock_guard<std::mutex> lock(out);
+        std::cerr << progress.clear() << std::flush;
         std::printf("%s: %llu frames (%llu compared), %u lines, level up to %u, %s; lag NMIs: "
                     "original %llu, patched %llu; frames lagging more on the patched game: %llu, less: %llu: %s\n",
                     name.c_str(), static_cast<unsigned long long>(c.frames),
@@ -53,7 +57,8 @@ int check_against_original(uint64_t count, unsigned threads, const std::string& 
                     c.mismatch ? c.mismatch->c_str() : "identical");
         if (c.first_lag_difference) std::printf("  first lag difference: %s\n", c.first_lag_difference->c_str());
         std::fflush(stdout);
-    });
+    }, progress.options());
+    progress.finish();
     const uint64_t mismatches = sum_of(games, [](const Game& c) { return c.mismatch.has_value(); });
     const uint64_t more = sum_of(games, &Game::lag_patched_only), less = sum_of(games, &Game::lag_original_only);
     std::printf("%llu %s, %llu frames, %llu lines, %llu game overs (the "
@@ -77,6 +82,7 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
     using Game = game::AiGameComparison;
     std::vector<Game> games(count);
     std::mutex out;
+    PoolProgress progress("check-identity", count, "games", &out);
     parallel_for(count, std::max(1u, threads), [&](uint64_t i) {
         game::MenuWalk walk;
         walk.level = level;
@@ -92,6 +98,7 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
         const Game c = game::compare_ai_game_with_loop(roms.patched, shipped_cart(), walk, frames, start);
         games[i] = c;
         std::lock_guard<std::mutex> lock(out);
+        std::cerr << progress.clear() << std::flush;
         std::printf("AI game %llu (title wait %d%s): %llu frames, %u pieces, %u lines, %u fallback pieces (loop %u; at level 29+: %u of "
                     "%u pieces), %s, idle %u-%u (mean %.0f), %llu lag frames in %llu frames (most %u): %s\n",
                     static_cast<unsigned long long>(i), walk.title_wait, from.c_str(), static_cast<unsigned long long>(c.frames), c.pieces,
@@ -101,7 +108,8 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
                     static_cast<unsigned long long>(c.lagging_frames), c.max_lag,
                     c.mismatch ? c.mismatch->c_str() : "identical");
         std::fflush(stdout);
-    });
+    }, progress.options());
+    progress.finish();
     const uint64_t pieces = sum_of(games, &Game::pieces), fallbacks = sum_of(games, &Game::real_fallbacks);
     const uint64_t pieces_29 = sum_of(games, &Game::pieces_29), fallbacks_29 = sum_of(games, &Game::fallbacks_29);
     const uint64_t mismatches =
@@ -270,6 +278,7 @@ int main(int argc, char** argv) {
         if (ai_games) return check_ai_games(roms, ai_games, first_wait, level, b_type, frames, threads, from_level, first_seed);
         std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0}, coach_frames{0}, ghosts{0};
         std::mutex out;
+        PoolProgress progress("check-identity", movies, "movies", &out);
         parallel_for(movies, std::max(1u, threads), [&](uint64_t i) {
             game::DriverOptions options;
             options.seed = first_seed + i;
@@ -283,6 +292,7 @@ int main(int argc, char** argv) {
             games += r.stats.games;
             if (r.mismatch) ++mismatches;
             std::lock_guard<std::mutex> lock(out);
+            std::cerr << progress.clear() << std::flush;
             std::printf("movie %llu: %llu frames (%llu compared), %llu games, level up to %llu%s: %s\n",
                         static_cast<unsigned long long>(options.seed), static_cast<unsigned long long>(r.frames),
                         static_cast<unsigned long long>(r.compared_frames),
@@ -292,7 +302,8 @@ int main(int argc, char** argv) {
                                  std::to_string(r.ghost_frames)).c_str() : "",
                         r.mismatch ? r.mismatch->c_str() : "identical");
             std::fflush(stdout);
-        });
+        }, progress.options());
+        progress.finish();
         if (coach)
             std::printf("coach games: %llu frames, the ghost staged in %llu\n", static_cast<unsigned long long>(coach_frames.load()),
                         static_cast<unsigned long long>(ghosts.load()));

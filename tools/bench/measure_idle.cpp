@@ -21,12 +21,15 @@
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/ram_map.hpp"
 #include "base/tally.hpp"
+#include "tools/cli/command_line.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -127,6 +130,12 @@ int main(int argc, char** argv) {
 
         std::printf("CPU cycles per frame (NTSC frame = 29 780.5 cycles). idle: wait entry -> NMI; nmi: the handler;\n"
                     "work: main loop from the NMI's return to the wait. Original game, the reference AI playing.\n");
+        std::fflush(stdout);  // (before the progress, where both go to one file)
+        const auto start = std::chrono::steady_clock::now();
+        const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+        // In frames of play, every level's --frames: a level's games take many seconds.
+        ProgressReport progress("measure-idle", levels.size() * frames, "frames", stderr_is_terminal(), false);
+        uint64_t levels_done = 0;
         for (int level : levels) {
             std::map<std::string, std::array<Stat, 3>> by_kind;  // idle, nmi, work
             Stat busy;                                          // nmi + work of a frame
@@ -194,8 +203,12 @@ int main(int argc, char** argv) {
                     }
                     max_level = std::max<int>(max_level, nes.read_ram(p1_level));
                     max_lines = std::max<uint64_t>(max_lines, lines_made(nes.read_ram(tetris::lines), nes.read_ram(static_cast<uint16_t>(tetris::lines + 1))));
+                    // (a frame may end more than one main-loop period: `measured` can pass --frames)
+                    std::cerr << progress.update(levels_done * frames + std::min(measured, frames), seconds()) << std::flush;
                 }
             }
+            ++levels_done;
+            std::cerr << progress.clear() << std::flush;
             std::printf("\nstart level %d: %llu frames of play in %llu games (up to level %d, %llu lines), %llu lag frames\n",
                         level, static_cast<unsigned long long>(measured), static_cast<unsigned long long>(games), max_level,
                         static_cast<unsigned long long>(max_lines), static_cast<unsigned long long>(lag));
@@ -210,7 +223,9 @@ int main(int argc, char** argv) {
             if (!busy.empty())
                 std::printf("  the game's own work in a frame (NMI + main loop): max %llu, mean %.0f cycles\n",
                             static_cast<unsigned long long>(busy.max()), busy.mean());
+            std::fflush(stdout);
         }
+        std::cerr << progress.finish(seconds()) << std::flush;
         return 0;
     });
 }

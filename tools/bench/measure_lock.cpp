@@ -27,6 +27,8 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <iostream>
 #include <mutex>
 #include <optional>
 #include <cstdio>
@@ -234,6 +236,7 @@ int print_ai_games(const game::GameRoms& roms, int first, int from_level, uint64
                    unsigned threads) {
     std::vector<game::AiGameTimes> games(static_cast<std::size_t>(count));
     std::mutex out;
+    PoolProgress progress("measure-lock", static_cast<std::size_t>(count), "games", &out);
     parallel_for(static_cast<uint64_t>(count), std::max(1u, threads), [&](uint64_t i) {
         const AiGameStart at = ai_game_start(first, from_level, first_seed, i);
         game::AiGameTimes g = game::trace_ai_game_locks(roms.patched, shipped_cart(), at.walk, frames, at.start);
@@ -255,6 +258,7 @@ int print_ai_games(const game::GameRoms& roms, int first, int from_level, uint64
             }
         }
         std::lock_guard<std::mutex> lock(out);
+        std::cerr << progress.clear() << std::flush;
         std::printf("AI game (%s): %llu frames, level %u, %u lines, %llu lagging scoring frames, %zu NMIs "
                     "in the game's work: %s\n",
                     at.name.c_str(), static_cast<unsigned long long>(g.frames_run), g.level, g.lines,
@@ -266,7 +270,8 @@ int print_ai_games(const game::GameRoms& roms, int first, int from_level, uint64
         std::fflush(stdout);
         g.frames.clear();
         games[i] = std::move(g);
-    });
+    }, progress.options());
+    progress.finish();
     // From level 19 the rebirth (level 255 -> 0) comes with the line that makes the 237th level-up.
     const uint32_t rebirth = first_reaching(19, 256 - 19).count;
     uint64_t curtains = 0, crashes = 0, ran_out = 0, lines = 0, past_1500 = 0, reborn = 0;
@@ -383,6 +388,11 @@ int main(int argc, char** argv) {
                     "cycles; lag = NMIs that landed in the work, each with the instruction it interrupted and when.\n");
         std::printf("%5s %2s %4s %6s %6s %6s %6s %6s %4s  %s\n", "level", "k", "rest", "pre", "loop", "model", "post", "total", "lag",
                     "outcome");
+        const auto start = std::chrono::steady_clock::now();
+        const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+        ProgressReport progress("measure-lock", levels.size() * clears.size() * rests.size() * static_cast<std::size_t>(phases),
+                                "cases", stderr_is_terminal(), false);
+        std::size_t cases = 0;
         for (uint32_t level : levels)
             for (uint32_t k : clears)
                 for (uint32_t rest : rests)
@@ -409,6 +419,7 @@ int main(int argc, char** argv) {
                     char outcome[40] = "ok";
                     if (!o.scored) std::snprintf(outcome, sizeof outcome, "the score loop never ran");
                     if (o.crashed) std::snprintf(outcome, sizeof outcome, "CRASH (PC $%04X)", o.crash_pc);
+                    std::cerr << progress.clear() << std::flush;
                     std::printf("%5u %2u %4u %6llu %6llu %6llu %6llu %6llu %4zu  %s%s\n", level, k, rest,
                                 static_cast<unsigned long long>(o.pre), static_cast<unsigned long long>(o.loop),
                                 static_cast<unsigned long long>(model), static_cast<unsigned long long>(o.post),
@@ -439,7 +450,10 @@ int main(int argc, char** argv) {
                         std::printf("%33s current piece's minos after the loop (cycles):%s\n", "", minos.c_str());
                     if (windows_too && !loader.empty())
                         std::printf("%33s sprite loader after the loop (cycles):%s\n", "", loader.c_str());
+                    std::fflush(stdout);  // (the case's lines before the progress after them, where both go to one file)
+                    std::cerr << progress.update(++cases, seconds()) << std::flush;
                 }
+        std::cerr << progress.finish(seconds()) << std::flush;
         return 0;
     });
 }

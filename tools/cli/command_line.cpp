@@ -3,6 +3,7 @@
 #include "base/command_runner.hpp"
 
 #include <cstdio>
+#include <iostream>
 #include <string>
 #include <utility>
 #include <unistd.h>
@@ -101,7 +102,11 @@ std::string ProgressReport::line(std::size_t done, double seconds) const {
 std::string ProgressReport::update(std::size_t done, double seconds) {
     done_ = done;
     if (quiet_) return {};
-    if (terminal_) return progress_bar(done, total_, seconds, unit_);
+    if (terminal_) {
+        if (done < total_ && drawn_at_ >= 0 && seconds - drawn_at_ < 0.05) return {};
+        drawn_at_ = seconds;
+        return progress_bar(done, total_, seconds, unit_);
+    }
     const std::size_t tenths = total_ ? done * 10 / total_ : 10;
     if (tenths <= tenths_printed_) return {};
     tenths_printed_ = tenths;
@@ -115,5 +120,26 @@ std::string ProgressReport::finish(double seconds) {
     tenths_printed_ = 10;
     return line(done_, seconds);
 }
+
+std::string ProgressReport::clear() const { return terminal_ && !quiet_ ? "\r\x1b[K" : ""; }
+
+PoolProgress::PoolProgress(std::string name, std::size_t total, const char* unit, std::mutex* lines)
+    : report_(std::move(name), total, unit, stderr_is_terminal(), /*quiet=*/total == 0), lines_(lines) {}
+
+double PoolProgress::seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+PoolOptions PoolProgress::options(const std::atomic<std::size_t>* done) {
+    PoolOptions o;
+    o.progress = [this, done](std::size_t indices) {
+        std::unique_lock<std::mutex> lock;
+        if (lines_) lock = std::unique_lock<std::mutex>(*lines_);
+        std::cerr << report_.update(done ? done->load() : indices, seconds()) << std::flush;
+    };
+    return o;
+}
+
+void PoolProgress::finish() { std::cerr << report_.finish(seconds()) << std::flush; }
 
 }  // namespace nestris

@@ -2,8 +2,13 @@
 // the progress bar of long runs.
 #pragma once
 
+#include "base/worker_pool.hpp"
+
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -30,12 +35,17 @@ std::string rough_duration(double seconds);
 // bar redrawn in place; elsewhere (a log, a pipe) a line at each tenth of the run, the last one
 // included ("simulate: 50/100 games, 3.2 s, about 3 s left"); nothing when quiet. update and
 // finish return the text to print ("" for nothing); the caller prints it, from one thread at a time.
+// update may be called as often as wanted (a run's every frame): the bar is redrawn at most every
+// 50 ms, and a line only at a tenth.
 class ProgressReport {
 public:
     ProgressReport(std::string name, std::size_t total, const char* unit, bool terminal, bool quiet);
     std::string update(std::size_t done, double seconds);
     // After the run: the bar's line ended, or the last line if no tenth printed it.
     std::string finish(double seconds);
+    // To print before other output on the terminal (a result's line on stdout), which would
+    // otherwise go on after the bar: the bar's line cleared (the next update draws it again).
+    std::string clear() const;
 
 private:
     std::string line(std::size_t done, double seconds) const;
@@ -46,6 +56,30 @@ private:
     bool quiet_;
     std::size_t tenths_printed_ = 0;
     std::size_t done_ = 0;
+    double drawn_at_ = -1;  // when the bar was last drawn (-1: never)
+};
+
+// A ProgressReport on stderr (quiet only for an empty run) for a run on a worker pool, reported
+// by the pool's watching thread (parallel_for with options()). That thread holds `lines`, when
+// given: the lock under which the workers print their results, each after clear() (else a
+// result's line would go on after the bar on a terminal).
+class PoolProgress {
+public:
+    PoolProgress(std::string name, std::size_t total, const char* unit, std::mutex* lines = nullptr);
+    PoolProgress(const PoolProgress&) = delete;  // (options() reports through `this`)
+    PoolProgress& operator=(const PoolProgress&) = delete;
+    // The pool's count of indices done, or `done` when the run counts in other units (an index a
+    // stripe of many games, say).
+    PoolOptions options(const std::atomic<std::size_t>* done = nullptr);
+    std::string clear() const { return report_.clear(); }
+    // After the pool: the report's end, on stderr.
+    void finish();
+
+private:
+    double seconds() const;
+    ProgressReport report_;
+    std::mutex* lines_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace nestris

@@ -18,9 +18,11 @@
 #include "emu-test/nes.hpp"
 #include "emu-test/wav.hpp"
 #include "patcher/patch.hpp"
+#include "tools/cli/command_line.hpp"
 #include "tools/cli/patcher_commands.hpp"
 #include "patcher/rom.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -59,6 +61,10 @@ struct PlayOptions {
 // --write-movie's bound: `play --movie` reads a movie of at most kMaxTextInput (64 MiB), 16 bytes
 // a frame (4 194 304 frames); this leaves room for the menu walk, a soak's presses and the header.
 constexpr uint64_t kMaxMovieRunFrames = 4'000'000;
+
+// The shortest run that reports its progress: 5 minutes of the game, some 3 s of emulation (a
+// shorter one is over before a bar or a line would help, and the default minute prints nothing).
+constexpr uint64_t kProgressFrames = 18'000;
 
 std::string png_name(const std::string& base, uint64_t frame) {
     const size_t dot = base.rfind('.');
@@ -254,6 +260,10 @@ int play(const PlayOptions& o) {
     uint8_t last_level = nes.read_ram(t::player1_levelNumber);
     uint64_t pictures = 0;
     std::string first_picture, last_picture;
+    std::optional<ProgressReport> progress;
+    if (o.frames >= kProgressFrames) progress.emplace("nestris-ai play", o.frames, "frames", stderr_is_terminal(), false);
+    const auto run_start = std::chrono::steady_clock::now();
+    const auto run_seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count(); };
     for (uint64_t f = 1; f <= o.frames && !crash_pc; ++f) {
         // AI play: a game (or the demo) the AI plays, from its first frame whose main loop ran
         // (a game's first frames lag in the original too: the screen is drawn, B-Type's garbage
@@ -311,7 +321,10 @@ int play(const PlayOptions& o) {
         }
         if (crash_pc) crash_frame = f;
         take_sound();
+        // (a soak's menu presses count as frames of the run, and may step past its end)
+        if (progress) std::cerr << progress->update(std::min(f, o.frames), run_seconds()) << std::flush;
     }
+    if (progress) std::cerr << progress->finish(run_seconds()) << std::flush;
     const uint32_t line_count = lines_made(nes.read_ram(t::lines), nes.read_ram(t::lines + 1));
     const uint32_t score_value = bcd_to_int(nes.ram().data() + t::score, 3);
     static const char* const kModeNames[] = {"the legal screen", "the title", "the game type menu", "the level menu",

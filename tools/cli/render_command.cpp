@@ -2,6 +2,7 @@
 #include "ai-reference/ai/ai_player.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
+#include "tools/cli/command_line.hpp"
 #include "tools/cli/model_commands.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/power_on.hpp"
@@ -19,6 +20,9 @@
 namespace nestris {
 namespace {
 
+// The most frames --frame plays: 46 hours of game, some two minutes of the model's time.
+constexpr uint64_t kMaxRenderFrames = 10'000'000;
+
 struct RenderOptions {
     std::string state;
     std::optional<uint32_t> seed;
@@ -27,7 +31,7 @@ struct RenderOptions {
     int height = 0;
     std::string movie;
     std::string player;
-    int64_t frame = -1;
+    std::optional<uint64_t> frame;  // none: the whole movie
     bool text = false;
     bool color = false;
     bool hidden_rows = false;
@@ -46,10 +50,10 @@ int run(const RenderOptions& o) {
                       static_cast<uint8_t>(o.height))
         : load_state_file(o.state);
     std::unique_ptr<Player> player;
-    uint64_t frames = o.frame < 0 ? 0 : static_cast<uint64_t>(o.frame);
+    uint64_t frames = o.frame.value_or(0);
     if (!o.movie.empty()) {
         Movie movie = load_movie_file(o.movie);
-        if (o.frame < 0) frames = movie.frames.size();
+        if (!o.frame) frames = movie.frames.size();
         player = std::make_unique<MoviePlayer>(std::move(movie));
     } else if (o.player == "drop") {
         player = std::make_unique<DropAtSpawnPlayer>();
@@ -116,7 +120,9 @@ void add_render_command(CLI::App& app) {
     cmd->add_option("--height", o->height, "B-Type height 0-5")->check(CLI::Range(0, 5));
     cmd->add_option("--movie", o->movie, "play this movie from the start");
     cmd->add_option("--player", o->player, "play with this player: ai (the reference AI) or drop");
-    cmd->add_option("--frame", o->frame, "frames to play (default: the whole movie)");
+    cmd->add_option("--frame", o->frame,
+                    "frames to play (default: the whole movie; at most " + thousands(kMaxRenderFrames) + ")")
+        ->check(CLI::Range(uint64_t{0}, kMaxRenderFrames));
     cmd->add_flag("--text", o->text, "print the text board (also with --png)");
     cmd->add_flag("--color", o->color, "ANSI colours on a terminal");
     cmd->add_flag("--hidden-rows", o->hidden_rows, "show the two hidden rows above the playfield");
