@@ -99,7 +99,7 @@ TEST_CASE("coach: with the preview hidden the grade is on the first ply's cost")
     CHECK(graded >= 20);
 }
 
-TEST_CASE("coach: a lock that tops out costs the top-out cost; the AI with nothing reachable grades nothing") {
+TEST_CASE("coach: a lock that tops out costs the top-out cost, the AI with nothing reachable grades nothing") {
     SearchInput in;
     for (int r = 1; r < kRows; ++r) in.board.rows[r] = 1u << 5;  // column 5 up to row 1
     in.board.recompute_columns();

@@ -42,7 +42,7 @@ TEST_CASE("crash rule: every lock it leaves is safe with its level's preview and
 // drop's points; at level 253 a lock without a line may crash with either preview (the locked
 // piece's orientation moves the windows: kLockedPieceStagingSpread), but not with the preview
 // hidden for orientations 0-8 and shown for 9-18.
-TEST_CASE("crash rule: the soft drop where singles need it; the preview by the piece where a lock without a line needs it") {
+TEST_CASE("crash rule: the soft drop where singles need it, the preview by the piece where a lock without a line needs it") {
     const CrashRule& rule = crash_rule();
     const LockSafety single_160 = ai_lock_safety(160, 1, false);
     CHECK_FALSE(single_160.shown);

@@ -43,7 +43,7 @@ TEST_CASE("after the first level-up every ten lines add a level, also in one cle
     CHECK(frames_per_drop(s.level) == 1);
 }
 
-TEST_CASE("B-Type never levels up; gravity by level") {
+TEST_CASE("B-Type never levels up, gravity by level") {
     LevelState b{5, 0x25, 0, true};
     CHECK(after_lines(b, 4) == b);
     CHECK(frames_per_drop(0) == 48);

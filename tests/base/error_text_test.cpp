@@ -12,7 +12,7 @@
 
 using namespace nestris;
 
-TEST_CASE("error text: control bytes, C1 controls and malformed UTF-8 are spelled \\xNN; text and UTF-8 pass") {
+TEST_CASE("error text: control bytes, C1 controls and malformed UTF-8 are spelled \\xNN, text and UTF-8 pass") {
     CHECK(printable("plain text, 100% ASCII ~") == "plain text, 100% ASCII ~");
     CHECK(printable("\x1b[31mred\x1b[0m") == "\\x1B[31mred\\x1B[0m");
     CHECK(printable(std::string("a\0b\tc\nd\re\x7f", 10)) == "a\\x00b\\x09c\\x0Ad\\x0De\\x7F");

@@ -137,7 +137,7 @@ TEST_CASE("an atomic write through a symbolic link replaces the file it points t
     CHECK(dir.listing() == std::vector<std::string>{"link.nes", "real.nes"});
 }
 
-TEST_CASE("an atomic write through a link to a file not there yet creates that file; check_output refuses early") {
+TEST_CASE("an atomic write through a link to a file not there yet creates that file, check_output refuses early") {
     ScratchDir dir("write_dangling");
     fs::create_symlink("new.txt", dir / "link.txt");  // dangling: new.txt is still to be written
     CHECK(same_file(dir / "link.txt", dir / "new.txt"));

@@ -115,7 +115,7 @@ TEST_CASE("the build id changes with the code and ignores its own bytes") {
     CHECK(compute_build_id(a) == compute_build_id(c));
 }
 
-TEST_CASE("PACK_ segments fill each region, smallest first, as full as they go; the biggest takes the rest") {
+TEST_CASE("PACK_ segments fill each region, smallest first, as full as they go, the biggest takes the rest") {
     const auto placed = pack_segments({{"PACK_a", 10}, {"PACK_b", 30}, {"PACK_c", 25}, {"PACK_d", 5}},
                                       {{"R1", 40}, {"R2", 28}, {"R3", 6}});
     // R3 (6): d (5); R2 (28): c (25), the fullest of a, c, a + ... ; R1: the rest, b and a (40).

@@ -283,7 +283,7 @@ TEST_CASE("sound: the noise's shift register repeats after 32767 steps, or 93 in
     }
 }
 
-TEST_CASE("sound: the DMC's output follows the sample's bits, 2 a bit, within 0-127; $4011 loads it") {
+TEST_CASE("sound: the DMC's output follows the sample's bits, 2 a bit, within 0-127, $4011 loads it") {
     Rig r;
     static const uint8_t sample[2] = {0xFF, 0x00};
     r.sound.set_reader([](const void*, uint16_t a) { return sample[a & 1]; }, nullptr);
@@ -366,7 +366,7 @@ TEST_CASE("sound: a machine with sound on runs exactly as one without, and hears
     CHECK_FALSE(quiet.sound_enabled());
 }
 
-TEST_CASE("sound: a power cycle keeps what was played; a restored snapshot plays on from its cycle") {
+TEST_CASE("sound: a power cycle keeps what was played, a restored snapshot plays on from its cycle") {
     TestRom rom;
     rom.put(0x8000, {0x78, 0xA9, 0x01, 0x8D, 0x15, 0x40, 0xA9, 0xBF, 0x8D, 0x00, 0x40, 0xA9, 0x08, 0x8D, 0x01, 0x40,
                      0xA9, 0xFD, 0x8D, 0x02, 0x40, 0xA9, 0x00, 0x8D, 0x03, 0x40, 0x4C, 0x1A, 0x80});

@@ -69,7 +69,7 @@ TEST_CASE("APU frame counter: the IRQ flag rises 29828 cycles after a $4017 writ
     }
 }
 
-TEST_CASE("APU $4015 read: returns the flag and clears it; the first two of its 3 cycles set it again") {
+TEST_CASE("APU $4015 read: returns the flag and clears it, the first two of its 3 cycles set it again") {
     Apu a;
     a.write(0x4017, 0x00, 1001);
     const uint64_t f = takes_effect(1001) + 29828;
@@ -84,7 +84,7 @@ TEST_CASE("APU $4015 read: returns the flag and clears it; the first two of its 
     CHECK((a.read_status(f + 1000) & 0x40) == 0);
 }
 
-TEST_CASE("APU $4017: bit 6 clears the flag and inhibits it; 5-step mode never sets it") {
+TEST_CASE("APU $4017: bit 6 clears the flag and inhibits it, 5-step mode never sets it") {
     Apu a;
     a.write(0x4017, 0x00, 1001);
     const uint64_t f = takes_effect(1001) + 29828;
@@ -146,7 +146,7 @@ TEST_CASE("APU length counters: loaded from the table when enabled, clocked at h
     CHECK(kLengthTable[31] == 30);
 }
 
-TEST_CASE("APU length counters: 5-step mode clocks at once; a load or halt coinciding with a clock") {
+TEST_CASE("APU length counters: 5-step mode clocks at once, a load or halt coinciding with a clock") {
     Apu a = loaded_apu(0, 100);  // 10
     a.write(0x4017, 0x80, 1001);
     a.run_to(takes_effect(1001) - 1);
@@ -191,7 +191,7 @@ TEST_CASE("APU length counters: 5-step mode clocks at once; a load or halt coinc
     CHECK(t.length[2] == 9);
 }
 
-TEST_CASE("NES: the frame IRQ is taken at the first instruction whose poll sees it; $4015 acknowledges it") {
+TEST_CASE("NES: the frame IRQ is taken at the first instruction whose poll sees it, $4015 acknowledges it") {
     // CLI / LDA #0 / STA $4017 / JMP * (3 cycles). IRQ handler: LDA $4015, STA $00, RTI.
     TestRom rom;
     rom.put(0x8000, {0x58, 0xA9, 0x00, 0x8D, 0x17, 0x40, 0x4C, 0x06, 0x80});
@@ -222,7 +222,7 @@ TEST_CASE("NES: the frame IRQ is taken at the first instruction whose poll sees 
     CHECK(nes.cycles() <= flag + 29830 + 3 + 7);
 }
 
-TEST_CASE("NES: an IRQ held while I is set waits; CLI lets it in after one more instruction") {
+TEST_CASE("NES: an IRQ held while I is set waits, CLI lets it in after one more instruction") {
     // LDA #0 / STA $4017, then NOPs with I set (the reset sequence sets it).
     TestRom rom;
     rom.put(0x8000, {0xA9, 0x00, 0x8D, 0x17, 0x40});
@@ -322,7 +322,7 @@ TEST_CASE("CPU: an IRQ released in the last cycle of the instruction that polled
     CHECK_FALSE(m2->cpu().irq_line());
 }
 
-TEST_CASE("CPU: an NMI by BRK's 4th cycle takes over its vector (B stays set); later, it waits "
+TEST_CASE("CPU: an NMI by BRK's 4th cycle takes over its vector (B stays set), later, it waits "
           "for the handler's first instruction") {
     // BRK in cycles 0-6.
     for (const uint64_t edge : {uint64_t{0}, uint64_t{3}}) {

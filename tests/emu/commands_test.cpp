@@ -92,7 +92,7 @@ TEST_CASE("emu commands: run-rom and trace say where the CPU ran code in PRG-RAM
     CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 3);  // the JMP, the line at $6123, the note
 }
 
-TEST_CASE("emu commands: a refused input leaves no trace file; a FIFO is refused, not waited on") {
+TEST_CASE("emu commands: a refused input leaves no trace file, a FIFO is refused, not waited on") {
     test::ScratchDir dir("emu_cmd_in");
     REQUIRE(::mkfifo((dir / "fifo").c_str(), 0644) == 0);
     test::CliResult r = run_emu({"trace", (dir / "fifo").string(), "-o", (dir / "t.txt").string()});

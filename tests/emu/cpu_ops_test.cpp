@@ -307,7 +307,7 @@ TEST_CASE("JSR pushes the address of its last byte, RTS returns after it") {
     CHECK(m->cycles() == 12);
 }
 
-TEST_CASE("BRK pushes PC+2 and P with B, sets I, jumps through $FFFE; RTI comes back") {
+TEST_CASE("BRK pushes PC+2 and P with B, sets I, jumps through $FFFE, RTI comes back") {
     auto m = machine({0x00, 0xEE, 0xEA});
     m->write16(0xFFFE, 0x0600);
     m->write(0x0600, 0x40);  // RTI
@@ -538,7 +538,7 @@ TEST_CASE("an NMI in an instruction's last cycle waits for the next instruction"
     }
 }
 
-TEST_CASE("IRQ: a level, masked by I; CLI, SEI and PLP act one instruction late; RTI at once") {
+TEST_CASE("IRQ: a level, masked by I, CLI, SEI and PLP act one instruction late, RTI at once") {
     SECTION("masked while I is set, taken when cleared, B clear in the pushed P") {
         auto m = machine({0xEA, 0x58, 0xEA, 0xEA});  // NOP, CLI, NOP, NOP
         m->write16(0xFFFE, 0x0600);

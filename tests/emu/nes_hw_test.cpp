@@ -554,7 +554,7 @@ TEST_CASE("CPU memory map: RAM mirrors, PRG RAM, open bus, APU registers") {
     CHECK_FALSE(n2->mmc1().prg_ram_enabled());
 }
 
-TEST_CASE("snapshots: restore reproduces a run exactly; == sees any difference") {
+TEST_CASE("snapshots: restore reproduces a run exactly, == sees any difference") {
     const auto& fx = nestris::emu::test::nes_test_program();
     Nes nes(fx.image);
     nes.run_frames(20);

@@ -309,7 +309,7 @@ TEST_CASE("statistics: the spawn counts pieces by type in BCD") {
     CHECK(s.spawnCount == 1);
 }
 
-TEST_CASE("lag frame: the NMI in the work renders, counts, steps the RNG and polls; the rest of the work reads its poll") {
+TEST_CASE("lag frame: the NMI in the work renders, counts, steps the RNG and polls, the rest of the work reads its poll") {
     // The scoring frame of a clear whose work outlasts the frame: its NMI ends the line
     // clear's animation, its main loop runs play state 5 (the score loop), and the NMI that
     // lands in that work copies the first four playfield rows.

@@ -33,7 +33,7 @@ TEST_CASE("pieces: spawn orientations, types and tiles follow the game's order T
     }
 }
 
-TEST_CASE("pieces: A turns clockwise, B counter-clockwise; I, S, Z have two states, O one") {
+TEST_CASE("pieces: A turns clockwise, B counter-clockwise, I, S, Z have two states, O one") {
     CHECK(kRotateClockwise[orient::tUp] == orient::tRight);
     CHECK(kRotateClockwise[orient::tDown] == orient::tLeft);
     CHECK(kRotateCounterClockwise[orient::tDown] == orient::tRight);

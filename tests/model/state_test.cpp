@@ -72,7 +72,7 @@ TEST_CASE("state: text round trip, and clear errors for impossible or malformed 
     CHECK(problems.size() == 3);
 }
 
-TEST_CASE("RAM: to_ram then from_ram gives the state back; the addresses come from tetris.inc") {
+TEST_CASE("RAM: to_ram then from_ram gives the state back, the addresses come from tetris.inc") {
     std::array<uint8_t, kCpuRamSize> ram{};
     GameState s = seeded_game(7, 19);
     for (int i = 0; i < 300; ++i) step(s, i % 4 == 0 ? tetris::BUTTON_DOWN : 0);

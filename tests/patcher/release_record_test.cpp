@@ -5,7 +5,7 @@
 using namespace nestris;
 using Catch::Matchers::Contains;
 
-TEST_CASE("release record: written and read back equal; malformed records are refused by line") {
+TEST_CASE("release record: written and read back equal, malformed records are refused by line") {
     const ReleaseRecord r{"1.2.3", 0xD4B37B11, std::string(40, 'A'), std::string(40, 'B'), std::string(40, 'C'),
                           0x0589144E};
     const std::string text = format_release_record(r);

@@ -80,7 +80,7 @@ TEST_CASE("make-tetris-movie: a bad ROM or output is a refusal (exit 1, one erro
     CHECK(dir.listing() == std::vector<std::string>{"header.nes", "loop.nes"});
 }
 
-TEST_CASE("make-tetris-movie: counts out of their range are usage errors (exit 2); --help names the bounds") {
+TEST_CASE("make-tetris-movie: counts out of their range are usage errors (exit 2), --help names the bounds") {
     test::ScratchDir dir("make_movie_usage");
     write_bytes(dir / "loop.nes", looping_rom());
     const std::string rom = (dir / "loop.nes").string(), out = (dir / "x.fm2").string();

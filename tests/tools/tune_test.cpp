@@ -115,17 +115,18 @@ TEST_CASE("tune: a bad state file is refused at once (exit 1), a FIFO never wait
     CHECK_FALSE(fs::exists(out));
 }
 
-TEST_CASE("tune: its outputs are never an input, each other, a FIFO or a read-only file; a link is followed") {
+TEST_CASE("tune: its outputs are never an input, each other, a FIFO or a read-only file, a link is followed") {
     test::ScratchDir dir("tune_out");
     const std::string weights_text = read_text_file(kWeights);
     write_text(dir / "start.txt", weights_text);
     const std::string start = (dir / "start.txt").string(), state = (dir / "s.txt").string();
-    auto refused = [&](const std::vector<std::string>& args, const char* why) {
+    // A refused output is a failure (exit 1); an option that goes unused, a usage error (exit 2).
+    auto refused = [&](const std::vector<std::string>& args, const char* why, int code = 1) {
         std::vector<std::string> all = {"--weights", start};
         all.insert(all.end(), args.begin(), args.end());
         const test::CliResult r = tune(all);
         INFO(r.err);
-        CHECK(r.code == 1);
+        CHECK(r.code == code);
         CHECK_THAT(r.err, Contains("nestris-tune: error:") && Contains(why));
         CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     };
@@ -140,7 +141,7 @@ TEST_CASE("tune: its outputs are never an input, each other, a FIFO or a read-on
     // --out and --state the same (the state overwrote the tuned weights, exit 0): refused.
     refused({"--state", state, "--out", state}, "the same file");
     // Protocol 29's fitness is the lines: a --fitness given with it would be silently unused.
-    refused({"--state", state, "--out", (dir / "w.txt").string(), "--fitness", "goal"}, "--fitness is for --protocol 19");
+    refused({"--state", state, "--out", (dir / "w.txt").string(), "--fitness", "goal"}, "--fitness is for --protocol 19", 2);
     fs::create_symlink(dir / "s.txt", dir / "s-link.txt");
     refused({"--state", state, "--out", (dir / "s-link.txt").string()}, "the same file");
     // A FIFO or a read-only file (replaced before): refused, left as they were.
