@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench-emu and nestris-asm read their inputs through the one input reader: a device that never
 # ends (/dev/zero) or a FIFO nobody writes is refused at once (exit 1, one error line naming it),
-# never read without end or waited on; a bad address is a usage error (exit 2).
+# never read without end or waited on; a bad address, or a count past its bound (2^64 among
+# them), is a usage error (exit 2) naming the option, never a run without end.
 #   endless_inputs_test.sh BIN_DIR
 set -u
 bin=$1
@@ -13,7 +14,7 @@ expect() {  # expect CODE WORDS COMMAND...: the exit code, and WORDS in its one 
   code=$1; words=$2; shift 2
   timeout 10 "$@" >"$work/out" 2>"$work/err"
   got=$?
-  lines=$(wc -l <"$work/err")
+  lines=$(grep -vc '^Run with --help' "$work/err")
   if [ "$got" != "$code" ] || ! grep -q "$words" "$work/err" || [ "$lines" != 1 ]; then
     echo "FAIL: $* -> exit $got (want $code), stderr:"; cat "$work/err"; fail=1
   else
@@ -27,4 +28,10 @@ expect 1 "nestris-asm: error: cannot read '/dev/zero'" "$bin/nestris-asm" --ca65
   --work-dir "$work/w" --cpp-out "$work/c.cpp" "$work/fifo"
 expect 1 "nestris-asm: error: cannot read '$work/fifo'" "$bin/nestris-asm" --ca65 ca65 --ld65 ld65 --config "$work/fifo" \
   --work-dir "$work/w" --cpp-out "$work/c.cpp" /dev/null
+printf 'not a ROM\n' >"$work/rom.nes"  # the counts are checked before the ROM is read
+expect 2 "play: error: --frames: Value 18446744073709551616 not in range 0 to 100000000" \
+  "$bin/nestris-ai" play "$work/rom.nes" --coach --frames 18446744073709551616
+expect 2 "check-identity: error: --ai-games: Value 18446744073709551615 not in range 0 to 1000000" \
+  "$bin/check-identity" "$work/rom.nes" --ai-games 18446744073709551615
+expect 2 "check-identity: error: --movies: Value 1000001 not in range" "$bin/check-identity" "$work/rom.nes" --movies 1000001
 exit $fail

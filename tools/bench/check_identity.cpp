@@ -166,8 +166,11 @@ int main(int argc, char** argv) {
     uint64_t movies = 100, frames = 20'000, first_seed = 1;
     unsigned threads = worker_threads();
     app.add_option("ROM", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
-    app.add_option("--movies", movies, "number of movies");
-    app.add_option("--frames", frames, "frames per movie (per AI game: at most)");
+    // Counts past these are usage errors (2^64 - 1 games asked for a vector that size).
+    constexpr uint64_t kMaxRuns = 1'000'000, kMaxFrames = 100'000'000;
+    app.add_option("--movies", movies, "number of movies (at most 1 000 000)")->check(CLI::Range(uint64_t{0}, kMaxRuns));
+    app.add_option("--frames", frames, "frames per movie (per AI game: at most; at most 100 000 000)")
+        ->check(CLI::Range(uint64_t{0}, kMaxFrames));
     app.add_option("--first-seed", first_seed, "seed of the first movie (movie i has seed first + i)");
     app.add_option("--threads", threads, "threads");
     std::string movie_out;
@@ -181,7 +184,8 @@ int main(int argc, char** argv) {
     app.add_option("--ai-games", ai_games,
                    "instead: AI games on the patched ROM, each against the cartridge in the loop given the\n"
                    "real game's idle time and lag frames (game i waits --title-wait + i more frames on the legal\n"
-                   "screen: other pieces)");
+                   "screen: other pieces; at most 1 000 000)")
+        ->check(CLI::Range(uint64_t{0}, kMaxRuns));
     app.add_option("--title-wait", first_wait,
                    "with --ai-games: the first game's extra frames on the legal screen (game i waits i more; the\n"
                    "last one's at most 225: a longer wait starts no game)")
@@ -198,7 +202,9 @@ int main(int argc, char** argv) {
     uint64_t high_levels = 0;
     app.add_option("--high-levels", high_levels,
                    "instead: N human games on both games from model-made states at levels 100-255 (score\n"
-                   "999 999, random movies from --first-seed), compared every frame, their lag NMIs too");
+                   "999 999, random movies from --first-seed), compared every frame, their lag NMIs too; at most\n"
+                   "1 000 000)")
+        ->check(CLI::Range(uint64_t{0}, kMaxRuns));
     app.add_flag("--against-original", on_original,
                  "with --ai-games: replay each AI game on the original ROM (the AI's buttons as its controller)\n"
                  "and compare the two every frame, their lag NMIs too (a frame lagging only on the patched game\n"

@@ -58,6 +58,8 @@ struct PlayOptions {
 };
 
 
+// The most frames a run asks for: a bound that says so (2^64 was taken, and ran without end).
+constexpr uint64_t kMaxPlayFrames = 100'000'000;
 // --write-movie's bound: `play --movie` reads a movie of at most kMaxTextInput (64 MiB), 16 bytes
 // a frame (4 194 304 frames); this leaves room for the menu walk, a soak's presses and the header.
 constexpr uint64_t kMaxMovieRunFrames = 4'000'000;
@@ -433,7 +435,10 @@ void add_play_command(CLI::App& app) {
     sub->add_flag("--coach", o->coach,
                   "a coach game (B held at Start, pressed with A first): the cartridge shows its placement as a\n"
                   "grey ghost and the grade while the reference AI, deciding without the preview, plays as the person");
-    sub->add_option("--frames", o->frames, "frames to run once the game or demo has started (default 3600 = 1 min)");
+    sub->add_option("--frames", o->frames,
+                    "frames to run once the game or demo has started (default 3600 = 1 min; at most " +
+                        thousands(kMaxPlayFrames) + ", 19 days of the game)")
+        ->check(CLI::Range(uint64_t{0}, kMaxPlayFrames));
     sub->add_option("--input", o->input,
                     "your own input from power-on instead of the menu walk (emu-test input string: '.*300 S ...')");
     add_movie_options(*sub, o->movie, o->power_on);
