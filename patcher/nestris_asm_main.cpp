@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
     app.add_option("--cpp-out", cpp_out, "generated C++ source defining shipped_cart()")->required();
     app.add_option("--report-out", report_out, "region usage report (text)");
     app.add_option("sources", options.sources, "assembly sources")->required()->check(CLI::ExistingFile);
+    // It builds the cartridge code, so it has no build id of its own: the release's version alone.
+    app.set_version_flag("--version", NESTRIS_VERSION " (the cartridge's assembler: the build id is what it makes)");
     return nestris::run_program(app, argc, argv, [&]() -> int {
         try {
             const nestris::CartImage cart = nestris::assemble_cart(options);

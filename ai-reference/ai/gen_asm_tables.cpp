@@ -468,6 +468,10 @@ std::string generate_constants(const EvalTables& tables) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 2 && std::string(argv[1]) == "--version") {  // it makes the tables the build id covers: none of its own
+        std::cout << NESTRIS_VERSION << " (the cartridge's table generator: the build id is what it makes)\n";
+        return 0;
+    }
     if (argc != 5 || std::string(argv[1]) != "--asm-tables" || std::string(argv[3]) != "--asm-constants") {
         std::cerr << "usage: nestris-gen --asm-tables TABLES.inc --asm-constants CONSTANTS.inc\n"
                      "Writes the cartridge's AI tables and constants, generated from the C++ reference.\n";

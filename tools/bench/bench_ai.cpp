@@ -3,6 +3,7 @@
 //   level 19 start, to 230 lines or top-out (seed 004's protocol)
 //   level 18 start, until level 29: top-outs before level 29
 //   level 29 start: lines until top-out (capped by --l29-cap)
+#include "tools/harness/version.hpp"
 #include "ai-reference/ai/ai_eval.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
     app.add_option("--first-seed", first_seed, "seed of the first game");
     app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 256));
     app.add_option("--weights", weights_path, "weights file instead of the built-in ones")->check(CLI::ExistingFile);
+    app.set_version_flag("--version", nestris::tools::version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
         ai::EvalTables tables = ai::default_tables();
         if (!weights_path.empty()) {

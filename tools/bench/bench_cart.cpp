@@ -5,6 +5,7 @@
 //   --loop-games N: N whole games of the cartridge in the loop (cart_loop.hpp) beside the
 //     reference's, frame by frame, and the budget table (ROM and RAM used, the task's longest
 //     step, frames from spawn to first input, the margin left in the worst frame)
+#include "tools/harness/version.hpp"
 #include "ai-reference/ai/ai_player.hpp"
 #include "base/command_runner.hpp"
 #include "tools/harness/cart_ai.hpp"
@@ -254,6 +255,7 @@ int main(int argc, char** argv) {
     bool profile = false, profile_labels = false;
     app.add_flag("--profile", profile, "--games: cycles per routine of the searches (one thread, slower)");
     app.add_flag("--profile-labels", profile_labels, "--profile by every label, local ones too");
+    app.set_version_flag("--version", nestris::tools::version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
         if (profile_labels) profile = true;
         if (profile) threads = 1;

@@ -8,6 +8,7 @@
 // AI's decision; and each game's grade (the locks graded, those where the ghost was), which the
 // harness checks against the cartridge's every frame. Prints figures; exit status 1 only when a
 // ghost was not the reference's or a game's grade not the harness's.
+#include "tools/harness/version.hpp"
 #include "ai-reference/ai/ai_player.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
@@ -68,6 +69,7 @@ int main(int argc, char** argv) {
     app.add_option("--threads", threads, "threads");
     app.footer("Exit status 0: figures printed; 1: a full search's ghost was not the reference's decision, or the ROM\n"
                "is not Tetris (USA) or unreadable; 2: usage.");
+    app.set_version_flag("--version", nestris::tools::version_text());
     return run_program(app, argc, argv, [&]() -> int {
         const game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
         struct Job {

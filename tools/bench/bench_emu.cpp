@@ -12,6 +12,7 @@
 // Figures are printed; nothing is checked here (the tests do that). Each figure is given per
 // second of this thread's CPU time (what the emulator costs, whatever else the machine runs)
 // and per second of wall-clock time (the same on an idle machine).
+#include "tools/harness/version.hpp"
 #include "emu-test/flat_machine.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
@@ -244,6 +245,7 @@ int main(int argc, char** argv) {
     app.add_option("--frames", frames, "NES frames per measurement (default 20000)");
     app.add_option("--sound", sound_rate, "Also measure with sound made at this rate (Hz), e.g. 48000")
         ->check(CLI::Range(8000, 192000));
+    app.set_version_flag("--version", nestris::tools::version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
         // Every input read and checked before the first measurement: a bad one is refused at once
         // (the runner's error line, exit 1; a bad address, exit 2), not after seconds of benchmarks.

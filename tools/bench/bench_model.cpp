@@ -1,5 +1,6 @@
 // bench-model: speed of the game model (frames per second on one core) and of the simulator
 // (games per minute at level 19 with the scripted drop player).
+#include "tools/harness/version.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "base/command_runner.hpp"
 #include "ai-reference/model/player.hpp"
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
     app.add_option("--frames", frames, "model frames per measurement")->capture_default_str();
     app.add_option("--games", games, "simulator games")->capture_default_str();
     app.add_option("--threads", threads, "simulator threads (default: every core)");
+    app.set_version_flag("--version", nestris::tools::version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
         uint64_t check = 0;
         // Inputs: nothing pressed; a busy human-like movie (taps, turns, soft drops, pauses) made

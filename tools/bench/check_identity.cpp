@@ -4,6 +4,7 @@
 // Prints one line per movie and the totals; exit status 1 on a mismatch or a bad ROM.
 // --ai-games: the AI's games on the patched ROM against the cartridge in the loop instead (the
 // big run of tests/game/ai_game_loop_test.cpp).
+#include "tools/harness/version.hpp"
 #include "patcher/cart_image.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
@@ -221,6 +222,7 @@ int main(int argc, char** argv) {
                  "with --ai-games: the AI without its crash rule (no lock barred, the preview never hidden),\n"
                  "the AI of before issue 30, whose long games crash the game");
     app.footer("Exit status 0: every run identical; 1: a mismatch, or the ROM is not Tetris (USA) or unreadable; 2: usage.");
+    app.set_version_flag("--version", nestris::tools::version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
         if ((on_original || no_crash_rule) && !ai_games)
             throw UsageError("--against-original and --no-crash-rule go with --ai-games");

@@ -11,6 +11,7 @@
 // line-clear animation, lines/score update, entry delay (spawn waiting for the playfield
 // copy), a level-up, a score change, the first frame of a game. A frame without a wait before
 // its NMI is a lag frame of the original game. Prints figures; tests nothing.
+#include "tools/harness/version.hpp"
 #include "ai-reference/ai/ai_player.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
@@ -117,6 +118,7 @@ int main(int argc, char** argv) {
     app.add_option("ROM", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
     app.add_option("--frames", frames, "frames of play measured per level (games restart after a top-out)");
     app.add_option("--levels", levels_text, "start levels, comma separated (any 0-255; 29 is set by a RAM poke)");
+    app.set_version_flag("--version", nestris::tools::version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
         std::vector<int> levels;
         {

@@ -13,6 +13,7 @@
 // executing outside the game's code, or no wait for vertical blank before the next piece).
 // `--phases N` repeats each case with N different frame phases (extra frames in the menu), since
 // the work before the loop varies with the frame. Prints figures; tests nothing.
+#include "tools/harness/version.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "patcher/cart_image.hpp"
@@ -362,6 +363,7 @@ int main(int argc, char** argv) {
     app.add_flag("--no-preview", no_preview, "the next piece hidden (as after Select in a game)");
     app.add_option("--phases", phases, "runs per case, each with one more frame on the legal screen (another frame phase; 1-64)")
         ->check(CLI::Range(1, 64));
+    app.set_version_flag("--version", nestris::tools::version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
         if (rule_margin >= 0) return print_ai_rule(static_cast<uint32_t>(rule_margin));
         if (rom_path.empty()) throw UsageError("the ROM is needed (Tetris (USA)): measure-lock ROM [options]");

@@ -8,6 +8,7 @@
 #include "tools/cli/model_commands.hpp"
 #include "tools/cli/patcher_commands.hpp"
 #include "tools/cli/play_command.hpp"
+#include "tools/harness/version.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -19,10 +20,7 @@ int main(int argc, char** argv) {
                  "game, the AI and the embedded NES emulator headless.",
                  "nestris-ai"};
     app.require_subcommand(1);
-    // The version alone does not say which cartridge code is inside: the build id does (it is
-    // what the patched ROM's signature and `identify` show).
-    app.set_version_flag("--version", std::string(NESTRIS_VERSION) + ", build " +
-                                          nestris::crc32_hex(nestris::cart_build_id(nestris::shipped_cart())));
+    app.set_version_flag("--version", nestris::tools::version_text());
     nestris::add_patcher_commands(app);
     nestris::add_play_command(app);
     nestris::add_emu_commands(app);

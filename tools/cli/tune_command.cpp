@@ -19,6 +19,7 @@
 // written by the shared atomic writer and checked before the first game, since the tuner may
 // run for hours before it writes: neither may be --weights or the other.
 #include "tools/cli/tune_command.hpp"
+#include "tools/harness/version.hpp"
 
 #include "ai-reference/ai/ai_eval.hpp"
 #include "tools/harness/ai_protocol.hpp"
@@ -111,6 +112,7 @@ int tools::run_tune(int argc, const char* const* argv) {
         "protocol 29: each game is played to this many lines or its top-out (default 300; 3 260 is the\n"
         "rebirth from level 29); resume a run with the same value")
         ->check(CLI::Range(1u, 100000u));
+    app.set_version_flag("--version", version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
         std::string command_line = "nestris-tune";
         for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];

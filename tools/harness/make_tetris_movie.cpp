@@ -10,6 +10,7 @@
 // A function (tools/bench/make_tetris_movie.cpp is the program), so that the tests run it as a user does;
 // it ends as every tool does (command_runner.hpp).
 #include "tools/harness/make_tetris_movie.hpp"
+#include "tools/harness/version.hpp"
 
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
@@ -217,6 +218,7 @@ int run_make_tetris_movie(int argc, const char* const* argv) {
                    "give up after this many frames (default 60000, at most " + std::to_string(kMaxMovieFrames) + ")")
         ->check(CLI::Range(uint64_t{1}, kMaxMovieFrames));
     app.footer("Exit status: 0 written; 1 refused or failed (no top-out, a bad ROM, an output it may not write); 2 usage.");
+    app.set_version_flag("--version", version_text());
     return run_program(app, argc, argv, [&] { return make_movie(o); });
 }
 
