@@ -145,8 +145,12 @@ fs::path followed(const fs::path& given) {
         if (ec) break;
         p = to.is_absolute() ? to : p.parent_path() / to;
     }
-    const fs::path canonical = fs::weakly_canonical(p, ec);
-    return ec ? p : canonical;
+    // Absolute first: weakly_canonical leaves a relative path whose first part does not exist as
+    // it is ("o.wav"), while "./o.wav" becomes absolute, and the two would not compare equal.
+    const fs::path absolute = fs::absolute(p, ec);
+    if (ec) return p;
+    const fs::path canonical = fs::weakly_canonical(absolute, ec);
+    return ec ? absolute : canonical;
 }
 
 // Reads a regular file whole (see read_file); `record` says whether it is one of the command's

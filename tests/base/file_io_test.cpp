@@ -241,3 +241,24 @@ TEST_CASE("a symbolic link loop or an over-long name as output is refused in wor
     REQUIRE_THROWS_WITH(write_text_atomically(dir / std::string(300, 'x'), "x"),
                         Contains("cannot write") && !Contains("filesystem error"));
 }
+
+TEST_CASE("same_file: two spellings of one file not there yet are the same file (o.wav and ./o.wav, a and sub/../a)") {
+    ScratchDir dir("same_file_spellings");
+    fs::create_directory(dir / "sub");
+    const fs::path before = fs::current_path();
+    fs::current_path(dir.path());  // relative names, as a user types them
+    const bool plain_dot = same_file("o.wav", "./o.wav");
+    const bool up_again = same_file("a.png", "sub/../a.png");
+    const bool others = same_file("a.png", "sub/a.png");
+    std::string refusal;
+    try {
+        check_outputs({"o.wav", "./o.wav"});
+    } catch (const FileError& e) {
+        refusal = e.what();
+    }
+    fs::current_path(before);
+    CHECK(plain_dot);
+    CHECK(up_again);
+    CHECK_FALSE(others);
+    CHECK_THAT(refusal, Catch::Matchers::Contains("is the same file"));
+}
