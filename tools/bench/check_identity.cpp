@@ -231,6 +231,10 @@ int main(int argc, char** argv) {
                              " games: the waits run to " + std::to_string(first_wait + static_cast<int64_t>(ai_games) - 1) +
                              ", and a walk starts a game after a wait of 0-" + std::to_string(game::kMaxTitleWait) + " frames");
         if (from_level >= 0 && !ai_games) throw UsageError("--from-level goes with --ai-games");
+        // The movies and --high-levels walk their own menus: these would go unused.
+        for (const char* option : {"--title-wait", "--level", "--b-type"})
+            if (!ai_games && app.count(option))
+                throw UsageError(std::string(option) + " goes with --ai-games (the movies and --high-levels walk their own menus)");
         if (coach && (ai_games || high_levels)) throw UsageError("--coach goes with the movies (not --ai-games or --high-levels)");
         if (high_levels && (ai_games || !movie_out.empty()))
             throw UsageError("--high-levels goes with neither --ai-games nor --movie-out");
