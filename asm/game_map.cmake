@@ -56,4 +56,4 @@ set(NESTRIS_TETRIS_MAP_HPP ${NESTRIS_GENERATED_DIR}/tetris_map.hpp)
 nestris_constants_header(${NESTRIS_TETRIS_INC} ${NESTRIS_TETRIS_MAP_HPP} nestris::tetris)
 nestris_constants_header(${PROJECT_SOURCE_DIR}/asm/hooks.inc ${NESTRIS_GENERATED_DIR}/hooks_map.hpp nestris::hooks)
 add_library(nestris_game_map INTERFACE)
-target_include_directories(nestris_game_map INTERFACE ${NESTRIS_GENERATED_DIR})
+target_include_directories(nestris_game_map INTERFACE ${CMAKE_BINARY_DIR})  # "generated/tetris_map.hpp"

@@ -7,7 +7,7 @@
 // rows -1/-2 are the two hidden rows above it.
 #pragma once
 
-#include "tetris_map.hpp"
+#include "generated/tetris_map.hpp"
 
 #include <array>
 #include <cstdint>

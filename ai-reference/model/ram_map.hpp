@@ -10,7 +10,7 @@
 #pragma once
 
 #include "ai-reference/model/game_model.hpp"
-#include "tetris_map.hpp"
+#include "generated/tetris_map.hpp"
 
 #include <cstdint>
 #include <span>

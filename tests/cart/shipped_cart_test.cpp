@@ -1,5 +1,5 @@
 #include "patcher/cart_image.hpp"
-#include "tetris_map.hpp"
+#include "generated/tetris_map.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,9 +2,9 @@
 #include "tools/harness/cart_ai.hpp"
 #include "tests/cart_ai/positions.hpp"
 #include "ai-reference/ai/ai_coach.hpp"
-#include "hooks_map.hpp"
+#include "generated/hooks_map.hpp"
 #include "tools/harness/coach_run.hpp"
-#include "tetris_map.hpp"
+#include "generated/tetris_map.hpp"
 
 #include <algorithm>
 #include <array>

@@ -5,7 +5,7 @@
 #include "tools/harness/coach_run.hpp"
 
 #include "ai-reference/ai/ai_player.hpp"
-#include "hooks_map.hpp"
+#include "generated/hooks_map.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -4,8 +4,8 @@
 #include "patcher/cart_image.hpp"
 #include "patcher/hook_table.hpp"
 #include "emu-test/flat_machine.hpp"
-#include "hooks_map.hpp"
-#include "tetris_map.hpp"
+#include "generated/hooks_map.hpp"
+#include "generated/tetris_map.hpp"
 
 #include <catch2/catch.hpp>
 

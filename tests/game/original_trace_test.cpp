@@ -4,7 +4,7 @@
 // resets, top-outs and curtains, high-score entry, endings), by the driver of tools/game_harness.
 #include "tests/game/game_support.hpp"
 #include "tools/harness/fidelity.hpp"
-#include "tetris_map.hpp"
+#include "generated/tetris_map.hpp"
 #include "ai-reference/model/random_movie.hpp"
 
 #include <algorithm>

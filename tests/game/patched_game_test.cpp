@@ -6,11 +6,11 @@
 // the RNG, how AI games start, pause and end. (That the AI's play is the cartridge-in-the-loop's:
 // ai_game_loop_test.cpp.)
 #include "tests/game/game_support.hpp"
-#include "tetris_map.hpp"
+#include "generated/tetris_map.hpp"
 
 #include "emu-test/image.hpp"
 #include "emu-test/input.hpp"
-#include "hooks_map.hpp"
+#include "generated/hooks_map.hpp"
 
 #include <catch2/catch.hpp>
 

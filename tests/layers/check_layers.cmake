@@ -1,7 +1,7 @@
 # The folders are layers (README.md, "Repository layout"): a folder's C++ includes headers only
 # from itself and the folders it may use. Every include carries its folder ("patcher/ips.hpp"),
-# so this check reads the folder from the include itself; a bare name is allowed only for the
-# headers the build generates (from asm/ and dist/). Run by ctest:
+# so this check reads the folder from the include itself; the headers the build generates (from
+# asm/ and dist/) carry theirs, "generated/", and any layer may use them. Run by ctest:
 #   cmake -DSOURCE_DIR=<repo> -P check_layers.cmake
 # Fails with every include that reaches up or sideways, is bare, or names no file.
 cmake_minimum_required(VERSION 3.20)  # IN_LIST in script mode
@@ -25,8 +25,13 @@ foreach(layer IN LISTS layers)
     foreach(line IN LISTS includes)
       string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\".*$" "\\1" header "${line}")
       if(NOT header MATCHES "/")
-        if(NOT header IN_LIST generated)
-          list(APPEND bad "${rel} includes \"${header}\" without its folder")
+        list(APPEND bad "${rel} includes \"${header}\" without its folder")
+        continue()
+      endif()
+      if(header MATCHES "^generated/")
+        string(REGEX REPLACE "^generated/" "" name "${header}")
+        if(NOT name IN_LIST generated)
+          list(APPEND bad "${rel} includes \"${header}\", which the build does not generate")
         endif()
         continue()
       endif()

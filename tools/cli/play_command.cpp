@@ -7,7 +7,7 @@
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "tools/harness/game_harness.hpp"
-#include "hooks_map.hpp"
+#include "generated/hooks_map.hpp"
 #include "ai-reference/ai/ai_player.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "ai-reference/model/ram_map.hpp"

@@ -9,7 +9,7 @@
 #include "patcher/cart_image.hpp"
 #include "ai-reference/model/frame_time.hpp"
 #include "emu-test/nes.hpp"
-#include "tetris_map.hpp"
+#include "generated/tetris_map.hpp"
 
 #include <array>
 #include <cstdint>
