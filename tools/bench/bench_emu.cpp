@@ -26,8 +26,6 @@
 #include <chrono>
 #include <ctime>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,9 +62,6 @@ uint16_t hex_address(const std::string& text, const char* option) {
     return static_cast<uint16_t>(std::stoul(text, nullptr, 16));
 }
 
-// Through the one input reader: a FIFO, a device (/dev/zero) or an image over 16 MiB is refused
-// at once, not read without end.
-std::vector<uint8_t> read_file(const std::string& path) { return nestris::read_file(path); }
 
 // The flat-bus workload, hand-assembled. Loops forever: fill a 256-byte table, bubble-sort
 // it, checksum it.
@@ -247,12 +242,13 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(8000, 192000));
     app.set_version_flag("--version", nestris::tools::version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
-        // Every input read and checked before the first measurement: a bad one is refused at once
-        // (the runner's error line, exit 1; a bad address, exit 2), not after seconds of benchmarks.
+        // Every input read and checked before the first measurement, through the one input reader:
+        // a FIFO, a device (/dev/zero) or an image over 16 MiB is refused at once (the runner's error
+        // line, exit 1; a bad address, exit 2), not read without end or after seconds of benchmarks.
         const uint16_t load_at = hex_address(load, "--load"), start_at = hex_address(pc, "--pc");
-        const std::vector<uint8_t> bin_bytes = bin.empty() ? std::vector<uint8_t>{} : read_file(bin);
-        const std::vector<uint8_t> rom_bytes = rom.empty() ? std::vector<uint8_t>{} : read_file(rom);
-        const std::vector<uint8_t> test_program = read_file(NESTRIS_EMU_BENCH_ROM);
+        const std::vector<uint8_t> bin_bytes = bin.empty() ? std::vector<uint8_t>{} : nestris::read_file(bin);
+        const std::vector<uint8_t> rom_bytes = rom.empty() ? std::vector<uint8_t>{} : nestris::read_file(rom);
+        const std::vector<uint8_t> test_program = nestris::read_file(NESTRIS_EMU_BENCH_ROM);
         const double cpu_mhz = bench_flat(budget);
         if (threads > 1) bench_threads(threads, budget);
         if (!bin.empty()) bench_bin(bin, bin_bytes, load_at, start_at);
