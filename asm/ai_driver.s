@@ -6,6 +6,8 @@
 .include "ai.inc"
 .include "hooks.inc"
 
+.export ai_soft_drop_level
+
 RESET_BUTTONS = BUTTON_A | BUTTON_B | BUTTON_SELECT | BUTTON_START
 
 .segment "AI_BSS_PLAN"
@@ -103,12 +105,9 @@ down:
     ; Down; from level 128 only at the crash rule's soft-drop levels (at one row a frame the soft
     ; drop moves nothing, and its points, added before the score loop, move the scoring frame's
     ; time: MODEL.md "Time"); elsewhere the frame is one without other buttons
-    .assert AI_POLL_PAUSE_LEVEL = $80, error, "the soft drop's levels from the level's bit 7"
     lda levelNumber
-    bpl soft
-    cmp #SOFT_DROP_LEVEL
-    bne idle
-soft:
+    jsr ai_soft_drop_level
+    bcs idle
     lda #BUTTON_DOWN
     rts
 idle:
@@ -162,6 +161,27 @@ preview:                    ; C = 1: shown wanted
     eor #1
     beq done
     lda #BUTTON_SELECT
+    rts
+.endproc
+
+; C = 0 when the AI soft-drops at the level in A: below 128 always, from it where the crash rule
+; does (the ranges gen_soft_drop_first, gen_soft_drop_count); A and Y kept.
+.segment "RAM_soft_drop_level"
+.proc ai_soft_drop_level
+    .assert AI_POLL_PAUSE_LEVEL = $80, error, "ai_eval_clear tells the levels from 128 by bit 7"
+    cmp #AI_POLL_PAUSE_LEVEL
+    bcc done
+    ldx #SOFT_DROP_RANGES-1
+range:
+    pha
+    sec
+    sbc gen_soft_drop_first,x
+    cmp gen_soft_drop_count,x
+    pla
+    bcc done
+    dex
+    bpl range
+done:
     rts
 .endproc
 

@@ -4,7 +4,7 @@
 ; And the stack term's growth, which both paths use.
 .include "ai.inc"
 
-.import ai_eval_tops_out, ai_eval_past_clear_bound
+.import ai_eval_tops_out, ai_eval_past_clear_bound, ai_soft_drop_level
 .export ai_stack_growth
 
 .segment "AI_EVAL"           ; right after ai_eval.s's part of it (asm/CMakeLists.txt: link order)
@@ -29,12 +29,13 @@
 tops_out:
     jmp ai_eval_tops_out
 not_barred:
-    ; At the soft-drop level the clear must fall long enough with Down held to make the points
-    ; (its origin's row at least gen_soft_drop_rows by column).
-    .assert SOFT_DROP_LEVEL >= $80, error, "the soft drop's level from 128 (AI_POLL_PAUSE_LEVEL)"
+    ; At a soft-drop level from 128 the clear must fall long enough with Down held to make the
+    ; points (its origin's row at least gen_soft_drop_rows by column). (Level 128 is the level's
+    ; bit 7: ai_soft_drop_level asserts it.)
     lda s_level
-    cmp #SOFT_DROP_LEVEL
-    bne clear_below
+    bpl clear_below
+    jsr ai_soft_drop_level
+    bcs clear_below
     ldx z_x
     lda z_y
     cmp gen_soft_drop_rows,x

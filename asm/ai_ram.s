@@ -111,7 +111,7 @@ s_well_holes: .res 1    ; the well column's hole count mask: $FF, or 0 in danger
 
 .segment "AI_BSS_SEARCH"      ; (PRG_RAM_CLEARED)
 s_stack_off: .res 1     ; the stack term's table: 0, or STACK_FAST_OFFSET at one row a frame
-s_lines_off: .res 1     ; the lines term's table: 0, or LINES_DANGER_OFFSET in danger
+s_lines_off: .res 1     ; the lines term's table: 0, LINES_DANGER_OFFSET in danger, LINES_FAST_OFFSET at one row a frame
 s_top2:     .res 1      ; the highest row a placement's top may take, + 2 (lower: a top-out)
 
 cand_count:    .res 1

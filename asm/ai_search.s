@@ -194,11 +194,11 @@ top_known:
     pha                     ; (ai_set_gravity_rows takes it)
     ldx #KEEP_FAST          ; K, and the stack term's table: KEEP_FAST and the second table at
     ldy #STACK_FAST_OFFSET  ; level 29 and beyond (one row a frame), for both plies; and the
-    cmp #2                  ; lines term's: the second below level 29 on a stack DANGER_HEIGHT
-    lda #0                  ; high (in danger)
+    cmp #2                  ; lines term's: the third there, the second below level 29 on a
+    lda #LINES_FAST_OFFSET  ; stack DANGER_HEIGHT high (in danger)
     bcc keep
     ldx #KEEP
-    tay                     ; (A = 0)
+    ldy #0
     lda eb_max08
     cmp #DANGER_HEIGHT
     lda #0
@@ -206,9 +206,11 @@ top_known:
     lda #LINES_DANGER_OFFSET
 keep:
     sta s_lines_off
-    cmp #1                  ; in danger the well's holes are free: their count masked to 0
+    eor #LINES_DANGER_OFFSET ; in danger the well's holes are free: their count masked to 0
+    cmp #1
     lda #0
     sbc #0
+    eor #$FF
     stx s_keep
     cpy s_stack_off         ; eb's caches (eb_base, the hole sums) were worked out in the terms
     bne terms_changed       ; of the search before: again only when this one's differ

@@ -47,7 +47,7 @@ std::optional<CoachGrade> grade_lock(const SearchInput& in, uint8_t preview_type
             player_total = placement_cost(placed, tables, g == 1, danger);
         } else {
             SearchStats unused;
-            const uint16_t lines_cost = lines_table(tables, danger)[placed.lines];
+            const uint16_t lines_cost = lines_table(tables, g == 1, danger)[placed.lines];
             player_total = saturating_add(
                 lines_cost, best_reply(placed.board, preview_type, reply_gravity(in.level, placed.lines), in.level,
                                        tables, g == 1, danger, unused));

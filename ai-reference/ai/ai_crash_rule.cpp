@@ -129,27 +129,36 @@ void add_row5_rule(CrashRule& rule) {
     }
 }
 
+// What a level's choice bars, weighed by units digits (LevelChoice::cost), and of it the singles:
+// the soft drop is taken where it bars fewer singles, the AI's most common clear at one row a
+// frame, or as many and fewer clears in all (at 172-173 it frees doubles and triples).
+bool soft_drop_pays(const LevelChoice& without, const LevelChoice& with, int singles_without, int singles_with) {
+    if (with.preview == Choice::none) return false;
+    if (without.preview == Choice::none) return true;
+    return singles_with < singles_without || (singles_with == singles_without && with.cost < without.cost);
+}
+
 CrashRule build_rule() {
     const Safety plain = safety(false), soft = safety(true);
-    // The soft drop where it bars fewer singles: the AI's most common clear at one row a frame (77 %
-    // of its clears from level 19: simulate --player ai --level 19 --seeds 1-1000, session 31).
-    // At one level at most: the cartridge holds one constant. (It would pay at 172-173 too, where
-    // it frees doubles and triples: a trial with it at 160 and 172-173, before the windows' fix,
-    // had 53 of 1 000 games end at 172 against 77 with this rule; not in the cartridge yet.)
     CrashRule rule;
+    std::size_t soft_ranges = 0;
     std::array<Choice, 256> choice{};
     for (int s = 0; s < 256; ++s) {
         const auto at = static_cast<std::size_t>(s);
         const auto level = static_cast<uint8_t>(s);
         const LevelChoice without = choose(plain[at], soft[at], false), with = choose(plain[at], soft[at], true);
         choice[at] = without.preview;
-        if (s >= hooks::AI_POLL_PAUSE_LEVEL && with.preview != Choice::none &&
-            (without.preview == Choice::none || singles_barred(soft[at], with.preview == Choice::hidden) <
-                                                    singles_barred(plain[at], without.preview == Choice::hidden))) {
-            if (rule.soft_drop != 0)
-                throw std::logic_error("the crash rule: the soft drop at more than one level (" +
-                                       std::to_string(rule.soft_drop) + ", " + std::to_string(s) + ")");
-            rule.soft_drop = level;
+        if (s >= hooks::AI_POLL_PAUSE_LEVEL &&
+            soft_drop_pays(without, with, singles_barred(plain[at], without.preview == Choice::hidden),
+                           singles_barred(soft[at], with.preview == Choice::hidden))) {
+            if (soft_ranges > 0 && rule.soft_drop[soft_ranges - 1].first + rule.soft_drop[soft_ranges - 1].count == s) {
+                ++rule.soft_drop[soft_ranges - 1].count;
+            } else {
+                if (soft_ranges == kSoftDropRanges)
+                    throw std::logic_error("the crash rule: the soft drop in more than " +
+                                           std::to_string(kSoftDropRanges) + " ranges of levels");
+                rule.soft_drop[soft_ranges++] = {level, 1};
+            }
             choice[at] = with.preview;
         }
         if (choice[at] != Choice::none) continue;
@@ -214,12 +223,23 @@ const CrashRule& crash_rule() {
 }
 
 bool soft_drop_at(const CrashRule& rule, uint8_t level) {
-    return level < hooks::AI_POLL_PAUSE_LEVEL || (rule.soft_drop != 0 && level == rule.soft_drop);
+    if (level < hooks::AI_POLL_PAUSE_LEVEL) return true;
+    for (const LevelRange& r : rule.soft_drop)
+        if (r.contains(level)) return true;
+    return false;
+}
+
+std::vector<uint8_t> soft_drop_levels(const CrashRule& rule) {
+    std::vector<uint8_t> levels;
+    for (int s = hooks::AI_POLL_PAUSE_LEVEL; s < 256; ++s)
+        if (soft_drop_at(rule, static_cast<uint8_t>(s))) levels.push_back(static_cast<uint8_t>(s));
+    return levels;
 }
 
 bool lock_barred(const CrashRule& rule, uint8_t spawn_level, uint8_t lines, uint8_t lines_lo, uint8_t x, int landing_y) {
     if (lines == 0) return false;
-    if (rule.soft_drop != 0 && spawn_level == rule.soft_drop && !soft_drop_in_time(x, landing_y)) return true;
+    if (spawn_level >= hooks::AI_POLL_PAUSE_LEVEL && soft_drop_at(rule, spawn_level) && !soft_drop_in_time(x, landing_y))
+        return true;
     return rule.barred[crash_class(lines, tens_digit_changes(lines_lo, lines))].contains(spawn_level);
 }
 

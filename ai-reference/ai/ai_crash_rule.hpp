@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace nestris::ai {
 
@@ -29,14 +30,15 @@ struct LevelRange {
     uint8_t first = 0, count = 0;  // levels first .. first + count - 1 (count 0: none)
     bool contains(uint8_t level) const { return static_cast<uint8_t>(level - first) < count; }
 };
-// And the soft drop: at one spawn level from 128 the AI holds Down once its inputs are done, as
-// below level 128, so that a lock's scoring frame adds the soft drop's points (kSoftDropCycles
-// before the loop: MODEL.md "What moves the crash"); the preview is shown there. A piece makes the
+// And the soft drop: at a few spawn levels from 128 (kSoftDropRanges ranges) the AI holds Down
+// once its inputs are done, as below level 128, so that a lock's scoring frame adds the soft
+// drop's points (kSoftDropCycles before the loop: MODEL.md "What moves the crash"); the preview
+// is shown there. A piece makes the
 // points when it falls long enough with Down held (soft_drop_in_time): there a clear that would
 // not is barred. And at one level the preview goes by the locked piece: a lock without a line
 // moves the windows by its orientation (locked_piece_sooner), and there the one preview is safe
 // for orientations 0-8 (T, J, Z flat: hidden) and the other for 9-18 (shown). (asm:
-// SOFT_DROP_LEVEL, BY_PIECE_LEVEL, gen_soft_drop_rows, generated)
+// gen_soft_drop_first, gen_soft_drop_count, BY_PIECE_LEVEL, gen_soft_drop_rows, generated)
 // And a lock that leaves a block in row 5, which the AI makes only when it has lost (every
 // placement barred or in the high rows, kHighRows): its scoring frame's music test ends sooner by
 // that block's column (row5_scan_sooner, MODEL.md "Time"), which moves the NMI's landing by up to
@@ -46,10 +48,11 @@ struct LevelRange {
 // locks the kinds describe: a clear that fills or empties row 5 changes the tune), for the most
 // orientations safe. (asm: ROW5_LEVEL, gen_row5_scan_first, gen_row5_count, generated)
 inline constexpr std::size_t kRow5Levels = 7;
+inline constexpr std::size_t kSoftDropRanges = 2;
 struct CrashRule {
     std::array<LevelRange, kCrashClasses> barred{};  // by crash_class
     std::array<LevelRange, kHiddenRanges> hidden{};  // (unused ones: count 0)
-    uint8_t soft_drop = 0;         // from 128 (0: none)
+    std::array<LevelRange, kSoftDropRanges> soft_drop{};  // from 128 (unused ones: count 0)
     uint8_t preview_by_piece = 0;  // from 128 (0: none)
     uint8_t row5_level = 0;        // from 128 (0: none)
     std::array<LevelRange, kRow5Levels> row5_hidden{};  // ranges of columns, by level - row5_level
@@ -58,10 +61,12 @@ struct CrashRule {
 // when no rule of this form is safe (the model's figures changed: widen the form).
 const CrashRule& crash_rule();
 
-// Does the AI soft-drop the pieces that spawn at `level` (below level 128 always; from it, at the
-// rule's levels)?
+// Does the AI soft-drop the pieces that spawn at `level` (below level 128 always; from it, in the
+// rule's ranges)?
 bool soft_drop_at(const CrashRule& rule, uint8_t level);
 inline bool soft_drop_at(uint8_t level) { return soft_drop_at(crash_rule(), level); }
+// The rule's soft-drop levels from 128, in order.
+std::vector<uint8_t> soft_drop_levels(const CrashRule& rule);
 
 // Does a piece locked at column `x` with its origin in row `landing_y` fall long enough with Down
 // held to make the soft drop's 2 points at one row a frame? Down is pressed on frame max(2n, 1)

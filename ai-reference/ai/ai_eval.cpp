@@ -37,6 +37,7 @@ EvalSet expand_set(const Weights& w) {
         e.lines[n] = capped(p(("lines" + std::to_string(n)).c_str()), kCapLines);
         const bool burn = n >= 1 && n <= 3;
         e.lines_danger[n] = burn ? capped(int64_t{e.lines[n]} - p("danger_burn"), kCapLines) : e.lines[n];
+        e.lines_fast[n] = capped(p(("lines_fast" + std::to_string(n)).c_str()), kCapLines);
     }
     e.danger_height = static_cast<uint8_t>(p("danger_height"));
     e.row_step = capped(p("row_each"), kCapRowStep);
@@ -55,7 +56,7 @@ const std::vector<std::string>& weight_names() {
         "ready_each", "ready_over", "cover_first", "cover_each", "lines0",     "lines1",
         "lines2",     "lines3",     "lines4",      "row_each",   "stack_lin",  "gap_first",
         "gap_each",   "stack_fast_free", "stack_fast_lin", "stack_fast_sq", "danger_height",
-        "danger_burn"};
+        "danger_burn", "lines_fast0", "lines_fast1", "lines_fast2", "lines_fast3", "lines_fast4"};
     return names;
 }
 

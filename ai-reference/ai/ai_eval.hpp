@@ -58,6 +58,8 @@ struct EvalSet {
     std::array<uint16_t, 5> lines{};   // by lines cleared by the placement
     std::array<uint16_t, 5> lines_danger{};  // the same on a high stack (danger_height): burns
                                              // (1-3 lines) cost danger_burn less
+    std::array<uint16_t, 5> lines_fast{};    // the lines table at one row a frame (level 29 on),
+                                             // where only survival counts: burns cost less
     uint8_t danger_height = 21;        // below level 29, a search whose board's highest of
                                        // columns 0-8 is at least this uses lines_danger
     std::array<uint16_t, 21> gap{};    // a stack column (0-8) by how far it lies below the lower
@@ -74,9 +76,11 @@ struct EvalSet {
 
 using EvalTables = EvalSet;
 
-// gen_lines (asm) holds lines, then lines_danger: a search in danger adds this to its index
-// (asm: LINES_DANGER_OFFSET, generated).
+// gen_lines (asm) holds lines, then lines_danger, then lines_fast: a search in danger adds
+// kLinesDangerOffset to its index, one at one row a frame kLinesFastOffset (asm:
+// LINES_DANGER_OFFSET, LINES_FAST_OFFSET, generated).
 inline constexpr uint8_t kLinesDangerOffset = std::tuple_size_v<decltype(EvalSet::lines)>;
+inline constexpr uint8_t kLinesFastOffset = 2 * kLinesDangerOffset;
 
 // The parameters of weights.txt: name -> value.
 struct Weights {

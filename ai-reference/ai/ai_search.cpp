@@ -129,13 +129,13 @@ bool in_danger(const Board& board, uint8_t fpd, const EvalSet& set) {
     return fpd != 1 && stack_height(board) >= set.danger_height;
 }
 
-const std::array<uint16_t, 5>& lines_table(const EvalSet& set, bool danger) {
-    return danger ? set.lines_danger : set.lines;
+const std::array<uint16_t, 5>& lines_table(const EvalSet& set, bool fast, bool danger) {
+    return fast ? set.lines_fast : danger ? set.lines_danger : set.lines;
 }
 
 uint16_t placement_cost(const Placed& placed, const EvalSet& set, bool fast, bool danger) {
     if (placed.topped_out) return kCostMax;
-    return static_cast<uint16_t>(lines_table(set, danger)[placed.lines] + evaluate(placed.board, set, fast, danger));
+    return static_cast<uint16_t>(lines_table(set, fast, danger)[placed.lines] + evaluate(placed.board, set, fast, danger));
 }
 
 // A game's first piece keeps keep_fast too: its search has only the hold (kFirstPieceStartFrame)
@@ -186,7 +186,7 @@ Precomputed precompute(const SearchInput& in, const EvalTables& tables) {
         if (p.lines) ++out.stats.line_clears;
         const bool out_of_play = placement_lost(in.level, t, p);
         Candidate c{t, out_of_play ? kCostMax : placement_cost(p, set, g == 1, danger),
-                    out_of_play ? kCostMax : lines_table(set, danger)[p.lines], out_of_play ? uint8_t{0} : p.lines};
+                    out_of_play ? kCostMax : lines_table(set, g == 1, danger)[p.lines], out_of_play ? uint8_t{0} : p.lines};
         uint8_t at = out.count;
         while (at > 0 && c.cost < out.candidates[at - 1].cost) --at;  // ties: the earlier stays first
         if (at >= keep) return;

@@ -95,12 +95,13 @@ uint8_t stack_height(const Board& board);
 // Is a search from this board (at this gravity) in danger (the danger lines table, the well's
 // holes free)? Below level 29, when the stack (columns 0-8) is at least danger_height high.
 bool in_danger(const Board& board, uint8_t frames_per_drop, const EvalSet& set);
-// The lines table a search uses: lines, or lines_danger in danger.
-const std::array<uint16_t, 5>& lines_table(const EvalSet& set, bool danger);
+// The lines table a search uses: lines_fast at one row a frame (fast), lines_danger in danger,
+// else lines.
+const std::array<uint16_t, 5>& lines_table(const EvalSet& set, bool fast, bool danger);
 
 // Cost of the board a placement leaves: lines table + evaluation (kCostMax when it tops out);
-// fast: it is played at one row a frame; danger: the search is in danger (lines_danger, the
-// well's holes free).
+// fast: it is played at one row a frame (lines_fast, stack_fast); danger: the search is in
+// danger (lines_danger, the well's holes free).
 uint16_t placement_cost(const Placed& placed, const EvalSet& set, bool fast = false, bool danger = false);
 
 struct SearchStats {

@@ -359,9 +359,10 @@ std::string generate(const EvalTables& tables) {
     for (size_t d = 1; d < tables.cover.size(); ++d) well.push_back(tables.cover[d]);
     const auto [well_lo, well_hi] = split16("gen_well", well);
     table(o, well_lo.name, well_lo.v);
-    // The lines term's two tables, one after the other: a search in danger adds
-    // LINES_DANGER_OFFSET to the index (s_lines_off).
-    const auto [lines_lo, lines_hi] = split16("gen_lines", entries(one_after_other(tables.lines, tables.lines_danger)));
+    // The lines term's three tables, one after the other: a search in danger adds
+    // LINES_DANGER_OFFSET to the index, one at one row a frame LINES_FAST_OFFSET (s_lines_off).
+    const auto [lines_lo, lines_hi] = split16(
+        "gen_lines", entries(one_after_other(one_after_other(tables.lines, tables.lines_danger), tables.lines_fast)));
     table(o, lines_lo.name, lines_lo.v);
     // The row cost of a row by its transitions 0..10: row_step x class (a full row: class 0). A
     // row's transitions are even (both walls are filled): the odd entries are never read, so the
@@ -385,6 +386,8 @@ std::string generate(const EvalTables& tables) {
     table(o, "gen_crash_count", range_field(crash_rule().barred, true), "PACK_");
     table(o, "gen_hidden_first", range_field(crash_rule().hidden, false), "PACK_");
     table(o, "gen_hidden_count", range_field(crash_rule().hidden, true), "PACK_");
+    table(o, "gen_soft_drop_first", range_field(crash_rule().soft_drop, false), "PACK_");
+    table(o, "gen_soft_drop_count", range_field(crash_rule().soft_drop, true), "PACK_");
     std::vector<int> soft_rows;
     for (uint8_t x = 0; x < kColumns; ++x) soft_rows.push_back(soft_drop_lowest_row(x));
     table(o, "gen_soft_drop_rows", soft_rows);
@@ -413,8 +416,9 @@ std::string generate_constants(const EvalTables& tables) {
       << " ; ranges of levels where the AI keeps the preview hidden (gen_hidden_first, gen_hidden_count)\n";
     o << "HIGH_ROWS = " << int(kHighRows)
       << " ; from level 128 a lock with a cell in rows 0 to HIGH_ROWS - 1 tops out\n";
-    o << "SOFT_DROP_LEVEL = " << int(crash_rule().soft_drop)
-      << " ; the level from 128 where the AI soft-drops (0: none), a clear there as low as gen_soft_drop_rows\n";
+    o << "SOFT_DROP_RANGES = " << kSoftDropRanges
+      << " ; ranges of levels from 128 where the AI soft-drops (gen_soft_drop_first, gen_soft_drop_count), a clear "
+         "there as low as gen_soft_drop_rows\n";
     o << "BY_PIECE_LEVEL = " << int(crash_rule().preview_by_piece)
       << " ; the level where the preview is hidden for orientations below HIDDEN_ORIENTATIONS (0: none)\n";
     o << "HIDDEN_ORIENTATIONS = " << int(kHiddenOrientations) << "\n";
@@ -431,6 +435,8 @@ std::string generate_constants(const EvalTables& tables) {
       << "   ; below level 29, a search from a stack (columns 0-8) this high is in danger (danger_height)\n";
     o << "LINES_DANGER_OFFSET = " << int(kLinesDangerOffset)
       << " ; gen_lines' second table (in danger)\n";
+    o << "LINES_FAST_OFFSET = " << int(kLinesFastOffset)
+      << " ; gen_lines' third table (at one row a frame)\n";
     o << "SPAWN_X     = " << ai::kSpawnX << "     ; the spawn column\n";
     o << "GAP_MIN_DEPTH = " << kGapMinDepth << "   ; a gap shallower than this costs nothing\n";
     o << "HOLE_LAST   = " << saturated_from(tables.hole)

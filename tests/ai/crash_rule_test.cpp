@@ -39,7 +39,7 @@ TEST_CASE("crash rule: every lock it leaves is safe with its level's preview and
 
 // The soft drop and the preview by piece are where the rule needs them: at 160 a single that
 // does not change the tens digit may crash with either preview, but with neither after the soft
-// drop's points; at level 253 a lock without a line may crash with either preview (the locked
+// drop's points, and at 172-173 the points free triples and doubles; at level 253 a lock without a line may crash with either preview (the locked
 // piece's orientation moves the windows: kLockedPieceStagingSpread), but not with the preview
 // hidden for orientations 0-8 and shown for 9-18.
 TEST_CASE("crash rule: the soft drop where singles need it, the preview by the piece where a lock without a line needs it") {
@@ -48,9 +48,17 @@ TEST_CASE("crash rule: the soft drop where singles need it, the preview by the p
     CHECK_FALSE(single_160.shown);
     CHECK_FALSE(single_160.hidden);
     CHECK(ai_lock_safety(160, 1, false, true).shown);
-    CHECK(rule.soft_drop == 160);
+    CHECK(soft_drop_levels(rule) == std::vector<uint8_t>{160, 172, 173});
     CHECK(soft_drop_at(rule, 160));
     CHECK_FALSE(soft_drop_at(rule, 200));
+    // At 172-173 the soft drop frees triples and doubles: no clear it bars is safe without it.
+    CHECK_FALSE(ai_lock_safety(172, 3, false).shown);
+    CHECK(ai_lock_safety(172, 3, false, true).shown);
+    CHECK_FALSE(ai_lock_safety(173, 2, false).shown);
+    CHECK(ai_lock_safety(173, 2, false, true).shown);
+    CHECK(rule.barred[crash_class(3, false)].contains(171));
+    CHECK_FALSE(rule.barred[crash_class(3, false)].contains(172));
+    CHECK_FALSE(rule.barred[crash_class(2, false)].contains(173));
     CHECK(soft_drop_at(rule, 127));  // below 128 the AI always soft-drops
     CHECK(rule.barred[crash_class(1, false)].count == 0);
     const LockSafety no_line_253 = ai_lock_safety(253, 0, false);

@@ -113,29 +113,34 @@ TEST_CASE("AI plans lock where predicted on random stacks with holes") {
 // falls long enough for it (soft_drop_in_time: every clear there) locks with the soft drop's 2-17
 // points, the kind the rule takes (kSoftDropCycles, kSoftDropScore); the others may make fewer.
 TEST_CASE("at the soft drop's level a piece that falls long enough locks with its points") {
-    const uint8_t level = crash_rule().soft_drop;
-    REQUIRE(level >= hooks::AI_POLL_PAUSE_LEVEL);
+    const std::vector<uint8_t> levels = soft_drop_levels(crash_rule());
+    REQUIRE(!levels.empty());
     std::mt19937 rng(31);
     int in_time = 0, late = 0;
     for (int trial = 0; trial < 60; ++trial) {
+        const uint8_t level = levels[static_cast<std::size_t>(trial) % levels.size()];
+        REQUIRE(level >= hooks::AI_POLL_PAUSE_LEVEL);
         GameState s = at_second_spawn(static_cast<uint32_t>(trial), level);
         REQUIRE(s.playState == tetris::PLAY_STATE_ACTIVE);
         random_stack(s, rng, 2 + trial % 10);
         if (!is_position_valid(s, s.tetriminoX, s.tetriminoY, s.currentPiece)) continue;
         AiPlayer ai;
-        std::optional<Target> target;
+        Target target{};  // (the piece's decision, once it is chosen)
+        bool chosen = false;
         for (int f = 0; f < 600 && s.status == GameStatus::Playing && !is_topped_out(s); ++f) {
             const PlayerView view = view_of(s);
             const uint8_t buttons = ai.buttons(view);
-            if (view.active && !target && ai.last_decision() && ai.last_decision()->chosen)
+            if (view.active && !chosen && ai.last_decision() && ai.last_decision()->chosen) {
                 target = ai.last_decision()->target();
+                chosen = true;
+            }
             const uint8_t before = s.playState, spawn_level = s.levelNumber;
             step(s, buttons);
-            if (before != tetris::PLAY_STATE_ACTIVE || s.playState != tetris::PLAY_STATE_LOCK || !target) continue;
+            if (before != tetris::PLAY_STATE_ACTIVE || s.playState != tetris::PLAY_STATE_LOCK || !chosen) continue;
             if (spawn_level == level) {
-                INFO("trial " << trial << ": x " << int(target->x) << " row " << int(target->landing_y) << ", "
+                INFO("trial " << trial << ": x " << int(target.x) << " row " << int(target.landing_y) << ", "
                               << int(s.holdDownPoints) << " points");
-                if (soft_drop_in_time(target->x, target->landing_y)) {
+                if (soft_drop_in_time(target.x, target.landing_y)) {
                     ++in_time;
                     CHECK(s.holdDownPoints >= 2);
                     CHECK(s.holdDownPoints <= 17);
@@ -143,7 +148,7 @@ TEST_CASE("at the soft drop's level a piece that falls long enough locks with it
                     ++late;
                 }
             }
-            target.reset();
+            chosen = false;
         }
     }
     INFO(in_time << " locks low enough, " << late << " not");

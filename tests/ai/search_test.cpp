@@ -145,6 +145,48 @@ TEST_CASE("in danger (below level 29, columns 0-8 danger_height high) both plies
     CHECK(well_holes > 0);
 }
 
+// From level 29 (one row a frame) both plies cost line clears from lines_fast, whatever the stack,
+// and the well's holes cost what they do elsewhere; below it lines_fast is never read.
+TEST_CASE("at one row a frame both plies cost lines from lines_fast, below it never") {
+    EvalTables tables = default_tables();
+    tables.lines = {100, 400, 500, 600, 0};
+    tables.lines_fast = {300, 0, 20, 40, 60};
+    EvalTables other_fast = tables;
+    other_fast.lines_fast = {0, 900, 900, 900, 900};
+    // Columns 0-8 full 4 rows high over an empty well, and columns 0-1 empty above row 16: both
+    // clears (the well) and no clear are on offer.
+    Board b;
+    for (int r = kRows - 4; r < kRows; ++r) b.rows[r] = 0x1FF;
+    b.recompute_columns();
+    int clears = 0;
+    for (uint8_t type = 0; type < kPieceTypes; ++type) {
+        INFO("piece type " << int(type));
+        SearchInput in = input_on(b, 29);
+        in.piece_type = type;
+        const Precomputed fast = precompute(in, tables);
+        REQUIRE(fast.count > 0);
+        for (uint8_t k = 0; k < fast.count; ++k) {
+            const Candidate& c = fast.candidates[k];
+            const Placed p = place(in.board, c.target);
+            clears += c.lines > 0;
+            CHECK(c.lines_cost == tables.lines_fast[c.lines]);
+            CHECK(c.cost == tables.lines_fast[c.lines] + evaluate(p.board, tables, true, false));
+            const Gravity g{1, false};
+            for (uint8_t t = 0; t < kPieceTypes; ++t) {
+                uint16_t best = kCostMax;
+                for_each_reachable(p.board, t, g, [&](const Target& q) {
+                    best = std::min(best, placement_cost(place(p.board, q), tables, true, false));
+                });
+                CHECK(fast.best2[k][t] == best);
+            }
+        }
+        // Below level 29 the table is not read.
+        in.level.level = 28;
+        CHECK(precompute(in, tables) == precompute(in, other_fast));
+    }
+    CHECK(clears > 0);
+}
+
 TEST_CASE("a lock the crash rule bars is a top-out, in both plies (lock_barred)") {
     // Row 19 full but for the well: an I dropped there clears one line (a single).
     Board b;

@@ -89,7 +89,8 @@ inline ai::SearchInput soft_drop_input(std::mt19937& rng) {
         in.board.rows[r] = static_cast<uint16_t>(ai::kFullRow & ~(1u << (r < top + ready ? 9 : rng() % 9)));
     in.board.recompute_columns();
     in.piece_type = static_cast<uint8_t>(rng() % 7);
-    in.level.level = ai::crash_rule().soft_drop;
+    const std::vector<uint8_t> levels = ai::soft_drop_levels(ai::crash_rule());
+    in.level.level = levels.at(rng() % levels.size());
     const unsigned lines = 1600 + rng() % 300;
     in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
     in.level.lines_hi = static_cast<uint8_t>(lines / 100);

@@ -196,15 +196,16 @@ int print_ai_rule(uint32_t margin) {
             }
     // The AI's rule from those figures (with its own margin, ai_crash_rule.hpp): by spawn level.
     const ai::CrashRule& rule = ai::crash_rule();
-    std::vector<int> hidden;
+    std::vector<int> hidden, soft_levels;
+    for (const uint8_t level : ai::soft_drop_levels(rule)) soft_levels.push_back(level);
     for (int level = 0; level <= 255; ++level)
         if (level != rule.preview_by_piece && ai::preview_hidden_at(rule, static_cast<uint8_t>(level), 0))
             hidden.push_back(level);
     std::printf("the AI's rule (margin %u, spawn levels): preview hidden at%s, and at %u for the orientations below %u; "
-                "soft drop from level %u at %u (a clear there whose origin lands above row 2 max(|x - 5|, 2) + %d "
+                "soft drop from level %u at%s (a clear there whose origin lands above row 2 max(|x - 5|, 2) + %d "
                 "barred)\n",
                 kAiRuleMargin, ranges(hidden).c_str(), rule.preview_by_piece, ai::kHiddenOrientations,
-                hooks::AI_POLL_PAUSE_LEVEL, rule.soft_drop, ai::kSoftDropFrames - 1);
+                hooks::AI_POLL_PAUSE_LEVEL, ranges(soft_levels).c_str(), ai::kSoftDropFrames - 1);
     for (uint8_t k = 1; k <= 4; ++k)
         for (const bool tens : {false, true}) {
             const ai::LevelRange r = rule.barred[ai::crash_class(k, tens)];

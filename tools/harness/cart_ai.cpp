@@ -90,7 +90,8 @@ CartSearchResult CartAi::precompute(const ai::SearchInput& in, uint64_t max_cycl
     r.cycles = call.cycles;
     r.count = machine_.read(symbol("cand_count"));
     const ai::EvalSet& set = ai::default_tables();
-    const auto& lines = ai::lines_table(set, ai::in_danger(in.board, ai::frames_per_drop(in.level.level), set));
+    const uint8_t fpd = ai::frames_per_drop(in.level.level);
+    const auto& lines = ai::lines_table(set, fpd == 1, ai::in_danger(in.board, fpd, set));
     for (uint8_t k = 0; k < r.count && k < ai::kMaxCandidates; ++k) {
         auto byte = [&](const char* name) { return machine_.read(static_cast<uint16_t>(symbol(name) + k)); };
         ai::Candidate& c = r.candidates[k];
