@@ -2,7 +2,8 @@
 # bench-emu and nestris-asm read their inputs through the one input reader: a device that never
 # ends (/dev/zero) or a FIFO nobody writes is refused at once (exit 1, one error line naming it),
 # never read without end or waited on; a bad address, or a count past its bound (2^64 among
-# them), is a usage error (exit 2) naming the option, never a run without end; so is an option the
+# them) or a list that is not one (measure-idle --levels abc), is a usage error (exit 2) naming
+# the option or the item, never a run without end; so is an option the
 # mode would leave unused (check-identity's --title-wait, --level, --b-type without --ai-games).
 #   endless_inputs_test.sh BIN_DIR
 set -u
@@ -38,4 +39,6 @@ expect 2 "check-identity: error: --movies: Value 1000001 not in range" "$bin/che
 expect 2 "check-identity: error: --title-wait goes with --ai-games" "$bin/check-identity" "$work/rom.nes" --movies 1 --title-wait 3
 expect 2 "check-identity: error: --level goes with --ai-games" "$bin/check-identity" "$work/rom.nes" --level 9
 expect 2 "check-identity: error: --b-type goes with --ai-games" "$bin/check-identity" "$work/rom.nes" --high-levels 1 --b-type
+expect 2 "measure-idle: error: 'abc' is not a number (in 'abc')" "$bin/measure-idle" "$work/rom.nes" --levels abc
+expect 2 "measure-idle: error: --levels are 0-255" "$bin/measure-idle" "$work/rom.nes" --levels 19,256
 exit $fail

@@ -17,6 +17,7 @@
 #include "base/file_io.hpp"
 #include "patcher/cart_image.hpp"
 #include "tools/harness/game_harness.hpp"
+#include "tools/cli/command_line.hpp"
 #include "emu-test/input.hpp"
 #include "emu-test/nes.hpp"
 #include "ai-reference/model/player.hpp"
@@ -33,7 +34,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -117,14 +117,13 @@ int main(int argc, char** argv) {
     uint64_t frames = 30'000;
     app.add_option("ROM", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
     app.add_option("--frames", frames, "frames of play measured per level (games restart after a top-out)");
-    app.add_option("--levels", levels_text, "start levels, comma separated (any 0-255; 29 is set by a RAM poke)");
+    app.add_option("--levels", levels_text, "start levels, comma separated, ranges with '-' (0-255; 29 is set by a RAM poke)");
     app.set_version_flag("--version", nestris::tools::version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
         std::vector<int> levels;
-        {
-            std::stringstream ss(levels_text);
-            std::string item;
-            while (std::getline(ss, item, ',')) levels.push_back(std::stoi(item));
+        for (const uint32_t v : parse_number_list(levels_text)) {
+            if (v > 255) throw UsageError("--levels are 0-255");
+            levels.push_back(static_cast<int>(v));
         }
         const game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
         const uint16_t p1_level = tetris::player1_levelNumber, p1_start = static_cast<uint16_t>(tetris::startLevel + kPlayer1Offset);
