@@ -108,9 +108,11 @@ int run_bin(const RunBinOptions& o) {
     const double mhz = secs > 0 ? static_cast<double>(m->cycles()) / secs / 1e6 : 0;
     char timing[96];
     std::snprintf(timing, sizeof timing, " (%.3f s, %.0f emulated MHz)", secs, mhz);
+    // The report goes to the standard output; a run that fails says why on the error line too.
     if (r.status == RunStatus::CycleLimit) {
-        std::cout << "no trap within " << o.max_cycles << " cycles; PC=" << hex(r.pc, 4) << timing << "\n";
-        return kExitFailed;
+        std::cout << "no trap within " << o.max_cycles << " cycles; PC=" << hex(r.pc, 4) << timing << std::endl;
+        throw std::runtime_error("no trap within " + std::to_string(o.max_cycles) + " cycles (PC " + hex(r.pc, 4) +
+                                 ")");
     }
     std::cout << (r.status == RunStatus::Jammed ? "CPU jammed at " : "trap at ") << hex(r.pc, 4)
               << " after " << r.cycles << " cycles, " << r.instructions << " instructions" << timing << "\n";
@@ -118,13 +120,16 @@ int run_bin(const RunBinOptions& o) {
     char line[64];
     std::snprintf(line, sizeof line, "A:%02X X:%02X Y:%02X P:%02X SP:%02X\n", regs.a, regs.x, regs.y,
                   regs.p, regs.s);
-    std::cout << line;
-    if (r.status == RunStatus::Jammed) return kExitFailed;
+    std::cout << line << std::flush;
+    if (r.status == RunStatus::Jammed)
+        throw std::runtime_error("the CPU jammed at " + hex(r.pc, 4) + " (a JAM opcode)");
     if (!o.success.empty()) {
         const uint16_t want = addr(o.success);
         std::cout << (r.pc == want ? "success: trapped at the success address\n"
-                                   : "FAILURE: expected the trap at " + hex(want, 4) + "\n");
-        return r.pc == want ? 0 : kExitFailed;
+                                   : "FAILURE: expected the trap at " + hex(want, 4) + "\n")
+                  << std::flush;
+        if (r.pc != want)
+            throw std::runtime_error("trapped at " + hex(r.pc, 4) + ", not at the success address " + hex(want, 4));
     }
     return 0;
 }

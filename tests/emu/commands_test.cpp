@@ -161,6 +161,29 @@ TEST_CASE("emu commands: a long .fm2 movie over 16 MiB is text and read with the
     CHECK_THAT(r.out, Contains("movie: 1200000 frames"));
 }
 
+// A run that fails (the CPU jammed, no trap in time, a trap elsewhere than --success) reports on the
+// standard output as before, and says why in the one error line (exit 1).
+TEST_CASE("emu commands: run-bin's failures end with the command's error line") {
+    test::ScratchDir dir("emu_cmd_fail");
+    write_bytes(dir / "jam.bin", {0x02});              // a JAM opcode at $0000
+    write_bytes(dir / "trap.bin", {0x4C, 0x00, 0x00});  // JMP $0000: a trap at once
+    write_bytes(dir / "run.bin", {0xE8, 0x4C, 0x00, 0x00});  // INX, JMP $0000: no trap
+    test::CliResult r = run_emu({"run-bin", (dir / "jam.bin").string(), "--pc", "0"});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Contains("CPU jammed at $0000"));
+    CHECK_THAT(r.err, Contains("nestris-ai run-bin: error: the CPU jammed at $0000"));
+    r = run_emu({"run-bin", (dir / "run.bin").string(), "--pc", "0", "--max-cycles", "1000"});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("nestris-ai run-bin: error: no trap within 1000 cycles"));
+    r = run_emu({"run-bin", (dir / "trap.bin").string(), "--pc", "0", "--success", "336D"});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Contains("FAILURE: expected the trap at $336D"));
+    CHECK_THAT(r.err, Contains("nestris-ai run-bin: error: trapped at $0000, not at the success address $336D"));
+    r = run_emu({"run-bin", (dir / "trap.bin").string(), "--pc", "0", "--success", "0"});
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+}
+
 TEST_CASE("emu commands: negative or oversized numbers are usage errors, never wrapped") {
     test::ScratchDir dir("emu_cmd_num");
     write_bytes(dir / "loop.nes", looping_rom());
