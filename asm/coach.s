@@ -11,8 +11,6 @@
 .include "ai.inc"
 .include "hooks.inc"
 
-GHOST_ATTRIBUTES = $03          ; not the falling piece's palette (2, the level's colours): the
-                                ; grey, white and light blue of the fourth, every frame
 
 .segment "AI_BSS_PLAN"
 ; The ghost: the placement the plan just published is for (the order of the game's tetriminoX,
@@ -119,7 +117,7 @@ cell:                           ; (C = 0 from here on: no sum below carries, but
     asl
     adc #$2F                    ; the field's top row on screen, as the game stages the piece
     sta oamStaging,y
-    lda game_orientationTable+1,x ; its tile
+    lda #GHOST_TILE
     sta oamStaging+1,y
     lda #GHOST_ATTRIBUTES
     sta oamStaging+2,y

@@ -1,7 +1,8 @@
 ; AI-played games from the level menu: hold Select and press Start (with A held too for the +10
 ; trick), on the A-Type or the B-Type menu; the coach (coach.s): hold B instead. B pressed alone
-; in the level menu goes back to the type menu, as ever: it is pressed with another button (A and
-; B together, say, then A let go or held for +10). A hint on the menu says so.
+; in the level menu goes back to the type menu, as ever, but for the coach's chord: A, then B
+; within COACH_CHORD_FRAMES frames with A still held (people press two buttons a few frames
+; apart), then A let go or held for +10. A hint on the menu says so.
 .include "hooks.inc"
 
 ; gameMode_levelMenu, Start pressed alone: was lda heldButtons_player1 / cmp #A+Start (Z=1 adds
@@ -11,6 +12,13 @@ hook_begin LEVEL_START
     jsr level_start
     nop
 hook_end LEVEL_START
+
+; gameMode_levelMenu, Start not pressed: was lda newlyPressedButtons_player1 / cmp #B, then bne
+; (Z = 1: back to the type menu).
+hook_begin LEVEL_B_BACK
+    jsr level_b_back
+    nop
+hook_end LEVEL_B_BACK
 
 ; gameMode_levelMenu while it draws the menu (rendering and NMI off): was jsr showHighScores.
 hook_begin LEVEL_MENU_HINT
@@ -39,6 +47,45 @@ human:
     and #<~(BUTTON_SELECT | BUTTON_B)
     cmp #BUTTON_A | BUTTON_START
     rts
+.endproc
+
+.segment "AI_BSS_PLAN"         ; (PRG_RAM_CLEARED: 0 from the title screen on)
+; The frames left in which B, pressed with A held, makes the coach's chord: COACH_CHORD_FRAMES + 1
+; at A's press, one less each level-menu frame after it, down to 0.
+chord_window: .res 1
+
+; Z = 1 when B, pressed alone, goes back to the type menu: as the original's test, but for B
+; pressed within the chord's window with A still held. One path of 39 cycles whatever the
+; buttons: with the call's 14 it adds 48 to the original's 5, a multiple of the wait's spin (6).
+; Clobbers X and Y (the game loads both before it reads them again).
+.segment "RAM_level_b_back"     ; (one page: the tables' reads cross none)
+.proc level_b_back
+    lda newlyPressedButtons_player1
+    and #BUTTON_A
+    .assert BUTTON_A = $80, error, "level_b_back moves A's bit to 8 in four shifts"
+    lsr
+    lsr
+    lsr
+    lsr
+    ora chord_window            ; 0 to COACH_CHORD_FRAMES + 1, and 8 when A was just pressed
+    tax
+    ldy next_window,x
+    sty chord_window
+    lda window_open,y           ; BUTTON_A while the window is open, else 0
+    and heldButtons_player1
+    ora newlyPressedButtons_player1 ; (A held in the window: not B alone)
+    cmp #BUTTON_B
+    rts
+next_window:
+    .byte 0
+    .repeat ::COACH_CHORD_FRAMES + 1, i
+    .byte i
+    .endrepeat
+    .res 8 - (::COACH_CHORD_FRAMES + 2), 0
+    .res ::COACH_CHORD_FRAMES + 2, ::COACH_CHORD_FRAMES + 1
+window_open:
+    .byte 0
+    .res ::COACH_CHORD_FRAMES + 1, ::BUTTON_A
 .endproc
 
 .segment "RAM_hooks_menu"

@@ -13,14 +13,16 @@ const KEYMAP_STORE = 'nestris-ai.keys';
 const SCALE_STORE = 'nestris-ai.scale';
 const TOUCH_STORE = 'nestris-ai.touch';
 const MUTE_STORE = 'nestris-ai.mute';
-// The chords on touch, frame by frame while the button is held, the last entry from then on: the
-// AI's (Select held, then Start with it) and the coach's (A and B pressed together, since B alone
-// goes back on the level menu, then B held, then Start with it).
+// The chords on touch (and the coach's on a key of its own, CHORD_KEYS), frame by frame while the
+// button is held, the last entry from then on: the AI's (Select held, then Start with it) and the
+// coach's (A and B pressed together, since B alone goes back on the level menu, then B held, then
+// Start with it).
 const CHORDS = {
   Chord: [BUTTON.Select, BUTTON.Select, BUTTON.Select, BUTTON.Select | BUTTON.Start],
   Coach: [BUTTON.A | BUTTON.B, BUTTON.A | BUTTON.B, BUTTON.A | BUTTON.B, BUTTON.B, BUTTON.B, BUTTON.B,
           BUTTON.B | BUTTON.Start],
 };
+const CHORD_KEYS = { KeyC: 'Coach' };
 // Gamepad API standard layout: 0 bottom, 1 right, 8 back, 9 start, 12-15 d-pad.
 const PAD = [[1, BUTTON.A], [0, BUTTON.B], [8, BUTTON.Select], [9, BUTTON.Start],
              [12, BUTTON.Up], [13, BUTTON.Down], [14, BUTTON.Left], [15, BUTTON.Right]];
@@ -634,6 +636,13 @@ function remap(name, code) {
 
 // ---- Touch controls: each finger presses the button under it (sliding across the D-pad works).
 
+// The chord held now (a touch button's or a key's; null: none), from its first frame when it changes.
+function holdChord(chord) {
+  if (chord !== state.chordName) state.chord = -1;
+  state.chordName = chord;
+  if (chord && state.chord < 0) state.chord = 0;
+}
+
 const touchPointers = new Map();
 function touchUpdate() {
   let bits = 0, chord = null;
@@ -642,9 +651,7 @@ function touchUpdate() {
     else if (name) bits |= BUTTON[name];
   }
   state.touch = bits;
-  if (chord !== state.chordName) state.chord = -1;
-  state.chordName = chord;
-  if (chord && state.chord < 0) state.chord = 0;
+  holdChord(chord);
   for (const button of $('touch').querySelectorAll('[data-b]')) {
     button.classList.toggle('down-now', [...touchPointers.values()].includes(button.dataset.b));
   }
@@ -717,13 +724,20 @@ window.addEventListener('keydown', (e) => {
     return;
   }
   if (e.target.closest && e.target.closest('input, select, textarea')) return;
+  if (CHORD_KEYS[e.code] && !e.repeat) {
+    holdChord(CHORD_KEYS[e.code]);
+    e.preventDefault();
+  }
   if (e.code === 'KeyP' && !e.repeat) setPaused(!state.paused);
   if (e.code === 'KeyF' && !e.repeat) toggleFullscreen();
   if (e.code === 'KeyM' && !e.repeat) setMuted(!state.muted);
   if (e.code === 'KeyI' && !e.repeat) showStats(!state.stats);
 });
-window.addEventListener('keyup', (e) => { state.keys &= ~keyBits(e.code); });
-window.addEventListener('blur', () => { state.keys = 0; });
+window.addEventListener('keyup', (e) => {
+  state.keys &= ~keyBits(e.code);
+  if (CHORD_KEYS[e.code] === state.chordName && !keyBits(e.code)) holdChord(null);
+});
+window.addEventListener('blur', () => { state.keys = 0; holdChord(null); });
 $('pause').addEventListener('click', () => setPaused(!state.paused));
 $('reset').addEventListener('click', () => { state.console.reset(); state.jammed = false; setPaused(state.paused); });
 $('fullscreen').addEventListener('click', toggleFullscreen);

@@ -9,7 +9,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <iostream>
+#include <set>
 
 using namespace nestris;
 using namespace nestris::test;
@@ -109,6 +111,114 @@ TEST_CASE("real game: the coach's chord starts a coach game at the chosen level"
         }
     }
     CHECK_THROWS_AS(game::menu_walk_input(game::MenuWalk{.ai = true, .coach = true}), std::invalid_argument);
+}
+
+// The chord forgives its timing (issue 51): A, then B a few frames later with A held, then Start
+// with B held, starts a coach game; B alone, or B a frame past the window, goes back to the type
+// menu as in the original (which goes back on every one of these chords).
+TEST_CASE("real game: the coach's chord forgives its timing, and B alone still goes back") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    const uint16_t ai_mode = shipped_cart().require("ai_mode");
+    const std::string level_menu = ".*300 S .*20 S .*20 S .*20 ";  // power-on to the level menu
+    const std::string a_for = "A*";
+    struct Case {
+        std::string chord;
+        bool coach;  // the patched game stays in the level menu, and B+Start starts a coach game
+    };
+    const Case cases[] = {
+        {"A*2 A+B*3", true},  // issue 51's: ".*300 S .*20 S .*20 S .*20 A*2 A+B*3 B*2 B+S ."
+        {"A A+B*3", true},
+        {a_for + std::to_string(hooks::COACH_CHORD_FRAMES) + " A+B*3", true},
+        {a_for + std::to_string(hooks::COACH_CHORD_FRAMES + 1) + " A+B*3", false},
+        {"B*3", false},
+        {"A . B*3", false},
+    };
+    for (const Case& c : cases) {
+        INFO(c.chord);
+        emu::Nes x(roms->original), y(roms->patched);
+        x.run_input(level_menu + c.chord);
+        y.run_input(level_menu + c.chord);
+        CHECK(x.read_ram(tetris::gameMode) == tetris::GAME_MODE_GAME_TYPE);
+        CHECK(y.read_ram(tetris::gameMode) == (c.coach ? tetris::GAME_MODE_LEVEL_MENU : tetris::GAME_MODE_GAME_TYPE));
+        y.run_input("B*2 B+S .*60");
+        if (c.coach) {
+            CHECK(y.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY);
+            CHECK(y.read_ram(ai_mode) == hooks::AI_MODE_COACH);
+        } else {
+            CHECK(y.read_ram(tetris::gameMode) == tetris::GAME_MODE_LEVEL_MENU);  // B+Start on the type menu: forward
+            CHECK(y.read_ram(ai_mode) == hooks::AI_MODE_HUMAN);
+        }
+    }
+}
+
+namespace {
+
+// CIE L*a*b* of an sRGB colour (D65), for the distance a person sees between two colours.
+std::array<double, 3> lab(const std::array<uint8_t, 3>& rgb) {
+    auto linear = [](uint8_t u) {
+        const double c = u / 255.0;
+        return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    const double r = linear(rgb[0]), g = linear(rgb[1]), b = linear(rgb[2]);
+    const double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, y = 0.2126 * r + 0.7152 * g + 0.0722 * b,
+                 z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+    auto f = [](double t) { return t > 216.0 / 24389 ? std::cbrt(t) : (24389.0 / 27 * t + 16) / 116; };
+    return {116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+}
+
+double delta_e(uint8_t nes_a, uint8_t nes_b) {
+    const auto a = lab(emu::nes_palette()[nes_a & 0x3F]), b = lab(emu::nes_palette()[nes_b & 0x3F]);
+    return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+}  // namespace
+
+// The ghost (issue 51): one tile and palette for all seven pieces, in colours that no level's
+// stack has. At each level's palette (levels 0-9; 10-29 repeat them), in a coach game: the four
+// cells the coach stages, the colours its tile draws with (the pattern's pixels, through the
+// sprite palette as the PPU holds it) against the stack's (background palette 2, which the game
+// sets for the level, and the black around it), as the CIE76 distance. Prints the figures.
+TEST_CASE("real game: the ghost is one tile in colours no level's stack has") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    double least = 1e9;
+    for (int level = 0; level < 10; ++level) {
+        INFO("level " << level);
+        emu::Nes nes(roms->patched);
+        nes.run_input(game::menu_walk_input(game::MenuWalk{.level = level, .ai = false, .coach = true}));
+        int frames = 0;
+        while (!game::ghost_slots_used(nes) && frames++ < 120) nes.run_frame();
+        REQUIRE(game::ghost_slots_used(nes));
+        std::set<unsigned> indexes;  // the colour numbers the ghost's tile draws with (1-3)
+        const emu::VideoMap video = nes.video_map();
+        const uint8_t* pattern = video.chr[(nes.ppu().ctrl & 0x08) ? 1 : 0] + hooks::GHOST_TILE * 16;
+        for (int row = 0; row < 8; ++row)
+            for (int bit = 0; bit < 8; ++bit) {
+                const unsigned c = ((pattern[row] >> bit) & 1) | ((pattern[row + 8] >> bit) & 1) << 1;
+                if (c) indexes.insert(c);
+            }
+        for (unsigned slot = hooks::GHOST_OAM; slot < 0x100; slot += 4) {
+            CHECK(nes.read_ram(static_cast<uint16_t>(tetris::oamStaging + slot + 1)) == hooks::GHOST_TILE);
+            CHECK(nes.read_ram(static_cast<uint16_t>(tetris::oamStaging + slot + 2)) == hooks::GHOST_ATTRIBUTES);
+        }
+        const auto& palette = nes.ppu().palette;
+        const uint8_t stack[] = {palette[0], palette[8 + 1], palette[8 + 2], palette[8 + 3]};  // black, the level's
+        std::cout << "level " << level << ": the stack's colours";
+        for (uint8_t c : stack) std::cout << " $" << std::hex << int(c) << std::dec;
+        std::cout << "; the ghost's";
+        for (unsigned i : indexes) {
+            const uint8_t ghost = palette[0x10 + 4 * (hooks::GHOST_ATTRIBUTES & 3) + i];
+            std::cout << " $" << std::hex << int(ghost) << std::dec;
+            for (uint8_t c : stack) {
+                CHECK(ghost != c);
+                least = std::min(least, delta_e(ghost, c));
+            }
+        }
+        std::cout << "\n";
+    }
+    std::cout << "the least distance between a ghost colour and a stack colour (CIE76): " << least << "\n";
+    CHECK(least >= 20);  // the grey, white and cyan of the old ghost: 0 (the white stack cells)
 }
 
 // Below level 124 no frame of the original ends within 40 cycles of the NMI (identity_test.cpp);

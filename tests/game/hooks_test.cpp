@@ -107,6 +107,7 @@ TEST_CASE("the hook sites hold the calls into the AI and the hook code") {
     CHECK(cart.require("ai_mode") < 0x100);
     CHECK(bytes("HOOK_GAME_OVER") == call_bytes(kJsr, cart.require("game_over")));
     CHECK(bytes("HOOK_LEVEL_START") == with_nops(call_bytes(kJsr, cart.require("level_start")), 1));
+    CHECK(bytes("HOOK_LEVEL_B_BACK") == with_nops(call_bytes(kJsr, cart.require("level_b_back")), 1));
     CHECK(bytes("HOOK_LEVEL_MENU_HINT") == call_bytes(kJsr, cart.require("level_menu_hint")));
     CHECK(bytes("HOOK_DEMO_PICK") == call_bytes(kJmp, cart.require("demo_pick")));
 }
@@ -145,6 +146,61 @@ TEST_CASE("level_start: Select held at Start switches the AI on, B the coach, an
         CHECK(t.ram("ai_mode") == c.ai_mode);
         CHECK(((p & kZ) != 0) == c.plus_ten);
         CHECK(t.ram("heldButtons_player1") == c.held);
+    }
+}
+
+// The level menu's B test, frame after frame: B pressed alone goes back (Z = 1), as in the
+// original, but for the coach's chord, B within COACH_CHORD_FRAMES frames of A with A held.
+TEST_CASE("level_b_back: B alone goes back to the type menu, but not within the coach's chord") {
+    Machine t;
+    constexpr uint8_t A = tetris::BUTTON_A, B = tetris::BUTTON_B, R = tetris::BUTTON_RIGHT;
+    struct Frame {
+        uint8_t held;   // the buttons held this frame (the poll's)
+        bool back;      // Z = 1: the original's bne falls through to the type menu
+    };
+    struct Case {
+        const char* name;
+        std::vector<Frame> frames;
+    };
+    const int n = hooks::COACH_CHORD_FRAMES;
+    auto a_then_b = [&](int a_frames, bool back) {  // A held a_frames frames, then A and B
+        std::vector<Frame> f(static_cast<size_t>(a_frames), Frame{A, false});
+        f.push_back({static_cast<uint8_t>(A | B), back});
+        return f;
+    };
+    std::vector<Case> cases = {
+        {"B alone", {{0, false}, {B, true}}},
+        {"A and B in one frame", {{0, false}, {static_cast<uint8_t>(A | B), false}, {B, false}}},
+        {"B with Right", {{0, false}, {static_cast<uint8_t>(B | R), false}}},
+        {"A, then B the frame after", a_then_b(1, false)},
+        {"A, then B at the window's last frame", a_then_b(n, false)},
+        {"A, then B a frame too late", a_then_b(n + 1, true)},
+        {"A tapped, then B with A let go", {{A, false}, {0, false}, {B, true}}},
+        {"A held long, then B", a_then_b(60, true)},
+        {"A again, then B", {{A, false}, {0, false}, {0, false}, {0, false}, {0, false}, {0, false}, {A, false},
+                             {static_cast<uint8_t>(A | B), false}}},
+    };
+    for (const Case& c : cases) {
+        INFO(c.name);
+        t.set("chord_window", 0);  // (PRG_RAM_CLEARED: 0 from the title screen on)
+        uint8_t held_before = 0;
+        uint64_t cycles = 0;
+        for (size_t i = 0; i < c.frames.size(); ++i) {
+            INFO("frame " << i);
+            const uint8_t held = c.frames[i].held;
+            t.set("heldButtons_player1", held);
+            t.set("newlyPressedButtons_player1", static_cast<uint8_t>(held & ~held_before));
+            held_before = held;
+            const emu::CallResult r = t.m.call(t.sym("level_b_back"), 1'000);
+            REQUIRE(r.ok());
+            CHECK(((t.m.cpu().p() & kZ) != 0) == c.frames[i].back);
+            CHECK(t.ram("chord_window") <= n + 1);
+            // One path whatever the buttons; the call (jsr / nop) took the place of lda zp / cmp #
+            // (5 cycles): what it adds is a multiple of the wait's spin (6 cycles).
+            if (cycles != 0) CHECK(r.cycles == cycles);
+            cycles = r.cycles;
+            CHECK((r.cycles + 2 - 5) % 6 == 0);
+        }
     }
 }
 

@@ -9,6 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include <iostream>
+#include <optional>
+#include <string>
 
 using namespace nestris;
 using namespace nestris::test;
@@ -132,7 +134,13 @@ TEST_CASE("real game: each frame of human play takes the original's cycles") {
     REQUIRE(wx.frames.size() > 2000);
     REQUIRE(wx.frames.size() == wy.frames.size());
     uint64_t differing = 0;
-    for (std::size_t i = 0; i < wx.frames.size(); ++i) { differing += wx.frames[i] != wy.frames[i]; if (wx.frames[i] != wy.frames[i]) printf("frame %zu: %llu vs %llu\n", i, (unsigned long long)wx.frames[i], (unsigned long long)wy.frames[i]); }
+    std::optional<std::size_t> first_differing;
+    for (std::size_t i = 0; i < wx.frames.size(); ++i)
+        if (wx.frames[i] != wy.frames[i]) {
+            ++differing;
+            if (!first_differing) first_differing = i;
+        }
+    INFO("first differing frame: " << (first_differing ? std::to_string(*first_differing) : "none"));
     CHECK(differing == 0);
 }
 

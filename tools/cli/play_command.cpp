@@ -433,8 +433,8 @@ void add_play_command(CLI::App& app) {
     sub->add_flag("--demo", o->demo, "watch the demo instead (wait at the title until it starts)");
     sub->add_flag("--human", o->human, "start the game without Select: nobody plays it (a check of human mode)");
     sub->add_flag("--coach", o->coach,
-                  "a coach game (B held at Start, pressed with A first): the cartridge shows its placement as a\n"
-                  "grey ghost and the grade while the reference AI, deciding without the preview, plays as the person");
+                  "a coach game (B held at Start, pressed up to 4 frames after A): the cartridge shows its placement as a\n"
+                  "pink ghost and the grade while the reference AI, deciding without the preview, plays as the person");
     sub->add_option("--frames", o->frames,
                     "frames to run once the game or demo has started (default 3600 = 1 min; at most " +
                         thousands(kMaxPlayFrames) + ", 19 days of the game)")

@@ -233,6 +233,18 @@ try {
     const coach = await chord('Coach', [3, 4]);
     check(coach[0] === 0xC0 && coach[1] === 0x40 && coach[2] === 0x50,
           `touch Coach: A and B, then B held, then Start with it (${coach.map((b) => b.toString(16))})`);
+    // The coach's key of its own, C: the same chord while it is held, nothing once let go.
+    await phone.keyboard.down('KeyC');
+    const byKey = [];
+    for (const n of [1, 3, 4]) {
+      await phone.evaluate((k) => window.nestris.runFrames(k), n);
+      byKey.push(await phone.evaluate(() => window.nestris.state.console.readRam(1)));
+    }
+    await phone.keyboard.up('KeyC');
+    await phone.evaluate(() => window.nestris.runFrames(2));
+    const afterKey = await phone.evaluate(() => window.nestris.state.console.readRam(1));
+    check(byKey[0] === 0xC0 && byKey[1] === 0x40 && byKey[2] === 0x50 && afterKey === 0,
+          `key C: the coach's chord, then nothing once let go (${byKey.map((b) => b.toString(16))}, ${afterKey.toString(16)})`);
   } else {
     // Tetris: Start touched through the title, the game type and the level menus starts a game.
     await phone.evaluate(() => window.nestris.runFrames(300));
