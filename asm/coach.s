@@ -5,9 +5,13 @@
 ; also kept as the ghost's placement (set_ghost), and ai_idle draws it on the sprites nothing
 ; else uses (coach_ghost). At the spawn the search knows the preview (coach_spawn_search): the
 ; best placement of the first ply is drawn at once, and the second ply needs the preview's type
-; alone. Each lock of a piece that had a ghost is graded (coach_grade): the share of those where
-; the ghost was, in per cent, shown in the statistics box. The coach writes no byte of the
-; game's RAM: only its own and the OAM staging page.
+; alone. Each lock of a piece that had a ghost is counted, and matched where the ghost was
+; (coach_grade); a lock the full search had decided gets a class by its miss in the search's
+; cost (AI_DESIGN.md "The coach's grade"): best at once when matched, else at the next piece's
+; spawn search (coach_class_miss), whose first ply costs the person's board. The class's label
+; shows for CLASS_FRAMES frames in the statistics box, then the game's accuracy in per cent (its
+; label too under the curtain). The coach writes no byte of the game's RAM: only its own and the
+; OAM staging page.
 .include "ai.inc"
 .include "hooks.inc"
 
@@ -18,15 +22,40 @@
 ghost_x:     .res 1             ; its column
 ghost_y:     .res 1             ; its landing row
 ghost_o:     .res 1             ; its orientation (0-18)
-; The grade: the locks the coach graded (those of a piece with a plan, the ghost at the lock) and
-; the ones that locked where the ghost was (16 bits: below COACH_OFF_LEVEL a game has far fewer
-; than 32 768 pieces, which the share's sums need); grade_shown: the share in per cent, + 1 (0:
-; nothing graded yet). clear_ai_ram zeroes them before every game: the end of any game clears them.
+; The locks the coach counted (those of a piece with a plan, the ghost at the lock) and the ones
+; that locked where the ghost was; the classes (16 bits each: below COACH_OFF_LEVEL a game has
+; at most about 3 250 pieces, from level 0, and the accuracy's sums need fewer than 3 277: ten
+; points a lock); the classes'
+; points and ten times the locks classed; grade_shown: the accuracy in per cent, + 1 (0: nothing
+; classed yet). clear_ai_ram zeroes them before every game: the end of any game clears them.
 grade_total:   .res 2
 grade_matched: .res 2
+class_lo:      .res LOCK_CLASSES
+class_hi:      .res LOCK_CLASSES
+grade_points:  .res 2
+grade_tenths:  .res 2
 grade_shown:   .res 1
+class_shown:   .res 1           ; the last lock's class
+class_timer:   .res 1           ; the frames its label still shows (0: the accuracy instead)
+; The decision the class is measured against: grade_ready nonzero when grade_best is the full
+; search's for piece grade_ready_id; a lock not matched waits (grade_pending) for the spawn
+; search of piece grade_pending_id, the next one.
+grade_ready:   .res 1
+grade_ready_id: .res 1
+grade_pending: .res 1
+grade_pending_id: .res 1
+ghost_early:   .res 1           ; nonzero while coach_spawn_search publishes the first ply's best
 .assert ghost_y = ghost_x + 1 && ghost_o = ghost_y + 1, error, "coach_grade reads the ghost as one run"
 .assert tetriminoY = tetriminoX + 1 && currentPiece = tetriminoY + 1, error, "coach_grade reads the lock as one run"
+
+.segment "AI_BSS"               ; (PRG_RAM_VARS: each written before it is read)
+grade_best_lo: .res PIECE_TYPES ; best_total of the decision grade_ready names, per next piece
+grade_best_hi: .res PIECE_TYPES
+grade_lines_off: .res 1         ; its lines table (s_lines_off: the root board's danger)
+grade_lines:   .res 1           ; the lines the lock made (the game's completedLines)
+grade_rem_lo:  .res 1           ; coach_class's remainder and steps (and coach_class_miss's sums)
+grade_rem_hi:  .res 1
+grade_steps:   .res 1
 
 ; The plan just published (plan_k of slot plan_at) as the ghost's placement; when the piece has
 ; locked already (a plan after the lock, for a piece the person placed before it came), a column
@@ -49,12 +78,39 @@ grade_shown:   .res 1
     ora #GHOST_NONE
 column:
     sta ghost_x
+    .assert AI_MODE_COACH = 1, error, "set_ghost tells the coach by dex"
+    ldx ai_mode
+    dex
+    bne kept
+    lda ghost_early             ; the first ply's best (coach_spawn_search): no decision for this
+    beq decided                 ; piece yet (spawnCount wraps: an old one's would pass for it)
+    lda #0
+    sta grade_ready
+    rts
+decided:                        ; the full search's decision: kept for the lock's class
+    ldx #PIECE_TYPES-1
+best:
+    lda best_total_lo,x
+    sta grade_best_lo,x
+    lda best_total_hi,x
+    sta grade_best_hi,x
+    dex
+    bpl best
+    lda s_lines_off
+    sta grade_lines_off
+    lda cur_id
+    sta grade_ready_id
+    lda #1
+    sta grade_ready
+kept:
     rts
 .endproc
 
 ; ai_idle, in a coach game, at the start of the frame's idle time, while the game is on screen
-; (not paused): the grade from the first graded lock on; the ghost, while the
-; falling piece has a plan (gone once the piece locks); and at the lock, the grade of it.
+; (not paused): the lines a lock makes (while the game counts them, until the next spawn); the
+; last class's label for CLASS_FRAMES frames, else the accuracy from the first class on, with
+; its label under the curtain; the ghost, while the falling piece has a plan (gone once the
+; piece locks); and at the lock, its count and class (coach_grade).
 .segment "RAM_coach_ghost"
 .proc coach_ghost
     lda renderMode              ; (bne_not_playing's test: its branch would not reach done)
@@ -62,10 +118,35 @@ column:
     beq playing
     rts
 playing:
-    ldx grade_shown
-    beq ghost                   ; nothing graded yet
+    lda completedLines          ; (0 but between a lock's row check and its score: its lines)
+    beq lines_known
+    sta grade_lines
+lines_known:
+    ldx class_timer
+    beq accuracy
     dex
-    txa                         ; the share, 0-100: its digits from the ones on, right to left
+    stx class_timer
+    lda class_shown             ; the class's letters, CLASS_LETTERS a class
+    .assert CLASS_LETTERS = 4, error, "coach_ghost finds a class's letters by two shifts"
+    asl
+    asl
+    tax
+    lda #CLASS_X
+    jsr stage_label
+    bcs ghost                   ; (always: C = 1 after)
+accuracy:
+    ldx grade_shown
+    beq ghost                   ; nothing classed yet
+    lda playState
+    cmp #PLAY_STATE_CURTAIN
+    bne digits
+    ldx #LOCK_CLASSES * CLASS_LETTERS ; under the curtain: the accuracy's label before it
+    lda #ACCURACY_X
+    jsr stage_label
+    ldx grade_shown
+digits:
+    dex
+    txa                         ; the accuracy, 0-100: its digits from the ones on, right to left
     ldy #GRADE_ONES_X           ; each digit's sprite in the OAM slot whose offset is its x
 digit:
     ldx #0                      ; the digits left of this one, as a number
@@ -96,8 +177,10 @@ ghost:
     bne done
     lda playState
     cmp #PLAY_STATE_LOCK
-    beq coach_grade             ; the piece locks (for as many frames as the game takes to draw
-    cmp #PLAY_STATE_ACTIVE      ; the field, then lockTetrimino writes it)
+    bne not_lock
+    jmp coach_grade             ; the piece locks (for as many frames as the game takes to draw
+not_lock:                       ; the field, then lockTetrimino writes it)
+    cmp #PLAY_STATE_ACTIVE
     bne done
     .assert ORIENTATION_SIZE = 12, error, "coach_ghost multiplies by 12 (4 + 8)"
     lda ghost_o                 ; 0-18 (a plan in this state came while the piece fell): times 12
@@ -140,61 +223,199 @@ done:
     rts
 .endproc
 
+; A label: the CLASS_LETTERS letters from gen_class_tiles,x on as sprites from OAM slot
+; CLASS_OAM on, the first at x = A, each a column to the right of the one before. C = 1 after.
+.segment "RAM_stage_label"
+.proc stage_label
+    ldy #CLASS_OAM
+letter:
+    sta oamStaging+3,y
+    lda gen_class_tiles,x
+    sta oamStaging+1,y
+    lda #GRADE_Y
+    sta oamStaging,y
+    lda #GRADE_ATTRIBUTES
+    sta oamStaging+2,y
+    lda oamStaging+3,y
+    clc
+    adc #8
+    inx
+    iny
+    iny
+    iny
+    iny
+    cpy #CLASS_OAM + 4 * CLASS_LETTERS
+    bne letter
+    rts
+.endproc
+
 ; The lock of a piece whose ghost the person saw (coach_ghost, in the first frame of
 ; PLAY_STATE_LOCK, which lasts until the game has drawn the field): counted, and matched when the
-; piece's column, row and orientation are the ghost's; then the share anew, floor(100 * matched /
-; total), by long division: 100 times, the remainder (below the total) takes the matched count
-; and gives up the total when it holds it, each time a per cent. The count of those steps ends
-; at GHOST_NONE in ghost_x: the lock's later frames, and a plan that comes after it
-; (set_ghost), grade nothing more.
-; (In coach_ghost's segment: its branch reaches here.)
+; piece's column, row and orientation are the ghost's; GHOST_NONE in ghost_x then, so that the
+; lock's later frames, and a plan that comes after it (set_ghost), grade nothing more. When the
+; full search had decided this piece, the lock's class: best when matched, else the next
+; piece's spawn search measures the miss (coach_class_miss). The lines it makes are counted
+; from 0 (coach_ghost).
+.segment "RAM_coach_grade"
 .proc coach_grade
-steps = ghost_x                 ; (its column is read above; then it counts to GHOST_NONE)
     bit ghost_x
     bmi done                    ; graded, or no ghost
     ldx #2
 same:
     lda tetriminoX,x
     cmp ghost_x,x
-    bne counted
+    bne missed
     dex
     bpl same
     inc grade_matched
-    bne counted
+    bne matched
     inc grade_matched+1
-counted:
-    inc grade_total
-    bne share
-    inc grade_total+1
-share:
-    .assert GHOST_NONE = $80, error, "coach_grade's steps end at bit 7"
-    lda #GHOST_NONE - 100
-    sta steps
-    ldx #0                      ; the remainder: X low, Y high
+matched:
+    ldy #0
+    .byte $2C                   ; (bit absolute: skips the next ldy, 2 bytes, and reads RAM)
+missed:
     ldy #1
-    sty grade_shown             ; (the share + 1)
-    dey
-step:
-    txa
-    clc
-    adc grade_matched
-    tax
+    lda #GHOST_NONE
+    sta ghost_x
+    lda #0
+    sta grade_lines
+    inc grade_total
+    bne total_known
+    inc grade_total+1
+total_known:
+    lda grade_ready
+    beq done                    ; its decision came after the lock: counted, not classed
+    lda grade_ready_id
+    cmp plan_id
+    bne done
+    lda #0
+    sta grade_ready             ; (once)
     tya
-    adc grade_matched+1
-    tay
-    cpx grade_total
-    sbc grade_total+1           ; C = 1: the remainder holds the total (both below 32 768)
-    bcc next
-    tay
-    txa
-    sbc grade_total             ; (C = 1)
-    tax
-    inc grade_shown
-next:
-    inc steps
-    bpl step
+    bne pend
+    tax                         ; (X = 0: best)
+    jmp coach_class
+pend:
+    lda plan_id
+    clc
+    adc #1
+    sta grade_pending_id
+    lda #1
+    sta grade_pending
 done:
     rts
+.endproc
+
+; The class X for the last lock: counted, its points added, shown for CLASS_FRAMES frames, and
+; the accuracy anew: floor(100 * points / tenths) as coach_grade's share was divided
+; (ai::coach_share: 100 steps, each adding the points to a remainder kept below the tenths and
+; taking the tenths out when it holds them), + 1 in grade_shown.
+.segment "RAM_coach_class"
+.proc coach_class
+    stx class_shown
+    lda #CLASS_FRAMES
+    sta class_timer
+    inc class_lo,x
+    bne counted
+    inc class_hi,x
+counted:
+    lda gen_grade_points,x
+    clc
+    adc grade_points
+    sta grade_points
+    bcc points_known
+    inc grade_points+1
+points_known:
+    lda grade_tenths
+    clc
+    adc #10
+    sta grade_tenths
+    bcc tenths_known
+    inc grade_tenths+1
+tenths_known:
+    lda #$80 - 100
+    sta grade_steps
+    lda #0
+    sta grade_rem_lo
+    sta grade_rem_hi
+    lda #1
+    sta grade_shown
+step:
+    lda grade_rem_lo
+    clc
+    adc grade_points
+    sta grade_rem_lo
+    lda grade_rem_hi
+    adc grade_points+1
+    sta grade_rem_hi
+    lda grade_rem_lo
+    cmp grade_tenths
+    lda grade_rem_hi
+    sbc grade_tenths+1
+    bcc next                    ; below the tenths
+    sta grade_rem_hi
+    lda grade_rem_lo
+    sbc grade_tenths            ; (C = 1)
+    sta grade_rem_lo
+    inc grade_shown
+next:
+    inc grade_steps
+    bpl step
+    rts
+.endproc
+
+; At the spawn search of the piece after a lock that missed the ghost (coach_spawn_search, after
+; its first ply): the lock's miss, the person's total (the lines it made by the decision's lines
+; table, and the best first-ply cost of this piece on the board the game shows: the top-out cost
+; when nothing is reachable) less the decision's best total with this piece's type as the reply,
+; 0 when below; its class, the first whose most miss (gen_grade_miss) it does not pass.
+.segment "RAM_coach_class_miss"
+.proc coach_class_miss
+    lda #$FF
+    sta grade_rem_lo
+    sta grade_rem_hi
+    lda cand_count
+    beq totalled
+    lda grade_lines
+    clc
+    adc grade_lines_off
+    tax
+    lda gen_lines_lo,x
+    clc
+    adc cand_cost_lo
+    sta grade_rem_lo
+    lda gen_lines_hi,x
+    adc cand_cost_hi
+    sta grade_rem_hi
+    bcc totalled
+    lda #$FF                    ; (saturating, as the search's sums)
+    sta grade_rem_lo
+    sta grade_rem_hi
+totalled:
+    ldx s_type
+    lda grade_rem_lo
+    sec
+    sbc grade_best_lo,x
+    sta grade_rem_lo
+    lda grade_rem_hi
+    sbc grade_best_hi,x
+    sta grade_rem_hi
+    bcs classed
+    lda #0
+    sta grade_rem_lo
+    sta grade_rem_hi
+classed:
+    ldx #0
+find:
+    lda gen_grade_miss_lo,x
+    cmp grade_rem_lo
+    lda gen_grade_miss_hi,x
+    sbc grade_rem_hi
+    bcs found                   ; the class's most miss >= the miss
+    inx
+    cpx #LOCK_CLASSES - 1
+    bne find
+found:
+    jmp coach_class
 .endproc
 
 ; ai_precompute, after the first ply: in a coach game at the spawn (not the search ahead, which
@@ -208,7 +429,18 @@ done:
     bne done
     lda in_search
     bne done
-    jsr publish                 ; (X = 0) the best of the first ply
+    lda grade_pending           ; the lock before this piece missed the ghost: its class
+    beq first_ghost
+    stx grade_pending           ; (X = 0: once)
+    lda cur_id
+    cmp grade_pending_id
+    bne first_ghost
+    jsr coach_class_miss
+first_ghost:
+    inc ghost_early
+    ldx #0
+    jsr publish                 ; the best of the first ply
+    dec ghost_early
     lda displayNextPiece
     bne done                    ; (hidden: the decision is candidate 0 whatever the second ply)
     jsr preview_type

@@ -285,6 +285,73 @@ function runFrames(n) {
   }
   pushSound();
   draw();
+  watchCoach();
+}
+
+// ---- The coach's classes (coach_map.js: the cartridge's RAM addresses and the reference's
+// classes, made at build time). While a coach game runs, each frame's class counts say which class
+// each lock got; when the game ends (the cartridge leaves the coach), the chart shows them in order.
+
+const coach = { active: false, counts: null, classes: [] };
+function coachCounts(map) {
+  const counts = [];
+  for (let c = 0; c < map.classes.names.length; ++c)
+    counts.push(state.console.readRam(map.class_lo + c) | state.console.readRam(map.class_hi + c) << 8);
+  return counts;
+}
+function watchCoach() {
+  const map = window.NESTRIS_COACH;
+  if (!map || !state.console) return;
+  const coaching = state.console.readRam(map.ai_mode) === map.coach_mode;
+  if (!coaching) {
+    if (coach.active && coach.classes.length) showCoachChart(coach.classes);
+    coach.active = false;
+    return;
+  }
+  const counts = coachCounts(map);
+  if (!coach.active) {
+    Object.assign(coach, { active: true, counts, classes: [] });
+    $('coach-chart').hidden = true;
+  }
+  counts.forEach((n, c) => {
+    for (let k = coach.counts[c]; k < n; ++k) coach.classes.push(c);
+  });
+  coach.counts = counts;
+}
+
+// The chart: one mark a lock, left to right, on the row of its class (best at the top), and the
+// counts and the accuracy (the classes' points, in tenths, over the locks) above it.
+function showCoachChart(classes) {
+  const { names, points } = window.NESTRIS_COACH.classes;
+  const svg = $('coach-classes');
+  const rowHeight = 14, labelWidth = 80, step = 6;
+  const width = labelWidth + Math.max(classes.length, 1) * step + step;
+  svg.setAttribute('viewBox', `0 0 ${width} ${names.length * rowHeight}`);
+  svg.textContent = '';
+  const ns = 'http://www.w3.org/2000/svg';
+  names.forEach((name, c) => {
+    const label = document.createElementNS(ns, 'text');
+    label.setAttribute('x', 2);
+    label.setAttribute('y', c * rowHeight + rowHeight - 4);
+    label.setAttribute('class', 'coach-row');
+    label.textContent = name;
+    svg.appendChild(label);
+  });
+  classes.forEach((c, i) => {
+    const mark = document.createElementNS(ns, 'rect');
+    mark.setAttribute('x', labelWidth + i * step);
+    mark.setAttribute('y', c * rowHeight + 3);
+    mark.setAttribute('width', step - 1);
+    mark.setAttribute('height', rowHeight - 6);
+    mark.setAttribute('class', `coach-mark coach-class-${c}`);
+    svg.appendChild(mark);
+  });
+  const counts = names.map((_, c) => classes.filter((k) => k === c).length);
+  const tenths = classes.reduce((sum, c) => sum + points[c], 0);
+  const accuracy = classes.length ? Math.floor((100 * tenths) / (10 * classes.length)) : 0;
+  $('coach-summary').textContent = `${classes.length} ${classes.length === 1 ? 'lock' : 'locks'} classed: ` +
+    names.map((name, c) => `${name} ${counts[c]}`).join(', ') + `; accuracy ${accuracy} %`;
+  $('coach-chart').hidden = false;
 }
 
 function draw() {
@@ -795,4 +862,5 @@ window.nestris = {
   pictureSha1,
   soundStats,
   pause() { setPaused(true); },
+  showCoachChart,
 };

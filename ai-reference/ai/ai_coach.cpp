@@ -12,14 +12,31 @@ bool same_place(const Target& a, const Target& b) {
 
 }  // namespace
 
-uint8_t coach_share(uint16_t matched, uint16_t total) {
-    if (total == 0 || total > 0x7FFF || matched > total) throw std::invalid_argument("coach_share: not a share");
-    // As the cartridge divides (coach_grade): 100 steps, each adds the matched count to the
-    // remainder (below the total) and takes the total back out when it holds it.
+std::string_view class_name(LockClass c) {
+    static constexpr std::string_view names[kLockClasses] = {"best", "excellent", "good", "inaccuracy", "mistake",
+                                                             "blunder"};
+    return names[static_cast<uint8_t>(c)];
+}
+
+std::string_view class_label(LockClass c) {
+    static constexpr std::string_view labels[kLockClasses] = {"BEST", "EXCL", "GOOD", "INAC", "MIST", "BLUN"};
+    return labels[static_cast<uint8_t>(c)];
+}
+
+LockClass lock_class(uint16_t miss) {
+    uint8_t c = 0;
+    while (c < kClassMissMax.size() && miss > kClassMissMax[c]) ++c;
+    return static_cast<LockClass>(c);
+}
+
+uint8_t coach_share(uint16_t part, uint16_t total) {
+    if (total == 0 || total > 0x7FFF || part > total) throw std::invalid_argument("coach_share: not a share");
+    // As the cartridge divides (coach_divide): 100 steps, each adds the part to the remainder
+    // (below the total) and takes the total back out when it holds it.
     uint16_t remainder = 0;
     uint8_t share = 0;
     for (int step = 0; step < 100; ++step) {
-        remainder = static_cast<uint16_t>(remainder + matched);
+        remainder = static_cast<uint16_t>(remainder + part);
         if (remainder >= total) {
             remainder = static_cast<uint16_t>(remainder - total);
             ++share;
@@ -28,37 +45,48 @@ uint8_t coach_share(uint16_t matched, uint16_t total) {
     return share;
 }
 
-std::optional<CoachGrade> grade_lock(const SearchInput& in, uint8_t preview_type, const Target& player,
-                                     const EvalTables& tables) {
-    const Precomputed pre = precompute(in, tables);
-    const std::optional<uint8_t> chosen = finalize(pre, preview_type);
-    if (!chosen) return std::nullopt;
-    const Candidate& ai = pre.candidates[*chosen];
-    const bool shown = preview_type < kPieceTypes;
+uint8_t coach_accuracy(uint16_t points, uint16_t classed) {
+    if (classed == 0 || classed > 0x7FFF / 10) throw std::invalid_argument("coach_accuracy: no count of locks");
+    return coach_share(points, static_cast<uint16_t>(classed * 10));
+}
 
-    // The person's placement on the search's scale: the root board decides danger for both, as
-    // it does for the search's plies.
+std::optional<CoachGrade> grade_lock(const SearchInput& in, uint8_t next_type, bool preview_shown,
+                                     const Target& player, const EvalTables& tables) {
+    if (next_type >= kPieceTypes) throw std::invalid_argument("grade_lock: the next piece is a type 0-6");
+    const Precomputed pre = precompute(in, tables);
+    const std::optional<uint8_t> chosen = finalize(pre, preview_shown ? next_type : kNoPreview);
+    if (!chosen) return std::nullopt;
+
+    CoachGrade grade;
+    grade.matched = same_place(player, pre.candidates[*chosen].target);
+    // The cartridge's best_total of the next piece's type: what the search could make of it.
+    grade.ai_total = kCostMax;
+    for (uint8_t k = 0; k < pre.count; ++k)
+        grade.ai_total =
+            std::min(grade.ai_total, saturating_add(pre.candidates[k].lines_cost, pre.best2[k][next_type]));
+    if (grade.matched) {
+        grade.player_total = grade.ai_total;
+        return grade;
+    }
+
+    // The person's placement on the search's scale: its lines by the search's table (the root
+    // board's danger), then the next piece's best placement as the search at its spawn costs it
+    // (on the board the game then shows, at the level after the lines).
     const uint8_t g = frames_per_drop(in.level.level);
     const bool danger = in_danger(in.board, g, tables);
     const Placed placed = place(in.board, player);
-    uint16_t player_total = kCostMax;
+    grade.player_total = kCostMax;
     if (!placement_lost(in.level, player, placed)) {
-        if (!shown) {
-            player_total = placement_cost(placed, tables, g == 1, danger);
-        } else {
-            SearchStats unused;
-            const uint16_t lines_cost = lines_table(tables, g == 1, danger)[placed.lines];
-            player_total = saturating_add(
-                lines_cost, best_reply(placed.board, preview_type, reply_gravity(in.level, placed.lines), in.level,
-                                       tables, g == 1, danger, unused));
-        }
+        SearchInput next;
+        next.board = placed.board;
+        next.piece_type = next_type;
+        next.level = after_lines(in.level, placed.lines);
+        const Precomputed reply = precompute(next, tables);
+        const uint16_t reply_cost = reply.count ? reply.candidates[0].cost : kCostMax;
+        grade.player_total = saturating_add(lines_table(tables, g == 1, danger)[placed.lines], reply_cost);
     }
-
-    CoachGrade grade;
-    grade.matched = same_place(player, ai.target);
-    grade.ai_total = shown ? saturating_add(ai.lines_cost, pre.best2[*chosen][preview_type]) : ai.cost;
-    grade.player_total = player_total;
-    grade.miss = player_total > grade.ai_total ? static_cast<uint16_t>(player_total - grade.ai_total) : 0;
+    grade.miss = grade.player_total > grade.ai_total ? static_cast<uint16_t>(grade.player_total - grade.ai_total) : 0;
+    grade.lock_class = lock_class(grade.miss);
     return grade;
 }
 

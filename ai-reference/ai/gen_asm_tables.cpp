@@ -1,6 +1,7 @@
 // nestris-gen: writes the cartridge's copy of the AI's tables (piece geometry, rotation choices,
 // gravity, row transitions and the evaluation tables expanded from weights.txt) as a ca65
 // include. The C++ side is the single source; this include is generated at build time.
+#include "ai-reference/ai/ai_coach.hpp"
 #include "ai-reference/ai/ai_crash_rule.hpp"
 #include "ai-reference/ai/ai_eval.hpp"
 #include "ai-reference/ai/ai_geometry.hpp"
@@ -403,6 +404,30 @@ std::string generate(const EvalTables& tables) {
     table(o, "gen_row5_scan_first", row5_first);
     table(o, "gen_row5_count", row5_count);
     table(o, hole_lo.name, hole_lo.v);
+    // The coach's grade (ai_coach.hpp): each class's most miss, its points toward the accuracy
+    // and its four letters in the game's font (A-Z: tiles $0A-$23, '-' $24), then the accuracy's.
+    std::vector<int> miss_lo, miss_hi, points, tiles;
+    for (uint16_t m : kClassMissMax) {
+        miss_lo.push_back(m & 0xFF);
+        miss_hi.push_back(m >> 8);
+    }
+    auto letters = [&](std::string_view label) {
+        if (label.size() != class_label(LockClass::Best).size()) throw std::logic_error("the labels are as long");
+        for (char letter : label) {
+            if (letter == '-') tiles.push_back(0x24);
+            else if (letter >= 'A' && letter <= 'Z') tiles.push_back(0x0A + (letter - 'A'));
+            else throw std::logic_error("a label is letters A-Z and '-'");
+        }
+    };
+    for (uint8_t c = 0; c < kLockClasses; ++c) {
+        points.push_back(kClassPoints[c]);
+        letters(class_label(static_cast<LockClass>(c)));
+    }
+    letters(kAccuracyLabel);
+    table(o, "gen_grade_miss_lo", miss_lo);
+    table(o, "gen_grade_miss_hi", miss_hi);
+    table(o, "gen_grade_points", points);
+    table(o, "gen_class_tiles", tiles);
     return o.str();
 }
 
@@ -457,6 +482,8 @@ std::string generate_constants(const EvalTables& tables) {
           << " ; gen_halo's entry of a run of " << n << " cell(s) whose left neighbour is cell 0\n";
     o << "SPAWN_TERM_FIRST = " << kSpawnTermFirst << " ; the spawn term reads the highest of columns SPAWN_TERM_FIRST-8\n";
     o << "PIECE_TYPES = " << kPieceTypes << "     ; the types the preview may show\n";
+    o << "LOCK_CLASSES = " << int(kLockClasses) << "    ; the coach's classes of a lock, best first (gen_grade_*)\n";
+    o << "CLASS_LETTERS = " << class_label(LockClass::Best).size() << "   ; the letters of a class's label (gen_class_tiles)\n";
     o << "FIRST_PIECE_START_FRAME = " << ai::kFirstPieceStartFrame << " ; a game's first piece: its first input frame\n";
     // The tables ai_tables.inc defines, declared for every file (ai_tables.s exports them).
     o << "\n.global ";
@@ -471,6 +498,25 @@ std::string generate_constants(const EvalTables& tables) {
     return o.str();
 }
 
+// The coach's classes for the web page (web/make_coach_map.cmake puts them beside the RAM
+// addresses): their names, four-letter labels and points, best first, as JSON.
+std::string generate_coach_json() {
+    std::ostringstream o;
+    auto list = [&](const char* key, auto item) {
+        o << "\"" << key << "\":[";
+        for (uint8_t c = 0; c < kLockClasses; ++c) o << (c ? "," : "") << item(static_cast<LockClass>(c));
+        o << "]";
+    };
+    o << "{";
+    list("names", [](LockClass c) { return "\"" + std::string(class_name(c)) + "\""; });
+    o << ",";
+    list("labels", [](LockClass c) { return "\"" + std::string(class_label(c)) + "\""; });
+    o << ",";
+    list("points", [](LockClass c) { return std::to_string(kClassPoints[static_cast<uint8_t>(c)]); });
+    o << "}\n";
+    return o.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -478,14 +524,17 @@ int main(int argc, char** argv) {
         std::cout << NESTRIS_VERSION << " (the cartridge's table generator: the build id is what it makes)\n";
         return 0;
     }
-    if (argc != 5 || std::string(argv[1]) != "--asm-tables" || std::string(argv[3]) != "--asm-constants") {
-        std::cerr << "usage: nestris-gen --asm-tables TABLES.inc --asm-constants CONSTANTS.inc\n"
-                     "Writes the cartridge's AI tables and constants, generated from the C++ reference.\n";
+    if ((argc != 5 && argc != 7) || std::string(argv[1]) != "--asm-tables" || std::string(argv[3]) != "--asm-constants" ||
+        (argc == 7 && std::string(argv[5]) != "--coach-json")) {
+        std::cerr << "usage: nestris-gen --asm-tables TABLES.inc --asm-constants CONSTANTS.inc [--coach-json COACH.json]\n"
+                     "Writes the cartridge's AI tables and constants, generated from the C++ reference, and the\n"
+                     "coach's classes for the web page.\n";
         return 2;
     }
     try {
         write_text_atomically(argv[2], generate(default_tables()));
         write_text_atomically(argv[4], generate_constants(default_tables()));
+        if (argc == 7) write_text_atomically(argv[6], generate_coach_json());
     } catch (const std::exception& e) {
         std::cerr << "nestris-gen: error: " << e.what() << "\n";
         return 1;

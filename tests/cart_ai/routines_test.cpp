@@ -328,19 +328,16 @@ TEST_CASE("routine: a placement's cost does not depend on the placements evaluat
 }
 
 
-TEST_CASE("routine: the coach's grade of a lock, and its sprites") {
-    // coach_grade counts the lock, matched when it is where the ghost is, and keeps the share
-    // (ai::coach_share, + 1); coach_ghost then stages the share's digits, right-aligned (from the
-    // counts of any game below level 128: fewer than 32 768 locks).
+TEST_CASE("routine: the coach's count and class of a lock") {
+    // coach_grade counts the lock, matched when it is where the ghost is; when the full search
+    // decided the piece (grade_ready for plan_id), a match is best at once (coach_class) and a
+    // miss waits for the next piece's spawn search (grade_pending).
     Rig rig;
     std::mt19937 rng(33);
-    const uint16_t total_at = rig.sym("grade_total"), matched_at = rig.sym("grade_matched");
-    for (int i = 0; i < 400; ++i) {
-        const uint16_t total = i < 200 ? static_cast<uint16_t>(i) : static_cast<uint16_t>(rng() % 0x7FFF);
-        const uint16_t matched = total == 0 ? 0 : static_cast<uint16_t>(rng() % (total + 1));
-        const bool same = rng() % 2;
+    for (int i = 0; i < 300; ++i) {
+        const bool same = rng() % 2, ready = rng() % 4 != 0, ready_for_it = rng() % 4 != 0;
         const uint8_t x = static_cast<uint8_t>(rng() % 10), y = static_cast<uint8_t>(rng() % 20),
-                      o = static_cast<uint8_t>(rng() % 19);
+                      o = static_cast<uint8_t>(rng() % 19), id = static_cast<uint8_t>(rng());
         rig.m.write(tetris::tetriminoX, x);
         rig.m.write(tetris::tetriminoY, y);
         rig.m.write(tetris::currentPiece, o);
@@ -348,28 +345,134 @@ TEST_CASE("routine: the coach's grade of a lock, and its sprites") {
         rig.m.write(rig.sym("ghost_x"), static_cast<uint8_t>(x + (!same && off == 0)));
         rig.m.write(rig.sym("ghost_y"), static_cast<uint8_t>(y + (!same && off == 1)));
         rig.m.write(rig.sym("ghost_o"), static_cast<uint8_t>(o + (!same && off == 2)));
-        rig.m.write16(total_at, total);
-        rig.m.write16(matched_at, matched);
+        rig.m.write(rig.sym("plan_id"), id);
+        rig.m.write(rig.sym("grade_ready"), ready);
+        rig.m.write(rig.sym("grade_ready_id"), ready_for_it ? id : static_cast<uint8_t>(id + 1));
+        rig.m.write(rig.sym("grade_pending"), 0);
+        const uint16_t total = static_cast<uint16_t>(rng() % 3000), matched = static_cast<uint16_t>(rng() % (total + 1));
+        rig.m.write16(rig.sym("grade_total"), total);
+        rig.m.write16(rig.sym("grade_matched"), matched);
+        for (int c = 0; c < ai::kLockClasses; ++c) {
+            rig.m.write(static_cast<uint16_t>(rig.sym("class_lo") + c), 0);
+            rig.m.write(static_cast<uint16_t>(rig.sym("class_hi") + c), 0);
+        }
+        rig.m.write16(rig.sym("grade_points"), 0);
+        rig.m.write16(rig.sym("grade_tenths"), 0);
+        rig.m.write(rig.sym("grade_lines"), 3);
         rig.call("coach_grade");
-        const uint16_t want_total = static_cast<uint16_t>(total + 1), want_matched = static_cast<uint16_t>(matched + same);
-        INFO("lock " << i << ": " << matched << " of " << total << (same ? ", matched" : ", missed"));
-        REQUIRE(rig.m.read16(total_at) == want_total);
-        REQUIRE(rig.m.read16(matched_at) == want_matched);
-        const uint8_t share = ai::coach_share(want_matched, want_total);
-        REQUIRE(share == want_matched * 100u / want_total);  // (the spec's steps: the share rounded down)
-        REQUIRE(rig.m.read(rig.sym("grade_shown")) == share + 1);
+        INFO("lock " << i << (same ? ", matched" : ", missed") << (ready && ready_for_it ? ", decided" : ""));
+        CHECK(rig.m.read16(rig.sym("grade_total")) == total + 1);
+        CHECK(rig.m.read16(rig.sym("grade_matched")) == matched + same);
+        CHECK(rig.m.read(rig.sym("ghost_x")) == hooks::GHOST_NONE);  // once
+        CHECK(rig.m.read(rig.sym("grade_lines")) == 0);               // the lock's lines counted from 0
+        const bool classed_now = ready && ready_for_it && same;
+        CHECK(rig.m.read(rig.sym("class_lo")) == (classed_now ? 1 : 0));
+        CHECK(rig.m.read(rig.sym("grade_shown")) == (classed_now ? 101 : rig.m.read(rig.sym("grade_shown"))));
+        CHECK((rig.m.read(rig.sym("grade_pending")) != 0) == (ready && ready_for_it && !same));
+        if (ready && ready_for_it && !same) CHECK(rig.m.read(rig.sym("grade_pending_id")) == static_cast<uint8_t>(id + 1));
+        // graded: a second call counts nothing
+        rig.call("coach_grade");
+        CHECK(rig.m.read16(rig.sym("grade_total")) == total + 1);
+    }
+}
 
-        // The next frame's sprites: the share's digits (nothing else staged: no plan).
+TEST_CASE("routine: the coach's class of a miss, its counts and the accuracy") {
+    // coach_class_miss: the person's total (the lock's lines by the decision's lines table, plus
+    // the first ply's best cost: the top-out cost when nothing is reachable) less the decision's
+    // best total for the searched type, 0 below; its class (ai::lock_class); coach_class counts
+    // it and divides the points by the tenths as ai::coach_accuracy does.
+    Rig rig;
+    std::mt19937 rng(34);
+    const std::array<uint8_t, 3> offsets = {0, ai::kLinesDangerOffset, ai::kLinesFastOffset};
+    std::array<uint16_t, ai::kLockClasses> counts{};
+    uint16_t points = 0, classed = 0;
+    for (int c = 0; c < ai::kLockClasses; ++c) {
+        rig.m.write(static_cast<uint16_t>(rig.sym("class_lo") + c), 0);
+        rig.m.write(static_cast<uint16_t>(rig.sym("class_hi") + c), 0);
+    }
+    rig.m.write16(rig.sym("grade_points"), 0);
+    rig.m.write16(rig.sym("grade_tenths"), 0);
+    std::array<int, ai::kLockClasses> seen{};
+    for (int i = 0; i < 600; ++i) {
+        const uint8_t type = static_cast<uint8_t>(rng() % ai::kPieceTypes), lines = static_cast<uint8_t>(rng() % 5);
+        const uint8_t table = offsets[rng() % 3];
+        const bool reachable = rng() % 20 != 0;
+        // misses around the thresholds, and far
+        const uint16_t ai_total = static_cast<uint16_t>(rng() % 3000);
+        const uint16_t first_ply = rng() % 30 == 0 ? ai::kCostMax : static_cast<uint16_t>(ai_total + rng() % 700 - 200);
+        for (uint8_t t = 0; t < ai::kPieceTypes; ++t) {
+            rig.m.write(static_cast<uint16_t>(rig.sym("grade_best_lo") + t), static_cast<uint8_t>(t == type ? ai_total : rng()));
+            rig.m.write(static_cast<uint16_t>(rig.sym("grade_best_hi") + t), static_cast<uint8_t>(t == type ? ai_total >> 8 : rng()));
+        }
+        rig.m.write(rig.sym("s_type"), type);
+        rig.m.write(rig.sym("grade_lines"), lines);
+        rig.m.write(rig.sym("grade_lines_off"), table);
+        rig.m.write(rig.sym("cand_count"), reachable ? 1 + rng() % 3 : 0);
+        rig.m.write(rig.sym("cand_cost_lo"), static_cast<uint8_t>(first_ply));
+        rig.m.write(rig.sym("cand_cost_hi"), static_cast<uint8_t>(first_ply >> 8));
+        rig.call("coach_class_miss");
+        const ai::EvalTables& tables = ai::default_tables();
+        const std::array<uint16_t, 5>& lines_table =
+            table == 0 ? tables.lines : table == ai::kLinesDangerOffset ? tables.lines_danger : tables.lines_fast;
+        const uint16_t person = reachable ? ai::saturating_add(lines_table[lines], first_ply) : ai::kCostMax;
+        const uint16_t miss = person > ai_total ? static_cast<uint16_t>(person - ai_total) : 0;
+        const uint8_t c = static_cast<uint8_t>(ai::lock_class(miss));
+        ++seen[c];
+        ++counts[c];
+        ++classed;
+        points = static_cast<uint16_t>(points + ai::kClassPoints[c]);
+        INFO("miss " << miss << ", class " << int(c));
+        REQUIRE(rig.m.read(rig.sym("class_shown")) == c);
+        REQUIRE(rig.m.read(rig.sym("class_timer")) == hooks::CLASS_FRAMES);
+        for (int k = 0; k < ai::kLockClasses; ++k)
+            REQUIRE((rig.m.read(static_cast<uint16_t>(rig.sym("class_lo") + k)) |
+                     rig.m.read(static_cast<uint16_t>(rig.sym("class_hi") + k)) << 8) == counts[k]);
+        REQUIRE(rig.m.read16(rig.sym("grade_points")) == points);
+        REQUIRE(rig.m.read16(rig.sym("grade_tenths")) == classed * 10);
+        REQUIRE(rig.m.read(rig.sym("grade_shown")) == ai::coach_accuracy(points, classed) + 1);
+    }
+    for (int n : seen) CHECK(n > 0);  // every class was taken
+}
+
+TEST_CASE("routine: the coach's box: the class's label for its frames, else the accuracy, labelled under the curtain") {
+    Rig rig;
+    std::mt19937 rng(35);
+    for (int i = 0; i < 400; ++i) {
+        game::GradeShown box;
+        box.shown = static_cast<uint8_t>(i < 102 ? i : rng() % 102);
+        box.class_shown = static_cast<uint8_t>(rng() % ai::kLockClasses);
+        box.class_timer = static_cast<uint8_t>(rng() % 3 == 0 ? rng() % (hooks::CLASS_FRAMES + 1) : 0);
+        box.curtain = rng() % 3 == 0;
         for (unsigned a = 0; a < 0x100; ++a) rig.m.write(static_cast<uint16_t>(tetris::oamStaging + a), 0xFF);
         rig.m.write(tetris::renderMode, tetris::RENDER_MODE_PLAY);
+        rig.m.write(tetris::playState, box.curtain ? tetris::PLAY_STATE_CURTAIN : tetris::PLAY_STATE_ACTIVE);
         rig.m.write(rig.sym("plan_ok"), 0);
+        rig.m.write(tetris::completedLines, 0);
+        rig.m.write(rig.sym("grade_shown"), box.shown);
+        rig.m.write(rig.sym("class_shown"), box.class_shown);
+        rig.m.write(rig.sym("class_timer"), box.class_timer);
         rig.call("coach_ghost");
         std::array<uint8_t, 0x100> want;
         want.fill(0xFF);
-        const game::GradeOam grade = game::expected_grade_oam(share);
-        std::copy(grade.begin(), grade.end(), want.begin() + hooks::GRADE_OAM);
-        CHECK(grade[hooks::GRADE_ONES_X - hooks::GRADE_OAM + 1] == share % 10);  // (the ones' tile)
-        for (unsigned a = 0; a < 0x100; ++a)  // the share's digits, right-aligned, and nothing else
+        const game::GradeOam oam = game::expected_grade_oam(box);
+        std::copy(oam.begin(), oam.end(), want.begin() + hooks::CLASS_OAM);
+        INFO("accuracy + 1 " << int(box.shown) << ", class " << int(box.class_shown) << " for " << int(box.class_timer)
+                             << (box.curtain ? ", curtain" : ""));
+        for (unsigned a = 0; a < 0x100; ++a)  // the box's sprites, and nothing else
             REQUIRE(rig.m.read(static_cast<uint16_t>(tetris::oamStaging + a)) == want[a]);
+        CHECK(rig.m.read(rig.sym("class_timer")) == (box.class_timer ? box.class_timer - 1 : 0));
+        if (box.class_timer) {  // the label's last letter in its fourth slot, at the ones' x
+            CHECK(oam[4 * 3 + 1] == game::label_tiles(ai::class_label(static_cast<ai::LockClass>(box.class_shown))).back());
+            CHECK(oam[4 * 3 + 3] == hooks::GRADE_ONES_X);
+        }
+        else if (box.shown) CHECK(oam[hooks::GRADE_ONES_X - hooks::CLASS_OAM + 1] == (box.shown - 1) % 10);
     }
+    // the lines a lock makes, while the game counts them
+    rig.m.write(rig.sym("grade_lines"), 0);
+    rig.m.write(tetris::completedLines, 3);
+    rig.call("coach_ghost");
+    CHECK(rig.m.read(rig.sym("grade_lines")) == 3);
+    rig.m.write(tetris::completedLines, 0);
+    rig.call("coach_ghost");
+    CHECK(rig.m.read(rig.sym("grade_lines")) == 3);
 }

@@ -4,6 +4,7 @@
 #include "tests/game/game_support.hpp"
 #include "tools/harness/coach_run.hpp"
 
+#include "ai-reference/ai/ai_coach.hpp"
 #include "ai-reference/ai/ai_player.hpp"
 #include "generated/hooks_map.hpp"
 
@@ -89,6 +90,15 @@ TEST_CASE("real game: the coach's ghost is the reference AI's decision") {
             CHECK(g.graded * 10 >= g.pieces.size() * 9);
             CHECK(g.matched >= g.graded / 2);
             CHECK(g.matched + 5 <= g.graded);
+            // The classes: the cartridge's equal the reference's grade_lock on every lock the
+            // full search had decided (grade_difference), most of them, misses of several classes.
+            CHECK(g.classed * 10 >= g.graded * 8);
+            CHECK(g.classes[0] >= g.matched);
+            CHECK(g.classed - g.classes[0] >= 3);
+            std::cout << "coach game, level " << level << (b_type ? " B-Type" : " A-Type") << ": " << g.classed
+                      << " locks classed (best to blunder:";
+            for (uint16_t n : g.classes) std::cout << " " << n;
+            std::cout << "), accuracy " << int(ai::coach_accuracy(g.points, g.classed)) << "\n";
         }
     }
 }

@@ -9,6 +9,7 @@
 // harness checks against the cartridge's every frame. Prints figures; exit status 1 only when a
 // ghost was not the reference's or a game's grade not the harness's.
 #include "tools/harness/version.hpp"
+#include "ai-reference/ai/ai_coach.hpp"
 #include "ai-reference/ai/ai_player.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
@@ -19,6 +20,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -91,10 +93,13 @@ int main(int argc, char** argv) {
             results[j] = game::run_coach_game(roms, shipped_cart(), walk, player, frames);
             const game::CoachGame& g = results[j];
             std::lock_guard<std::mutex> lock(out);
-            std::printf("level %d, title wait %d: %zu pieces, %u lines, %llu frames%s, %llu lag frames; the grade %u of %u%s%s%s%s\n",
+            std::printf("level %d, title wait %d: %zu pieces, %u lines, %llu frames%s, %llu lag frames; the grade %u of %u, "
+                        "%u classed, accuracy %s%s%s%s%s\n",
                         jobs[j].level, jobs[j].wait, g.pieces.size(), g.lines, static_cast<unsigned long long>(g.frames),
                         g.topped_out ? " (topped out)" : "", static_cast<unsigned long long>(g.lag_frames), g.matched,
-                        g.graded, g.first_difference.empty() ? "" : "; FIRST DIFFERENCE: ", g.first_difference.c_str(),
+                        g.graded, g.classed,
+                        g.classed ? (std::to_string(ai::coach_accuracy(g.points, g.classed)) + " %").c_str() : "none",
+                        g.first_difference.empty() ? "" : "; FIRST DIFFERENCE: ", g.first_difference.c_str(),
                         g.grade_difference.empty() ? "" : "; GRADE DIFFERS: ", g.grade_difference.c_str());
             std::fflush(stdout);
         });
@@ -136,6 +141,32 @@ int main(int argc, char** argv) {
         }
         std::printf("(by 4 / by 20: of all the level's pieces; none: pieces that locked before it showed; = reference: "
                     "full searches whose ghost was the reference AI's decision)\n");
+        // The classes (AI_DESIGN.md "The coach's grade"): the cartridge's, equal to the reference's
+        // on every lock the harness compared; and the misses of the locks that left the ghost.
+        std::array<uint64_t, ai::kLockClasses> classes{};
+        Tally<int> missed{true};
+        uint64_t classed = 0, missed_zero = 0;
+        for (const game::CoachGame& g : results) {
+            for (uint8_t c = 0; c < ai::kLockClasses; ++c) classes[c] += g.classes[c];
+            classed += g.classed;
+        }
+        for (const game::CoachGame& g : results)
+            for (uint16_t m : g.misses) {
+                if (m == 0) ++missed_zero;
+                else missed.add(m);
+            }
+        std::printf("\nclasses of %llu locks (the full search had decided them):", static_cast<unsigned long long>(classed));
+        for (uint8_t c = 0; c < ai::kLockClasses; ++c)
+            std::printf(" %s %llu (%.1f%%)%s", std::string(ai::class_name(static_cast<ai::LockClass>(c))).c_str(),
+                        static_cast<unsigned long long>(classes[c]), pct(classes[c], classed),
+                        c + 1 < ai::kLockClasses ? "," : "\n");
+        std::printf("misses above 0 (%llu locks; %llu more at 0): p25 %d, median %.1f, p75 %d, p90 %d, p99 %d, most %d; "
+                    "the classes' most misses:",
+                    static_cast<unsigned long long>(missed.count()), static_cast<unsigned long long>(missed_zero),
+                    missed.rank_percentile(0.25), missed.median(), missed.rank_percentile(0.75),
+                    missed.rank_percentile(0.90), missed.rank_percentile(0.99), missed.max());
+        for (uint16_t m : ai::kClassMissMax) std::printf(" %u", m);
+        std::printf("\n");
         return differ ? 1 : 0;
     });
 }

@@ -6,6 +6,7 @@
 #include "patcher/cart_image.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
+#include "tools/harness/coach_run.hpp"
 #include "tools/harness/game_harness.hpp"
 #include "generated/hooks_map.hpp"
 #include "ai-reference/ai/ai_player.hpp"
@@ -361,6 +362,9 @@ int play(const PlayOptions& o) {
                 o.soak ? (", " + std::to_string(games) + " games").c_str() : "",
                 static_cast<unsigned long long>(play_lag),
                 static_cast<long long>(margin_frames ? worst_margin : 0), static_cast<unsigned long long>(fallbacks));
+    if (o.coach)
+        print("the coach's grade, as the cartridge keeps and shows it: %s\n",
+              game::describe_grade(game::read_cart_grade(nes, cart)).c_str());
     if (crash_pc) {
         char where[8];
         std::snprintf(where, sizeof where, "$%04X", *crash_pc);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nestris::game {
@@ -38,18 +39,49 @@ struct CoachGame {
     bool topped_out = false;
     std::string first_difference; // the first piece whose ghost is not the reference's, said
     // The grade as the harness counts it (the locks of a piece with a plan, and those where the
-    // ghost was), and the first frame where the cartridge's (its counts, its share, its sprites)
-    // is another, said.
+    // ghost was; the classes of those the full search had decided, by the reference's grade_lock,
+    // and their points), and the first frame where the cartridge's (its counts, its classes, its
+    // accuracy, its sprites) is another, said.
     uint16_t graded = 0;
     uint16_t matched = 0;
+    std::array<uint16_t, 6> classes{};
+    uint16_t classed = 0;
+    uint16_t points = 0;
+    std::vector<uint16_t> misses;   // each classed lock's miss, in the order classed
     std::string grade_difference;
 };
 
-// The OAM staging bytes from hooks::GRADE_OAM to the ones' slot's end that the coach stages for
-// the share `shown` (ai::coach_share): its digits, right-aligned, each in the slot whose offset
-// is its x (the ones at GRADE_ONES_X), the other bytes $FF; all $FF before the first graded lock.
-using GradeOam = std::array<uint8_t, hooks::GRADE_ONES_X + 4 - hooks::GRADE_OAM>;
-GradeOam expected_grade_oam(std::optional<uint8_t> shown);
+// What the coach shows in the statistics box, as coach_ghost reads it at the start of a frame's
+// idle time (asm/coach.s): the accuracy + 1 (0: nothing classed yet), the last lock's class and
+// the frames its label still shows, and whether the curtain falls (the accuracy's label).
+struct GradeShown {
+    uint8_t shown = 0;
+    uint8_t class_shown = 0;
+    uint8_t class_timer = 0;
+    bool curtain = false;
+};
+// The OAM staging bytes from hooks::CLASS_OAM to the ones' slot's end that the coach stages for
+// it: the class's label while its timer runs, each letter a column right of the one before, its
+// last at GRADE_ONES_X; else the accuracy's digits, right-aligned, each in the slot whose offset
+// is its x (the ones at GRADE_ONES_X), with the accuracy's label left of them under the curtain;
+// the other bytes $FF.
+using GradeOam = std::array<uint8_t, hooks::GRADE_ONES_X + 4 - hooks::CLASS_OAM>;
+GradeOam expected_grade_oam(const GradeShown& state);
+// A label's letters in the game's font (A-Z: tiles $0A-$23, '-' $24).
+std::vector<uint8_t> label_tiles(std::string_view label);
+
+// The grade as the cartridge keeps it (asm/coach.s), read from a game's RAM: the locks counted,
+// those where the ghost was, the classes best to blunder, and the accuracy it shows (when a
+// lock was classed).
+struct CartGrade {
+    uint16_t total = 0, matched = 0;
+    std::array<uint16_t, 6> classes{};
+    std::optional<uint8_t> accuracy;
+};
+CartGrade read_cart_grade(const emu::Nes& nes, const CartImage& cart);
+// One line for a person: "12 locks graded, 9 where the ghost was (75 %); classes: best 8, ...;
+// accuracy 91 %".
+std::string describe_grade(const CartGrade& grade);
 
 // Plays a coach game from the menu walk (walk.coach set) for at most `frames` frames, or to its
 // curtain; `player` sees the game as a person does (the model's PlayerView). Throws

@@ -38,10 +38,11 @@ bool slots_used(const emu::Nes& nes, unsigned first, unsigned end) {
     return false;
 }
 
-// The coach's OAM bytes: the grade's slots (GRADE_OAM to the ones' slot's end) and the ghost's
-// (GHOST_OAM to the page's end), as [first, end) offsets.
+// The coach's OAM bytes: the box's slots (the class's label from CLASS_OAM, the grade's digits
+// to the ones' slot's end) and the ghost's (GHOST_OAM to the page's end), as [first, end) offsets.
+static_assert(hooks::CLASS_OAM < hooks::GRADE_OAM);
 constexpr std::array<std::pair<unsigned, unsigned>, 2> kCoachSlots{
-    {{hooks::GRADE_OAM, hooks::GRADE_ONES_X + 4u}, {hooks::GHOST_OAM, 0x100u}}};
+    {{hooks::CLASS_OAM, hooks::GRADE_ONES_X + 4u}, {hooks::GHOST_OAM, 0x100u}}};
 
 }  // namespace
 

@@ -16,7 +16,7 @@
 # --coach: MOVIE's games are coach games (check-identity --coach --movie-out MOVIE): the original
 # plays MOVIE.original (without B at a +10 coach game's Start), the controller's bytes are
 # compared without the B bit where the two movies differ and in the frame after, and the coach's
-# sprites (the grade's slots, GRADE_OAM to the ones' slot GRADE_ONES_X, and the ghost's, GHOST_OAM
+# sprites (the box's slots, CLASS_OAM to the ones' slot GRADE_ONES_X, and the ghost's, GHOST_OAM
 # to the page's end) are left out where the original has none there.
 # --movie: plays the FCEUX movie FILE.fm2 from power-on in FCEUX (--playmov, the ROM as given,
 # not patched) and in this build (run-rom --movie, --power-on fceux unless told otherwise), dumps
@@ -181,7 +181,7 @@ if [ -n "$replay" ]; then
   done
   # NAME's value in an asm include (the one source of the game's addresses and the coach's slots)
   inc_value() { sed -n "s/^$2[ \t]*= \$\([0-9A-F]*\).*/0x\1/p" "$here/../../asm/$1" | head -1; }
-  coach_oam="$(inc_value hooks.inc GRADE_OAM) $(inc_value hooks.inc GRADE_ONES_X) $(inc_value hooks.inc GHOST_OAM)"
+  coach_oam="$(inc_value hooks.inc CLASS_OAM) $(inc_value hooks.inc GRADE_ONES_X) $(inc_value hooks.inc GHOST_OAM)"
   oam_staging=$(inc_value tetris.inc oamStaging)
   b_bit=$(inc_value tetris.inc BUTTON_B)
   button_bytes="$(inc_value tetris.inc newlyPressedButtons_player1) $(inc_value tetris.inc heldButtons_player1) $(inc_value tetris.inc newlyPressedButtons) $(inc_value tetris.inc generalCounter2)"
@@ -190,7 +190,7 @@ import re, sys
 out, ai = sys.argv[1], int(sys.argv[2], 16)
 coach, oam = sys.argv[4] == "1", int(sys.argv[10], 16)
 grade_first, grade_ones, ghost_first = (int(a, 16) for a in sys.argv[7].split())
-# the coach's sprites: the grade's slots (to the ones' slot's end) and the ghost's (to the page's end)
+# the coach's sprites: the box's slots (the class's label, then the grade, to the ones' slot's end) and the ghost's (to the page's end)
 coach_sprites = set(range(oam + grade_first, oam + grade_ones + 4)) | set(range(oam + ghost_first, oam + 0x100))
 pads = [l.strip() for l in open(sys.argv[5])]
 original_pads = [l.strip() for l in open(sys.argv[6])]

@@ -245,6 +245,14 @@ try {
     const afterKey = await phone.evaluate(() => window.nestris.state.console.readRam(1));
     check(byKey[0] === 0xC0 && byKey[1] === 0x40 && byKey[2] === 0x50 && afterKey === 0,
           `key C: the coach's chord, then nothing once let go (${byKey.map((b) => b.toString(16))}, ${afterKey.toString(16)})`);
+    // The chart after a coach game, from the classes the page read lock by lock.
+    await phone.evaluate(() => window.nestris.showCoachChart([0, 0, 2, 5, 1]));
+    const drawn = await phone.evaluate(() => ({ shown: !document.getElementById('coach-chart').hidden,
+                                               marks: [...document.querySelectorAll('#coach-classes .coach-mark')].map((m) => m.getAttribute('class')),
+                                               summary: document.getElementById('coach-summary').textContent }));
+    check(drawn.shown && drawn.marks.length === 5 && drawn.marks[3] === 'coach-mark coach-class-5' &&
+          drawn.summary === '5 locks classed: best 2, excellent 1, good 1, inaccuracy 0, mistake 0, blunder 1; accuracy 72 %',
+          `the coach's chart: a mark a lock on its class's row, the counts and the accuracy (${drawn.summary})`);
   } else {
     // Tetris: Start touched through the title, the game type and the level menus starts a game.
     await phone.evaluate(() => window.nestris.runFrames(300));
@@ -255,6 +263,52 @@ try {
       mode = await phone.evaluate(() => window.nestris.state.console.readRam(0xC0));
     }
     check(mode === 4, `touch Start through the menus: the game starts (gameMode ${mode})`);
+
+    // The coach's key C on the level menu starts a coach game at the first try; nobody plays, so
+    // the pieces pile up at the spawn column and the game ends; after its Start, the chart of each
+    // lock's class.
+    await phone.evaluate(() => { window.nestris.state.console.reset(); window.nestris.runFrames(300); });
+    for (let i = 0; i < 3; ++i) {
+      await hold('#touch [data-b="Start"]', 4);
+      await phone.evaluate(() => window.nestris.runFrames(30));
+    }
+    const menu = await phone.evaluate(() => window.nestris.state.console.readRam(0xC0));
+    for (let i = 0; i < 9; ++i) {  // level 9: the pieces fall fast enough to end the game soon
+      await hold('#touch [data-b="Right"]', 2);
+      await phone.evaluate(() => window.nestris.runFrames(2));
+    }
+    await phone.keyboard.down('KeyC');
+    await phone.evaluate(() => window.nestris.runFrames(12));
+    await phone.keyboard.up('KeyC');
+    const coaching = await phone.evaluate(() => window.nestris.state.console.readRam(window.NESTRIS_COACH.ai_mode) ===
+                                                window.NESTRIS_COACH.coach_mode);
+    check(menu === 3 && coaching, `key C on the level menu: a coach game (gameMode ${menu} before, coaching: ${coaching})`);
+    // (playState $48 is 10 while the curtain falls: the game is over, Start leaves it)
+    for (let i = 0; i < 20 && await phone.evaluate(() => window.nestris.state.console.readRam(0x48)) !== 10; ++i)
+      await phone.evaluate(() => window.nestris.runFrames(300));
+    await phone.evaluate(() => window.nestris.runFrames(200));
+    await hold('#touch [data-b="Start"]', 4);
+    await phone.evaluate(() => window.nestris.runFrames(30));
+    const chart = await phone.evaluate(() => ({ shown: !document.getElementById('coach-chart').hidden,
+                                               marks: document.querySelectorAll('#coach-classes .coach-mark').length,
+                                               summary: document.getElementById('coach-summary').textContent }));
+    check(chart.shown && chart.marks > 3 && /locks classed: best \d+/.test(chart.summary),
+          `after the coach game, the chart of its locks' classes (${chart.marks} marks: ${chart.summary})`);
+
+    // And by touch: the Coach button on the level menu, at the first try.
+    await phone.evaluate(() => { window.nestris.state.console.reset(); window.nestris.runFrames(300); });
+    for (let i = 0; i < 3; ++i) {
+      await hold('#touch [data-b="Start"]', 4);
+      await phone.evaluate(() => window.nestris.runFrames(30));
+    }
+    const [cx, cy] = await center('#touch [data-b="Coach"]');
+    await phone.touchscreen.touchStart(cx, cy);
+    await phone.waitForFunction(() => window.nestris.state.chord >= 0, { timeout: 2000 }).catch(() => {});
+    await phone.evaluate(() => window.nestris.runFrames(12));
+    await phone.touchscreen.touchEnd();
+    const byTouch = await phone.evaluate(() => window.nestris.state.console.readRam(window.NESTRIS_COACH.ai_mode) ===
+                                               window.NESTRIS_COACH.coach_mode);
+    check(byTouch, 'touch Coach on the level menu: a coach game at the first try');
   }
 
   // 3b. Fingertip-sized controls: every visible control on the phone at least 44 CSS pixels each
