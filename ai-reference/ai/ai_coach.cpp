@@ -23,6 +23,16 @@ std::string_view class_label(LockClass c) {
     return labels[static_cast<uint8_t>(c)];
 }
 
+std::vector<uint8_t> label_tiles(std::string_view label) {
+    std::vector<uint8_t> tiles;
+    for (char c : label) {
+        if (c == '-') tiles.push_back(0x24);
+        else if (c >= 'A' && c <= 'Z') tiles.push_back(static_cast<uint8_t>(0x0A + (c - 'A')));
+        else throw std::invalid_argument("a label is letters A-Z and '-'");
+    }
+    return tiles;
+}
+
 LockClass lock_class(uint16_t miss) {
     uint8_t c = 0;
     while (c < kClassMissMax.size() && miss > kClassMissMax[c]) ++c;

@@ -9,6 +9,7 @@
 #include <array>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace nestris::ai {
 
@@ -30,6 +31,9 @@ std::string_view class_name(LockClass c);
 std::string_view class_label(LockClass c);
 // The label the cartridge shows before the game's accuracy under the curtain.
 inline constexpr std::string_view kAccuracyLabel = "ACC-";
+// A label's letters as the game's font has them (A-Z: tiles $0A-$23, '-' $24); throws
+// std::invalid_argument on any other character.
+std::vector<uint8_t> label_tiles(std::string_view label);
 
 LockClass lock_class(uint16_t miss);
 

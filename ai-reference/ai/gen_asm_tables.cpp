@@ -413,11 +413,7 @@ std::string generate(const EvalTables& tables) {
     }
     auto letters = [&](std::string_view label) {
         if (label.size() != class_label(LockClass::Best).size()) throw std::logic_error("the labels are as long");
-        for (char letter : label) {
-            if (letter == '-') tiles.push_back(0x24);
-            else if (letter >= 'A' && letter <= 'Z') tiles.push_back(0x0A + (letter - 'A'));
-            else throw std::logic_error("a label is letters A-Z and '-'");
-        }
+        for (uint8_t tile : label_tiles(label)) tiles.push_back(tile);
     };
     for (uint8_t c = 0; c < kLockClasses; ++c) {
         points.push_back(kClassPoints[c]);

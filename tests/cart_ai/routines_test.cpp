@@ -462,7 +462,7 @@ TEST_CASE("routine: the coach's box: the class's label for its frames, else the 
             REQUIRE(rig.m.read(static_cast<uint16_t>(tetris::oamStaging + a)) == want[a]);
         CHECK(rig.m.read(rig.sym("class_timer")) == (box.class_timer ? box.class_timer - 1 : 0));
         if (box.class_timer) {  // the label's last letter in its fourth slot, at the ones' x
-            CHECK(oam[4 * 3 + 1] == game::label_tiles(ai::class_label(static_cast<ai::LockClass>(box.class_shown))).back());
+            CHECK(oam[4 * 3 + 1] == ai::label_tiles(ai::class_label(static_cast<ai::LockClass>(box.class_shown))).back());
             CHECK(oam[4 * 3 + 3] == hooks::GRADE_ONES_X);
         }
         else if (box.shown) CHECK(oam[hooks::GRADE_ONES_X - hooks::CLASS_OAM + 1] == (box.shown - 1) % 10);

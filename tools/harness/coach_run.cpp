@@ -111,12 +111,6 @@ SpawnSeen spawn_seen(const emu::Nes& nes, const PlayerView& view) {
 
 }  // namespace
 
-std::vector<uint8_t> label_tiles(std::string_view label) {
-    std::vector<uint8_t> tiles;
-    for (char c : label) tiles.push_back(c == '-' ? uint8_t{0x24} : static_cast<uint8_t>(0x0A + (c - 'A')));
-    return tiles;
-}
-
 GradeOam expected_grade_oam(const GradeShown& box) {
     GradeOam want;
     want.fill(0xFF);
@@ -128,7 +122,7 @@ GradeOam expected_grade_oam(const GradeShown& box) {
         sprite[3] = static_cast<uint8_t>(x);
     };
     auto label = [&](std::string_view text, unsigned x) {
-        const std::vector<uint8_t> tiles = label_tiles(text);
+        const std::vector<uint8_t> tiles = ai::label_tiles(text);
         for (unsigned i = 0; i < tiles.size(); ++i) stage(hooks::CLASS_OAM + 4 * i, x + 8 * i, tiles[i]);
     };
     if (box.class_timer) {

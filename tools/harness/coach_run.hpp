@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace nestris::game {
@@ -67,8 +66,6 @@ struct GradeShown {
 // the other bytes $FF.
 using GradeOam = std::array<uint8_t, hooks::GRADE_ONES_X + 4 - hooks::CLASS_OAM>;
 GradeOam expected_grade_oam(const GradeShown& state);
-// A label's letters in the game's font (A-Z: tiles $0A-$23, '-' $24).
-std::vector<uint8_t> label_tiles(std::string_view label);
 
 // The grade as the cartridge keeps it (asm/coach.s), read from a game's RAM: the locks counted,
 // those where the ghost was, the classes best to blunder, and the accuracy it shows (when a
