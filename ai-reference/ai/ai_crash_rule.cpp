@@ -201,7 +201,7 @@ CrashRule build_rule() {
         int first = -1, last = -1;
         for (int s = 0; s < 256; ++s) {
             const auto level = static_cast<uint8_t>(s);
-            const Safety& table = soft_drop_at(rule, level) && s >= hooks::AI_POLL_PAUSE_LEVEL ? soft : plain;
+            const Safety& table = in_soft_drop_range(rule, level) ? soft : plain;
             const LockSafety safe = table[static_cast<std::size_t>(s)].clears[c];
             if (preview_hidden_at(rule, level, kOrientationHidden) ? safe.hidden : safe.shown) continue;
             if (first >= 0 && last != s - 1)
@@ -222,23 +222,27 @@ const CrashRule& crash_rule() {
     return rule;
 }
 
-bool soft_drop_at(const CrashRule& rule, uint8_t level) {
-    if (level < hooks::AI_POLL_PAUSE_LEVEL) return true;
+bool in_soft_drop_range(const CrashRule& rule, uint8_t level) {
+    if (level < hooks::AI_POLL_PAUSE_LEVEL) return false;
     for (const LevelRange& r : rule.soft_drop)
         if (r.contains(level)) return true;
     return false;
 }
 
+bool soft_drop_at(const CrashRule& rule, uint8_t level) {
+    return level < hooks::AI_POLL_PAUSE_LEVEL || in_soft_drop_range(rule, level);
+}
+
 std::vector<uint8_t> soft_drop_levels(const CrashRule& rule) {
     std::vector<uint8_t> levels;
     for (int s = hooks::AI_POLL_PAUSE_LEVEL; s < 256; ++s)
-        if (soft_drop_at(rule, static_cast<uint8_t>(s))) levels.push_back(static_cast<uint8_t>(s));
+        if (in_soft_drop_range(rule, static_cast<uint8_t>(s))) levels.push_back(static_cast<uint8_t>(s));
     return levels;
 }
 
 bool lock_barred(const CrashRule& rule, uint8_t spawn_level, uint8_t lines, uint8_t lines_lo, uint8_t x, int landing_y) {
     if (lines == 0) return false;
-    if (spawn_level >= hooks::AI_POLL_PAUSE_LEVEL && soft_drop_at(rule, spawn_level) && !soft_drop_in_time(x, landing_y))
+    if (in_soft_drop_range(rule, spawn_level) && !soft_drop_in_time(x, landing_y))
         return true;
     return rule.barred[crash_class(lines, tens_digit_changes(lines_lo, lines))].contains(spawn_level);
 }

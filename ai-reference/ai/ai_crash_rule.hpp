@@ -61,6 +61,8 @@ struct CrashRule {
 // when no rule of this form is safe (the model's figures changed: widen the form).
 const CrashRule& crash_rule();
 
+// Is `level` in one of the rule's soft-drop ranges (from level 128: below it there are none)?
+bool in_soft_drop_range(const CrashRule& rule, uint8_t level);
 // Does the AI soft-drop the pieces that spawn at `level` (below level 128 always; from it, in the
 // rule's ranges)?
 bool soft_drop_at(const CrashRule& rule, uint8_t level);

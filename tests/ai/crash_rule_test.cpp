@@ -21,7 +21,7 @@ TEST_CASE("crash rule: every lock it leaves is safe with its level's preview and
         const auto level = static_cast<uint8_t>(s);
         const bool hidden = preview_hidden_at(rule, level, kOrientationHidden);  // (a clear's: no piece)
         // (from level 128: below it the AI soft-drops and nothing crashes, MODEL.md "Time")
-        const bool soft = s >= hooks::AI_POLL_PAUSE_LEVEL && soft_drop_at(rule, level);
+        const bool soft = in_soft_drop_range(rule, level);
         INFO("level " << s << (hidden ? " (hidden)" : " (shown)") << (soft ? ", soft drop" : ""));
         if (soft) CHECK_FALSE(hidden);  // Down held from the inputs' end: no frame for Select
         if (level != rule.preview_by_piece)  // (there by its piece: above)
@@ -51,6 +51,10 @@ TEST_CASE("crash rule: the soft drop where singles need it, the preview by the p
     CHECK(soft_drop_levels(rule) == std::vector<uint8_t>{160, 172, 173});
     CHECK(soft_drop_at(rule, 160));
     CHECK_FALSE(soft_drop_at(rule, 200));
+    // below level 128 the AI always soft-drops, and no level there is in the rule's ranges
+    CHECK(soft_drop_at(rule, 19));
+    CHECK_FALSE(in_soft_drop_range(rule, 19));
+    CHECK(in_soft_drop_range(rule, 172));
     // At 172-173 the soft drop frees triples and doubles: no clear it bars is safe without it.
     CHECK_FALSE(ai_lock_safety(172, 3, false).shown);
     CHECK(ai_lock_safety(172, 3, false, true).shown);
