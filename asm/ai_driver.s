@@ -19,6 +19,7 @@ drv_held:   .res 1      ; the buttons the driver held last frame
 drv_pad:    .res 1      ; the controller's buttons last frame
 drv_slot:   .res 1      ; the plan slot the piece follows: plan_at at its first input frame (a
                         ; plan published later, for the same piece, no longer changes its inputs)
+drv_flip:   .res 1      ; 1: the piece's lock is made with the other preview (its plan's plan_flip)
 
 ; A = the buttons of the plan this frame (0: paused; the crash rule's Select on a frame without
 ; other buttons: preview_select).
@@ -39,6 +40,7 @@ new_piece:
     ldx #1
     stx drv_active
     dex                     ; k = frame - first input frame + 1 (counted up below): the
+    stx drv_flip            ; (no plan taken yet: the level's preview)
     lda autorepeatY         ; first frame of a piece is k = 1; in the hold of a game's first
     bpl first_input         ; piece, frame FIRST_PIECE_START_FRAME is
     ldx #$100+1-FIRST_PIECE_START_FRAME
@@ -56,7 +58,14 @@ counted:
     bne late
     lda plan_id
     cmp drv_id
-    beq planned
+    bne late
+    lda drv_frame
+    cmp #1
+    bne planned
+    ldy plan_at             ; the first input frame: the lock's preview goes with the plan the
+    lda plan_flip,y         ; driver takes (planned)
+    sta drv_flip
+    bpl planned             ; (always: 0 or 1)
 late:
     lda #2                  ; too late for this piece: it falls as it is
     sta drv_active
@@ -113,8 +122,8 @@ down:
 idle:
     ; A frame of the piece without other buttons: Select when the game shows the preview where
     ; its level wants it hidden for the lock's scoring frame, or the reverse (the crash rule: the
-    ; ranges gen_hidden_first, gen_hidden_count; at BY_PIECE_LEVEL hidden for the orientations
-    ; below HIDDEN_ORIENTATIONS); else nothing.
+    ; ranges gen_hidden_first, gen_hidden_count, the other one for a clear its plan flips; at
+    ; BY_PIECE_LEVEL hidden for the orientations below HIDDEN_ORIENTATIONS); else nothing.
     .assert BY_PIECE_LEVEL >= AI_POLL_PAUSE_LEVEL, error, "the preview by piece from level 128"
     lda levelNumber
     cmp #BY_PIECE_LEVEL
@@ -129,11 +138,11 @@ range:
     sec
     sbc gen_hidden_first,x
     cmp gen_hidden_count,x
-    bcc preview             ; (C = 0: hidden)
+    bcc by_lock             ; (C = 0: hidden)
     dex
-    bpl range               ; (C = 1 at the end: shown)
+    bpl range
+    bcs by_lock             ; (always: C = 1 at the end, shown)
 .if ::ROW5_LEVEL
-    bcs preview             ; (always)
 between:
     ; Between a lock and its scoring frame, from ROW5_LEVEL: the preview by row 5's first block,
     ; when it has one (a lock the AI made when it had lost: the crash rule's row5_preview_hidden).
@@ -157,11 +166,17 @@ row5_block:                 ; (C = 1: cpy) X = the block's column - COLUMNS
 preview:                    ; C = 1: shown wanted
     lda #0
     rol
+preview_wanted:             ; A = 1: shown wanted
     eor displayNextPiece    ; (0: shown): 1 when the game shows it as wanted
     eor #1
     beq done
     lda #BUTTON_SELECT
     rts
+by_lock:                    ; C = 1: shown wanted by the level; the other one for a clear whose
+    lda #0                  ; class needs it (drv_flip)
+    rol
+    eor drv_flip
+    bpl preview_wanted      ; (always: 0 or 1)
 .endproc
 
 ; C = 0 when the AI soft-drops at the level in A: below 128 always, from it where the crash rule

@@ -29,9 +29,10 @@
 tops_out:
     jmp ai_eval_tops_out
 not_barred:
-    ; At a soft-drop level from 128 the clear must fall long enough with Down held to make the
-    ; points (its origin's row at least gen_soft_drop_rows by column). (Level 128 is the level's
-    ; bit 7: ai_soft_drop_level asserts it.)
+    ; At a soft-drop level from 128 a clear that may fall too short with Down held to make the
+    ; points (its origin's row above gen_soft_drop_rows by column) is barred where its class needs
+    ; them (gen_short_first, _count). (Level 128 is the level's bit 7: ai_soft_drop_level asserts
+    ; it; it keeps A and Y.)
     lda s_level
     bpl clear_below
     jsr ai_soft_drop_level
@@ -39,6 +40,11 @@ not_barred:
     ldx z_x
     lda z_y
     cmp gen_soft_drop_rows,x
+    bcs clear_below
+    lda s_level
+    sec
+    sbc gen_short_first-2,y
+    cmp gen_short_count-2,y
     bcc tops_out
 clear_below:
     ldx #COLUMNS-1

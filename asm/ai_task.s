@@ -27,6 +27,7 @@ plan_shift_last: .res 2
 plan_rot:   .res 2      ; A or B (0: none), pressed on odd frames k <= plan_rot_last
 plan_rot_last: .res 2
 plan_down:  .res 2      ; Down held from frame k = plan_down (max(2n, 1))
+plan_flip:  .res 2      ; 1: the lock is a clear the crash rule makes with the other preview
 plan_k:     .res 2      ; the candidate it plays
 task_late:  .res 1      ; searches redone at a spawn because the game differed from the prediction
 late_plans: .res 1      ; pieces given the best placement of an unfinished search (counts, wraps)
@@ -290,6 +291,8 @@ rot_end    = z_t0           ; the rotation's last frame (plan_rot_last)
     tay                     ; the slot written
     txa
     sta plan_k,y
+    jsr lock_flip
+    sta plan_flip,y
     lda #SPAWN_X
     sec
     sbc cand_x,x            ; 5 - x: the shifts leftward (none at column 5)
@@ -332,6 +335,36 @@ slot_buttons:
     .byte 0, BUTTON_A, BUTTON_A, BUTTON_B
 slot_last:                  ; the rotation's last frame: 2p - 1 for p presses (slot_presses), 0 for none
     .byte 0, 1, 3, 1
+.endproc
+
+; A = 1 when candidate X's lock is a clear whose class the crash rule makes with the other preview
+; at the spawn's level (the ranges gen_flip_first, gen_flip_count, by the class ai_eval_clear
+; computes), else 0. X and Y kept.
+.segment "RAM_publish"
+.proc lock_flip
+    lda cand_lines,x
+    beq done                ; no line: the level's preview
+    tya
+    pha
+    lda s_lines_lo
+    and #$0F
+    clc
+    adc cand_lines,x
+    cmp #10                 ; (C: the tens change)
+    lda cand_lines,x
+    rol
+    tay                     ; the class + 2
+    lda s_level
+    sec
+    sbc gen_flip_first-2,y
+    cmp gen_flip_count-2,y  ; (C = 0: flipped)
+    pla
+    tay
+    lda #0
+    bcs done
+    lda #1
+done:
+    rts
 .endproc
 
 ; A = 0: the search inputs from the game (the board into eb, the piece, level, lines, B-Type,

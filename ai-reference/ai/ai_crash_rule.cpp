@@ -138,6 +138,27 @@ bool soft_drop_pays(const LevelChoice& without, const LevelChoice& with, int sin
     return singles_with < singles_without || (singles_with == singles_without && with.cost < without.cost);
 }
 
+// The levels of one class's part of the rule, which must be one run.
+class RunBuilder {
+public:
+    RunBuilder(const char* what, uint8_t crash_class) : what_(what), class_(crash_class) {}
+    void add(int level) {
+        if (first_ >= 0 && last_ != level - 1)
+            throw std::logic_error(std::string("the crash rule: class ") + std::to_string(class_) + " " + what_ +
+                                   " at levels apart");
+        if (first_ < 0) first_ = level;
+        last_ = level;
+    }
+    LevelRange range() const {
+        return first_ < 0 ? LevelRange{} : LevelRange{static_cast<uint8_t>(first_), static_cast<uint8_t>(last_ - first_ + 1)};
+    }
+
+private:
+    const char* what_;
+    uint8_t class_;
+    int first_ = -1, last_ = -1;
+};
+
 CrashRule build_rule() {
     const Safety plain = safety(false), soft = safety(true);
     CrashRule rule;
@@ -195,23 +216,37 @@ CrashRule build_rule() {
         rule.hidden[ranges++] = {static_cast<uint8_t>(s), static_cast<uint8_t>(end - s)};
         s = end;
     }
-    // Barred: the levels where a class may crash with the preview and the soft drop its level has;
-    // one run a class.
+    // Per class: where it may crash with the preview its level has and the soft drop, flipped
+    // when the other preview is safe and the AI can give it (not at a soft-drop level: Down held
+    // leaves no frame for Select; not at the preview by piece), else barred; and at soft-drop
+    // levels, where it may crash without the points (a clear too short to make them). One run a
+    // class each.
     for (uint8_t c = 0; c < kCrashClasses; ++c) {
-        int first = -1, last = -1;
+        RunBuilder barred("barred", c), flipped("made with the other preview", c), barred_short("barred short of the points", c);
         for (int s = 0; s < 256; ++s) {
             const auto level = static_cast<uint8_t>(s);
-            const Safety& table = in_soft_drop_range(rule, level) ? soft : plain;
-            const LockSafety safe = table[static_cast<std::size_t>(s)].clears[c];
-            if (preview_hidden_at(rule, level, kOrientationHidden) ? safe.hidden : safe.shown) continue;
-            if (first >= 0 && last != s - 1)
-                throw std::logic_error("the crash rule: class " + std::to_string(c) + " is barred at levels apart");
-            if (first < 0) first = s;
-            last = s;
+            const bool soft_level = in_soft_drop_range(rule, level);
+            const LockSafety safe = (soft_level ? soft : plain)[static_cast<std::size_t>(s)].clears[c];
+            const bool hidden = preview_hidden_at(rule, level, kOrientationHidden);
+            if (soft_level && !(hidden ? plain[static_cast<std::size_t>(s)].clears[c].hidden
+                                       : plain[static_cast<std::size_t>(s)].clears[c].shown))
+                barred_short.add(s);
+            if (hidden ? safe.hidden : safe.shown) continue;
+            const bool other_safe = hidden ? safe.shown : safe.hidden;
+            if (other_safe && !soft_level && s >= hooks::AI_POLL_PAUSE_LEVEL && level != rule.preview_by_piece)
+                flipped.add(s);
+            else
+                barred.add(s);
         }
-        if (first >= 0) rule.barred[c] = {static_cast<uint8_t>(first), static_cast<uint8_t>(last - first + 1)};
+        rule.barred[c] = barred.range();
+        rule.flipped[c] = flipped.range();
+        rule.barred_short[c] = barred_short.range();
     }
     add_row5_rule(rule);
+    for (const LevelRange& r : rule.flipped)
+        if (r.count != 0 && rule.row5_level != 0 && r.first + r.count > rule.row5_level)
+            throw std::logic_error("the crash rule: a clear made with the other preview from level " +
+                                   std::to_string(rule.row5_level) + ", where row 5's block sets it");
     return rule;
 }
 
@@ -242,9 +277,17 @@ std::vector<uint8_t> soft_drop_levels(const CrashRule& rule) {
 
 bool lock_barred(const CrashRule& rule, uint8_t spawn_level, uint8_t lines, uint8_t lines_lo, uint8_t x, int landing_y) {
     if (lines == 0) return false;
-    if (in_soft_drop_range(rule, spawn_level) && !soft_drop_in_time(x, landing_y))
-        return true;
-    return rule.barred[crash_class(lines, tens_digit_changes(lines_lo, lines))].contains(spawn_level);
+    const uint8_t c = crash_class(lines, tens_digit_changes(lines_lo, lines));
+    if (rule.barred[c].contains(spawn_level)) return true;
+    // (a clear too short for the points may still make them: it must be safe both ways)
+    return in_soft_drop_range(rule, spawn_level) && !soft_drop_in_time(x, landing_y) &&
+           rule.barred_short[c].contains(spawn_level);
+}
+
+bool lock_preview_hidden(const CrashRule& rule, uint8_t level, uint8_t orientation, uint8_t lines, uint8_t lines_lo) {
+    const bool hidden = preview_hidden_at(rule, level, orientation);
+    if (lines == 0) return hidden;
+    return hidden != rule.flipped[crash_class(lines, tens_digit_changes(lines_lo, lines))].contains(level);
 }
 
 std::optional<bool> row5_preview_hidden(const CrashRule& rule, uint8_t level, uint8_t row5_first) {

@@ -49,8 +49,15 @@ struct LevelRange {
 // orientations safe. (asm: ROW5_LEVEL, gen_row5_scan_first, gen_row5_count, generated)
 inline constexpr std::size_t kRow5Levels = 7;
 inline constexpr std::size_t kSoftDropRanges = 2;
+// And by the lock: a clear whose class may crash with its level's preview but not with the other
+// one is made with the other (flipped, by class: where the level's preview is not the soft
+// drop's nor the piece's), and at a soft-drop level a clear that falls too short for the points
+// (soft_drop_in_time) is barred only where its class may crash without them (barred_short, by
+// class). (asm: gen_flip_first, gen_flip_count, gen_short_first, gen_short_count, generated)
 struct CrashRule {
     std::array<LevelRange, kCrashClasses> barred{};  // by crash_class
+    std::array<LevelRange, kCrashClasses> flipped{};       // by crash_class
+    std::array<LevelRange, kCrashClasses> barred_short{};  // by crash_class, at soft-drop levels
     std::array<LevelRange, kHiddenRanges> hidden{};  // (unused ones: count 0)
     std::array<LevelRange, kSoftDropRanges> soft_drop{};  // from 128 (unused ones: count 0)
     uint8_t preview_by_piece = 0;  // from 128 (0: none)
@@ -94,6 +101,13 @@ inline bool lock_barred(uint8_t spawn_level, uint8_t lines, uint8_t lines_lo, ui
 bool preview_hidden_at(const CrashRule& rule, uint8_t level, uint8_t orientation);
 inline bool preview_hidden_at(uint8_t level, uint8_t orientation) {
     return preview_hidden_at(crash_rule(), level, orientation);
+}
+// The preview the AI holds for a lock of `lines` lines (the counter's low byte `lines_lo` before
+// it) by a piece in `orientation` that spawned at `level`: its level's (preview_hidden_at), or the
+// other one for a clear of a class the rule flips there.
+bool lock_preview_hidden(const CrashRule& rule, uint8_t level, uint8_t orientation, uint8_t lines, uint8_t lines_lo);
+inline bool lock_preview_hidden(uint8_t level, uint8_t orientation, uint8_t lines, uint8_t lines_lo) {
+    return lock_preview_hidden(crash_rule(), level, orientation, lines, lines_lo);
 }
 // After a lock at `level` whose row 5 has its first block at `row5_first` (kRow5Empty: none), is
 // the preview wanted hidden (true) or shown (false) for its scoring frame? nullopt: as it is.

@@ -48,8 +48,8 @@ Decision decide(const PlayerView& view, bool first_piece, bool b_type, const Eva
 uint8_t AiPlayer::buttons(const PlayerView& view) {
     if (view.paused) return 0;  // the piece's frames stand still while the game is paused
     // The crash rule's preview (ai_crash_rule.hpp): Select on a frame without other buttons while
-    // the game shows it otherwise than wanted: while a piece falls, as its level wants it for the
-    // lock's scoring frame; once that frame is over, shown again for the next piece's spawn.
+    // the game shows it otherwise than wanted: while a piece falls, as its level and its lock's
+    // class want it for the lock's scoring frame; once that frame is over, shown again for the next piece's spawn.
     const bool shown = view.nextPiece < kOrientations;
     if (!view.active || view.currentPiece >= kOrientations) {
         was_active_ = false;
@@ -83,7 +83,9 @@ uint8_t AiPlayer::buttons(const PlayerView& view) {
     ++frame_;
     const uint8_t planned =
         decision_->chosen ? plan_buttons(decision_->target(), frame_ - start_frame_ + 1, view.levelNumber) : 0;
-    if (planned == 0 && preview_hidden_at(view.levelNumber, view.currentPiece) == shown) return tetris::BUTTON_SELECT;
+    const uint8_t lines = decision_->chosen ? decision_->search.candidates[*decision_->chosen].lines : 0;
+    if (planned == 0 && lock_preview_hidden(view.levelNumber, view.currentPiece, lines, view.lines_bcd[0]) == shown)
+        return tetris::BUTTON_SELECT;
     return planned;
 }
 

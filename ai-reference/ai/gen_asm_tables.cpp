@@ -387,6 +387,10 @@ std::string generate(const EvalTables& tables) {
     table(o, "gen_crash_count", range_field(crash_rule().barred, true), "PACK_");
     table(o, "gen_hidden_first", range_field(crash_rule().hidden, false), "PACK_");
     table(o, "gen_hidden_count", range_field(crash_rule().hidden, true), "PACK_");
+    table(o, "gen_flip_first", range_field(crash_rule().flipped, false), "PACK_");
+    table(o, "gen_flip_count", range_field(crash_rule().flipped, true), "PACK_");
+    table(o, "gen_short_first", range_field(crash_rule().barred_short, false), "PACK_");
+    table(o, "gen_short_count", range_field(crash_rule().barred_short, true), "PACK_");
     table(o, "gen_soft_drop_first", range_field(crash_rule().soft_drop, false), "PACK_");
     table(o, "gen_soft_drop_count", range_field(crash_rule().soft_drop, true), "PACK_");
     std::vector<int> soft_rows;

@@ -15,7 +15,7 @@ bool safe_with(const LockSafety& s, bool hidden) { return hidden ? s.hidden : s.
 
 }  // namespace
 
-TEST_CASE("crash rule: every lock it leaves is safe with its level's preview and soft drop, at every level") {
+TEST_CASE("crash rule: every lock it leaves is safe with the preview it is made with and its level's soft drop, at every level") {
     const CrashRule& rule = crash_rule();
     for (int s = 0; s < 256; ++s) {
         const auto level = static_cast<uint8_t>(s);
@@ -31,8 +31,15 @@ TEST_CASE("crash rule: every lock it leaves is safe with its level's preview and
                 INFO(int(lines) << " lines" << (tens ? ", the tens change" : ""));
                 const uint8_t lines_lo = tens ? static_cast<uint8_t>(0x10 - lines) : 0x00;  // x(10-k) or x0
                 REQUIRE(tens_digit_changes(lines_lo, lines) == tens);
+                const bool made_hidden = lock_preview_hidden(rule, level, kOrientationHidden, lines, lines_lo);
+                if (soft) CHECK_FALSE(made_hidden);
                 if (!lock_barred(rule, level, lines, lines_lo, nestris::kSpawnX, kRows - 1))
-                    CHECK(safe_with(ai_lock_safety(level, lines, tens, soft), hidden));
+                    CHECK(safe_with(ai_lock_safety(level, lines, tens, soft), made_hidden));
+                // Short of the points (a lock high up at a soft-drop level): it may make them or not.
+                if (soft && !lock_barred(rule, level, lines, lines_lo, nestris::kSpawnX, kHighRows)) {
+                    CHECK(safe_with(ai_lock_safety(level, lines, tens, true), made_hidden));
+                    CHECK(safe_with(ai_lock_safety(level, lines, tens, false), made_hidden));
+                }
             }
     }
 }
@@ -85,6 +92,47 @@ TEST_CASE("crash rule: the soft drop where singles need it, the preview by the p
     CHECK_FALSE(lock_barred(rule, 160, 1, 0x00, 0, 13));
     CHECK_FALSE(lock_barred(rule, 161, 1, 0x00, 0, 12));
     CHECK_FALSE(lock_barred(rule, 160, 0, 0x00, 0, 2));  // a lock without a line: safe both ways
+    // Short of the points, only the classes that need them are barred: at 172 a single or a
+    // tetris may lock high, a triple may not.
+    CHECK_FALSE(lock_barred(rule, 172, 1, 0x00, 0, 6));
+    CHECK_FALSE(lock_barred(rule, 172, 4, 0x00, 0, 6));
+    CHECK(lock_barred(rule, 172, 3, 0x00, 0, 6));
+    CHECK_FALSE(lock_barred(rule, 172, 3, 0x00, 0, 13));
+    CHECK(rule.barred_short[crash_class(1, false)].contains(160));
+    CHECK_FALSE(rule.barred_short[crash_class(1, false)].contains(172));
+}
+
+// A clear that may crash with its level's preview but not with the other is made with the other:
+// a tetris at 170 with the preview shown (the level's is hidden), a single that changes the tens
+// at 159 with it hidden; the Select comes on the piece's frames without other buttons.
+TEST_CASE("crash rule: a clear whose class needs the other preview is made with it") {
+    const CrashRule& rule = crash_rule();
+    CHECK(preview_hidden_at(rule, 170, 0));
+    CHECK_FALSE(ai_lock_safety(170, 4, false).hidden);
+    CHECK(ai_lock_safety(170, 4, false).shown);
+    CHECK(rule.flipped[crash_class(4, false)].contains(170));
+    CHECK_FALSE(lock_barred(rule, 170, 4, 0x00, 9, 16));
+    CHECK_FALSE(lock_preview_hidden(rule, 170, 17, 4, 0x00));
+    CHECK(lock_preview_hidden(rule, 170, 17, 1, 0x00));  // a single there: the level's
+    CHECK(lock_preview_hidden(rule, 170, 17, 0, 0x00));  // no line: the level's
+    CHECK(lock_preview_hidden(rule, 159, 2, 1, 0x09));   // a single from x9 at 159: hidden
+    CHECK_FALSE(lock_preview_hidden(rule, 159, 2, 1, 0x08));
+    CHECK_FALSE(lock_barred(rule, 159, 1, 0x09, 5, 18));
+    CHECK(lock_barred(rule, 158, 1, 0x09, 5, 18));  // both previews may crash there
+    PlayerView view;
+    view.levelNumber = 170;
+    view.lines_bcd = {0x00, 0x16};
+    view.active = true;
+    view.currentPiece = 17;  // an I, upright
+    view.tetriminoX = 9;
+    view.nextPiece = kOrientationHidden;  // hidden, as the level wants
+    for (int r = 16; r < kRows; ++r) view.rows[static_cast<std::size_t>(r)] = 0x1FF;  // 4 rows but column 9
+    AiPlayer ai;
+    uint8_t pressed = 0;
+    for (int frame = 0; frame < 8; ++frame) pressed |= ai.buttons(view);
+    REQUIRE(ai.last_decision());
+    REQUIRE(ai.last_decision()->search.candidates[*ai.last_decision()->chosen].lines == 4);
+    CHECK((pressed & tetris::BUTTON_SELECT) != 0);  // shown for the tetris
 }
 
 TEST_CASE("crash rule: it bars only locks that may crash with their level's preview, and few of them") {
@@ -95,10 +143,13 @@ TEST_CASE("crash rule: it bars only locks that may crash with their level's prev
             const LevelRange r = rule.barred[crash_class(lines, tens)];
             CHECK(r.count <= 3);  // against 14 spawn levels a count of lines before the kinds
             barred += r.count;
-            for (int s = r.first; s < r.first + r.count; ++s)
-                CHECK_FALSE(safe_with(ai_lock_safety(static_cast<uint8_t>(s), lines, tens,
-                                                     soft_drop_at(rule, static_cast<uint8_t>(s))),
-                                      preview_hidden_at(rule, static_cast<uint8_t>(s), kOrientationHidden)));
+            for (int s = r.first; s < r.first + r.count; ++s) {
+                const auto level = static_cast<uint8_t>(s);
+                const LockSafety safe = ai_lock_safety(level, lines, tens, soft_drop_at(rule, level));
+                CHECK_FALSE(safe_with(safe, preview_hidden_at(rule, level, kOrientationHidden)));
+                // (and the other preview could not save it, or cannot be given: Down held)
+                if (!in_soft_drop_range(rule, level)) CHECK_FALSE(safe_with(safe, !preview_hidden_at(rule, level, kOrientationHidden)));
+            }
         }
     CHECK(barred > 0);
     // Nothing below level 128: the AI's frames there are not the measured kinds, and nothing

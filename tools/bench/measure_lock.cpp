@@ -167,6 +167,11 @@ int print_ai_game(const game::GameRoms& roms, int title_wait, int from_level, ui
 int print_ai_rule(uint32_t margin) {
     std::printf("levels 128-255 where an AI game's scoring frame may crash (the first lag NMI in a dispatch\n"
                 "window: frame_time.hpp, kind ranges widened by %u cycles each side)\n", margin);
+    const auto levels_of = [](const ai::LevelRange& r) {
+        std::vector<int> levels;
+        for (int i = 0; i < r.count; ++i) levels.push_back(r.first + i);
+        return levels;
+    };
     const auto ranges = [](const std::vector<int>& levels) {
         std::string out;
         for (std::size_t i = 0; i < levels.size(); ++i) {
@@ -203,15 +208,15 @@ int print_ai_rule(uint32_t margin) {
             hidden.push_back(level);
     std::printf("the AI's rule (margin %u, spawn levels): preview hidden at%s, and at %u for the orientations below %u; "
                 "soft drop from level %u at%s (a clear there whose origin lands above row 2 max(|x - 5|, 2) + %d "
-                "barred)\n",
+                "may make no points: barred short where its class needs them)\n",
                 kAiRuleMargin, ranges(hidden).c_str(), rule.preview_by_piece, ai::kHiddenOrientations,
                 hooks::AI_POLL_PAUSE_LEVEL, ranges(soft_levels).c_str(), ai::kSoftDropFrames - 1);
     for (uint8_t k = 1; k <= 4; ++k)
         for (const bool tens : {false, true}) {
-            const ai::LevelRange r = rule.barred[ai::crash_class(k, tens)];
-            std::vector<int> levels;
-            for (int i = 0; i < r.count; ++i) levels.push_back(r.first + i);
-            std::printf("  %u lines%s barred at%s\n", k, tens ? " changing the tens" : "", ranges(levels).c_str());
+            const uint8_t c = ai::crash_class(k, tens);
+            std::printf("  %u lines%s barred at%s, made with the other preview at%s, barred short at%s\n", k,
+                        tens ? " changing the tens" : "", ranges(levels_of(rule.barred[c])).c_str(),
+                        ranges(levels_of(rule.flipped[c])).c_str(), ranges(levels_of(rule.barred_short[c])).c_str());
         }
     if (rule.row5_level == 0) {
         std::printf("  after a lock with a block in row 5: the preview as it is\n");

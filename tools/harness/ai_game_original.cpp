@@ -57,11 +57,15 @@ struct LagWatch {
 
 }  // namespace
 
-const std::array<CrashRuleTable, 4>& crash_rule_tables() {
-    static const std::array<CrashRuleTable, 4> tables{{{"gen_crash_first", ai::kCrashClasses, std::nullopt},
+const std::array<CrashRuleTable, 8>& crash_rule_tables() {
+    static const std::array<CrashRuleTable, 8> tables{{{"gen_crash_first", ai::kCrashClasses, std::nullopt},
                                                        {"gen_crash_count", ai::kCrashClasses, uint8_t{0}},
                                                        {"gen_hidden_first", ai::kHiddenRanges, std::nullopt},
-                                                       {"gen_hidden_count", ai::kHiddenRanges, uint8_t{0}}}};
+                                                       {"gen_hidden_count", ai::kHiddenRanges, uint8_t{0}},
+                                                       {"gen_flip_first", ai::kCrashClasses, std::nullopt},
+                                                       {"gen_flip_count", ai::kCrashClasses, uint8_t{0}},
+                                                       {"gen_short_first", ai::kCrashClasses, std::nullopt},
+                                                       {"gen_short_count", ai::kCrashClasses, uint8_t{0}}}};
     return tables;
 }
 

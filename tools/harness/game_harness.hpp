@@ -410,7 +410,7 @@ struct CrashRuleTable {
     std::size_t size;
     std::optional<uint8_t> without_rule;
 };
-const std::array<CrashRuleTable, 4>& crash_rule_tables();
+const std::array<CrashRuleTable, 8>& crash_rule_tables();
 // The patched ROM without the AI's crash rule (its ranges emptied: no lock barred, the preview
 // never hidden; the high rows' top-out stays): the AI of before issue 30, whose long games crash
 // the game (for the proofs on crashing games).
