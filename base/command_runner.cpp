@@ -7,8 +7,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <iostream>
+#include <new>
 
 namespace nestris {
 namespace {
@@ -75,6 +78,33 @@ std::string file_system_failure(const std::filesystem::filesystem_error& e) {
     return text + ": " + e.code().message();
 }
 
+// An allocation refused (a limit on the process's memory, a count that asked for too much) says
+// so in words: std::bad_alloc's own text is "std::bad_alloc".
+std::string what_failed(const std::exception& e) {
+    if (dynamic_cast<const std::bad_alloc*>(&e))
+        return std::string("out of memory: the system refused an allocation (") + e.what() + ")";
+    return e.what();
+}
+
+// The program's name for the last resort below: set once, before anything can throw.
+char program_name[64] = "nestris";
+
+// The last resort: an exception no command caught (one escaping a thread, or the parser's own
+// allocation) ends the program with the error line and exit 1, not std::terminate's message.
+[[noreturn]] void on_terminate() noexcept {
+    std::string what = "an unexpected failure";
+    try {
+        if (const std::exception_ptr e = std::current_exception()) std::rethrow_exception(e);
+    } catch (const std::exception& e) {
+        what = what_failed(e);
+    } catch (...) {
+    }
+    remove_temporary_files();
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: error: %s\n", program_name, printable(what, kMaxErrorLine).c_str());
+    std::_Exit(kExitFailed);
+}
+
 // A cleanup signal (kCleanupSignals: INT, TERM, HUP, QUIT, PIPE): the outputs being written are
 // not finished, so their temporary files go (async-signal-safe: unlink only), and the exit
 // status is the conventional 128 + the signal.
@@ -109,13 +139,15 @@ void run_command(const std::string& command, const std::function<int()>& body) {
         error_line(command, e.what());
         exit_code = kExitUsage;
     } catch (const std::exception& e) {
-        error_line(command, e.what());
+        error_line(command, what_failed(e).c_str());
         exit_code = kExitFailed;
     }
 }
 
 int run_program(CLI::App& app, int argc, const char* const* argv, const std::function<int()>& body) {
     exit_code = kExitDone;
+    std::snprintf(program_name, sizeof program_name, "%s", app.get_name().c_str());
+    std::set_terminate(on_terminate);
     install_interrupt_handler();
     refuse_negative_unsigned(app);
     try {
@@ -131,6 +163,9 @@ int run_program(CLI::App& app, int argc, const char* const* argv, const std::fun
         error_line(command_name(app), unknown.empty() ? e.what() : unknown.c_str());
         std::cerr << "Run with --help for more information.\n";
         return kExitUsage;
+    } catch (const std::exception& e) {  // the parser's own failure (an allocation), not the command's
+        error_line(command_name(app), what_failed(e).c_str());
+        return kExitFailed;
     }
     if (body) run_command(app.get_name(), body);
     return exit_code;

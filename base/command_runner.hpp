@@ -4,6 +4,9 @@
 //   exit 2  a usage error: a bad option or argument (CLI11's parse errors included), same line.
 // The error line is printable(what, kMaxErrorLine) (error_text.hpp): one line, bounded, control
 // bytes as \xNN.
+// An allocation refused is said as "out of memory"; an exception no command catches (one escaping
+// a thread) ends the program with the same line and exit 1 (std::set_terminate), never with
+// std::terminate's message.
 // --help and --version print and exit 0.
 // SIGINT and SIGTERM: the temporary files of unfinished outputs are removed and the exit status
 // is 128 + the signal (130, 143).

@@ -1,5 +1,7 @@
 #include "base/file_io.hpp"
 
+#include "base/command_runner.hpp"
+
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -11,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -153,9 +156,34 @@ fs::path followed(const fs::path& given) {
     return ec ? absolute : canonical;
 }
 
+// The length of the line being read, across the pieces a file is read in; refuses a line longer
+// than the bound as soon as its bytes are there (a file of one long line is not read to its end).
+class LineBound {
+public:
+    LineBound(const fs::path& path, uint64_t max_line) : path_(path), max_(max_line) {}
+    void see(const uint8_t* bytes, size_t n) {
+        if (max_ == 0) return;  // binary: no lines
+        for (const uint8_t* end = bytes + n; bytes != end;) {
+            const auto* newline = static_cast<const uint8_t*>(std::memchr(bytes, '\n', static_cast<size_t>(end - bytes)));
+            length_ += static_cast<uint64_t>((newline ? newline : end) - bytes);
+            if (length_ > max_)
+                throw FileError(in_quotes(path_) + ": line " + std::to_string(line_) + " is longer than " +
+                                std::to_string(max_) + " bytes, the most a line of text may hold here: not the file you meant?");
+            if (!newline) break;
+            bytes = newline + 1;
+            length_ = 0;
+            ++line_;
+        }
+    }
+
+private:
+    const fs::path& path_;
+    uint64_t max_, length_ = 0, line_ = 1;
+};
+
 // Reads a regular file whole (see read_file); `record` says whether it is one of the command's
-// inputs (the writer's own read-back is not).
-std::vector<uint8_t> read_regular_file(const fs::path& path, uint64_t max_bytes, bool record) {
+// inputs (the writer's own read-back is not); `max_line` bounds its lines (0: none, binary).
+std::vector<uint8_t> read_regular_file(const fs::path& path, uint64_t max_bytes, bool record, uint64_t max_line = 0) {
     if (record) record_input(path);
     // The kind of file first, from its status: opening a FIFO would block until a writer comes.
     std::error_code ec;
@@ -176,12 +204,14 @@ std::vector<uint8_t> read_regular_file(const fs::path& path, uint64_t max_bytes,
         throw FileError("cannot read " + in_quotes(path) + ": not a regular file");
     // Read up to one byte past the limit, whatever the size said: the file may grow meanwhile.
     std::vector<uint8_t> bytes;
+    LineBound lines(path, max_line);
     uint8_t buffer[1 << 16];
     for (;;) {
         const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) throw FileError(with_errno("cannot read " + in_quotes(path)));
         if (n == 0) break;
+        lines.see(buffer, static_cast<size_t>(n));
         bytes.insert(bytes.end(), buffer, buffer + n);
         if (bytes.size() > max_bytes)
             throw FileError(in_quotes(path) + " is more than the " + std::to_string(max_bytes) +
@@ -190,8 +220,24 @@ std::vector<uint8_t> read_regular_file(const fs::path& path, uint64_t max_bytes,
     return bytes;
 }
 
-// The size and hash of a file, read in pieces (an output may be far larger than memory).
-std::pair<uint64_t, uint64_t> size_and_hash(const std::string& path) {
+// The bytes of `block` (read from `at` on) as the stream had them: the patches' bytes put back
+// where the file must hold their new ones. False if the file holds something else there.
+template <class Patches>
+bool as_streamed(std::span<uint8_t> block, uint64_t at, const Patches& patches) {
+    for (const auto& p : patches)  // (they do not overlap: OutputFile::write_at)
+        for (uint64_t i = 0; i < p.now.size(); ++i) {
+            const uint64_t where = p.offset + i;
+            if (where < at || where >= at + block.size()) continue;
+            if (block[where - at] != p.now[i]) return false;
+            block[where - at] = p.streamed[i];
+        }
+    return true;
+}
+
+// The size and hash of a file, read in pieces (an output may be far larger than memory), as the
+// stream wrote it (see as_streamed); a patched byte that reads back wrong makes the hash wrong.
+template <class Patches>
+std::pair<uint64_t, uint64_t> size_and_hash(const std::string& path, const Patches& patches) {
     const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     if (fd.get() < 0) throw FileError(with_errno("cannot read back " + in_quotes(path)));
     uint64_t size = 0, hash = kHashStart;
@@ -201,8 +247,10 @@ std::pair<uint64_t, uint64_t> size_and_hash(const std::string& path) {
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) throw FileError(with_errno("cannot read back " + in_quotes(path)));
         if (n == 0) break;
+        const std::span<uint8_t> block(buffer.data(), static_cast<size_t>(n));
+        if (!as_streamed(block, size, patches)) return {size, ~hash};
         size += static_cast<uint64_t>(n);
-        hash = hash_bytes(hash, std::span(buffer.data(), static_cast<size_t>(n)));
+        hash = hash_bytes(hash, block);
     }
     return {size, hash};
 }
@@ -213,8 +261,8 @@ std::pair<uint64_t, uint64_t> size_and_hash(const std::string& path) {
 
 std::vector<uint8_t> read_file(const fs::path& path, uint64_t max_bytes) { return read_regular_file(path, max_bytes, true); }
 
-std::string read_text_file(const fs::path& path, uint64_t max_bytes) {
-    const std::vector<uint8_t> bytes = read_file(path, max_bytes);
+std::string read_text_file(const fs::path& path, uint64_t max_bytes, uint64_t max_line) {
+    const std::vector<uint8_t> bytes = read_regular_file(path, max_bytes, true, max_line);
     return std::string(bytes.begin(), bytes.end());
 }
 
@@ -275,18 +323,84 @@ fs::path check_output(const fs::path& given, std::span<const fs::path> inputs) {
     return target;
 }
 
-void check_outputs(std::initializer_list<fs::path> outputs) {
+void check_outputs(std::span<const fs::path> outputs) {
     std::vector<fs::path> seen;
     for (const fs::path& output : outputs) {
         if (output.empty()) continue;
         check_output(output);
+        // Two outputs on one file is the command line's mistake, whatever the files: a usage error.
         for (const fs::path& other : seen)
             if (same_file(output, other))
-                throw FileError("cannot write " + in_quotes(output) + " twice: " + in_quotes(other) +
-                                " is the same file; give each output its own");
+                throw UsageError("cannot write " + in_quotes(output) + " twice: " + in_quotes(other) +
+                                 " is the same file; give each output its own");
         seen.push_back(output);
     }
 }
+
+void check_outputs(std::initializer_list<fs::path> outputs) { check_outputs(std::span(outputs.begin(), outputs.size())); }
+
+fs::path OutputSeries::file(uint64_t n) const {
+    std::string digits = std::to_string(n);
+    if (digits.size() < static_cast<size_t>(width)) digits.insert(0, static_cast<size_t>(width) - digits.size(), '0');
+    return prefix + digits + suffix;
+}
+
+namespace {
+
+// The series' number whose file `output` would be, if its name has the series' form there.
+std::optional<uint64_t> number_in_series(const fs::path& output, const OutputSeries& series) {
+    const fs::path pattern = followed(series.prefix + "0" + series.suffix);
+    const fs::path file = followed(output);
+    if (file.parent_path() != pattern.parent_path()) return std::nullopt;
+    const std::string name = file.filename().string(), head = fs::path(series.prefix + "0").filename().string();
+    const std::string start = head.substr(0, head.size() - 1);
+    if (name.size() <= start.size() + series.suffix.size() || !name.starts_with(start) || !name.ends_with(series.suffix))
+        return std::nullopt;
+    const std::string digits = name.substr(start.size(), name.size() - start.size() - series.suffix.size());
+    if (digits.size() > 19 || digits.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    const uint64_t n = std::stoull(digits);
+    // Only the spelling the command writes (OUT-000010.png, not OUT-10.png) is the same file.
+    if (series.file(n).filename() != fs::path(name)) return std::nullopt;
+    return n;
+}
+
+}  // namespace
+
+void check_outputs(std::span<const fs::path> outputs, const OutputSeries& series) {
+    check_outputs(outputs);
+    for (const fs::path& output : outputs) {
+        if (output.empty()) continue;
+        const std::optional<uint64_t> n = number_in_series(output, series);
+        if (n && series.written(*n))
+            throw UsageError("cannot write " + in_quotes(output) + " twice: it is " + series.what + " " +
+                             std::to_string(*n) + " too; give each output its own");
+    }
+}
+
+PublishedFiles::~PublishedFiles() {
+    if (keep_) return;
+    std::error_code ec;
+    for (const fs::path& file : files_) fs::remove(file, ec);
+    for (auto dir = made_.rbegin(); dir != made_.rend(); ++dir) fs::remove(*dir, ec);  // (only when empty)
+}
+
+void PublishedFiles::make_directory(const fs::path& dir) {
+    std::vector<fs::path> missing;
+    for (fs::path p = fs::absolute(dir); !p.empty() && !fs::exists(fs::symlink_status(p)); p = p.parent_path()) {
+        missing.push_back(p);
+        if (p == p.parent_path()) break;
+    }
+    fs::create_directories(dir);
+    const std::lock_guard lock(mutex_);
+    made_.insert(made_.end(), missing.rbegin(), missing.rend());
+}
+
+void PublishedFiles::add(const fs::path& file) {
+    const std::lock_guard lock(mutex_);
+    files_.push_back(file);
+}
+
+void PublishedFiles::keep() { keep_ = true; }
 
 std::string temporary_name(const fs::path& target) {
     const std::string name = target.filename().string();
@@ -335,7 +449,7 @@ OutputFile::~OutputFile() {
 }
 
 void OutputFile::write(std::span<const uint8_t> bytes) {
-    if (committed_) throw std::logic_error("OutputFile::write after commit");
+    if (finished_) throw std::logic_error("OutputFile::write after finish");
     hash_ = hash_bytes(hash_, bytes);
     size_ += bytes.size();
     if (buffer_.size() + bytes.size() > buffer_.capacity()) flush_buffer();
@@ -355,8 +469,24 @@ void OutputFile::flush_buffer() {
     buffer_.clear();
 }
 
-void OutputFile::commit(const OnDiskCheck& check) {
-    if (committed_) throw std::logic_error("OutputFile::commit twice");
+void OutputFile::write_at(uint64_t offset, std::span<const uint8_t> bytes) {
+    if (finished_) throw std::logic_error("OutputFile::write_at after finish");
+    if (offset > size_ || bytes.size() > size_ - offset) throw std::logic_error("OutputFile::write_at past what was written");
+    flush_buffer();
+    for (const Patch& earlier : patches_)  // (each byte patched once: the check knows what the stream had)
+        if (offset < earlier.offset + earlier.now.size() && earlier.offset < offset + bytes.size())
+            throw std::logic_error("OutputFile::write_at over bytes written at before");
+    // What the stream had there (the hash covers those), then the new bytes in their place.
+    Patch patch{offset, std::vector<uint8_t>(bytes.size()), std::vector<uint8_t>(bytes.begin(), bytes.end())};
+    const ssize_t got = ::pread(fd_, patch.streamed.data(), bytes.size(), static_cast<off_t>(offset));
+    if (got != static_cast<ssize_t>(bytes.size())) throw FileError(with_errno("cannot read back " + in_quotes(temp_)));
+    const ssize_t put = ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(offset));
+    if (put != static_cast<ssize_t>(bytes.size())) throw FileError(with_errno("cannot write " + in_quotes(temp_)));
+    patches_.push_back(std::move(patch));
+}
+
+void OutputFile::finish(const OnDiskCheck& check) {
+    if (finished_) throw std::logic_error("OutputFile::finish twice");
     flush_buffer();
     struct stat existing {};
     const mode_t mode = ::stat(target_.c_str(), &existing) == 0 ? existing.st_mode & 07777 : 0644;
@@ -367,13 +497,17 @@ void OutputFile::commit(const OnDiskCheck& check) {
     if (closed != 0) throw FileError(with_errno("cannot close " + in_quotes(temp_)));
 
     // Check what the disk holds, not what we meant to write.
-    const auto [size, hash] = size_and_hash(temp_);
+    const auto [size, hash] = size_and_hash(temp_, patches_);
     if (size != size_ || hash != hash_)
         throw FileError("the file written to " + in_quotes(temp_) + " reads back differently; nothing was published");
     if (check) check(read_regular_file(temp_, size_ + 1, false));
     // The command may have read more inputs since the file was opened.
     check_output(given_, inputs_);
+    finished_ = true;
+}
 
+void OutputFile::publish() {
+    if (!finished_ || committed_) throw std::logic_error("OutputFile::publish before finish, or twice");
     if (::rename(temp_.c_str(), target_.c_str()) != 0)
         throw FileError(with_errno("cannot rename " + in_quotes(temp_) + " to " + in_quotes(target_)));
     temp_.clear();  // published: nothing to remove (the handler's unlink of the old name finds nothing)
@@ -383,6 +517,28 @@ void OutputFile::commit(const OnDiskCheck& check) {
     // Make the rename itself durable; failing here cannot undo it, so it is best effort.
     const Fd dir(::open(directory_of(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (dir.get() >= 0) ::fsync(dir.get());
+}
+
+void OutputFile::commit(const OnDiskCheck& check) {
+    if (committed_) throw std::logic_error("OutputFile::commit twice");
+    finish(check);
+    publish();
+}
+
+void commit_together(std::initializer_list<OutputFile*> outputs) {
+    for (OutputFile* out : outputs)
+        if (out) out->finish();
+    std::vector<OutputFile*> published;
+    try {
+        for (OutputFile* out : outputs) {
+            if (!out) continue;
+            out->publish();
+            published.push_back(out);
+        }
+    } catch (...) {
+        for (const OutputFile* out : published) ::unlink(out->target().c_str());
+        throw;
+    }
 }
 
 void write_file_atomically(const fs::path& target, std::span<const uint8_t> bytes, const OnDiskCheck& check,

@@ -35,11 +35,16 @@ int16_t pcm16(float sample) {
     return static_cast<int16_t>(std::clamp(v, -32768.0f, 32767.0f));
 }
 
-std::vector<uint8_t> wav_bytes(std::span<const int16_t> samples, int sample_rate) {
-    if (samples.size() > (0xFFFFFFFFu - 36) / 2) throw std::runtime_error("WAV: more than 4 GiB of sound");
-    const uint32_t data = static_cast<uint32_t>(samples.size() * 2);
+namespace {
+
+// The most samples a WAV's 32-bit sizes can count.
+constexpr uint64_t kMaxWavSamples = (0xFFFFFFFFu - 36) / 2;
+
+// The 44 bytes before the samples.
+std::vector<uint8_t> wav_header(uint64_t samples, int sample_rate) {
+    if (samples > kMaxWavSamples) throw std::runtime_error("WAV: more than 4 GiB of sound");
+    const uint32_t data = static_cast<uint32_t>(samples * 2);
     std::vector<uint8_t> b;
-    b.reserve(44 + data);
     put_tag(b, "RIFF");
     put32(b, 36 + data);
     put_tag(b, "WAVE");
@@ -53,12 +58,47 @@ std::vector<uint8_t> wav_bytes(std::span<const int16_t> samples, int sample_rate
     put16(b, 16);                                       // bits a sample
     put_tag(b, "data");
     put32(b, data);
+    return b;
+}
+
+}  // namespace
+
+std::vector<uint8_t> wav_bytes(std::span<const int16_t> samples, int sample_rate) {
+    std::vector<uint8_t> b = wav_header(samples.size(), sample_rate);
+    b.reserve(b.size() + 2 * samples.size());
     for (const int16_t s : samples) put16(b, static_cast<uint16_t>(s));
     return b;
 }
 
 void write_wav(const std::filesystem::path& path, std::span<const int16_t> samples, int sample_rate) {
-    write_file_atomically(path, wav_bytes(samples, sample_rate));
+    WavWriter wav(path, sample_rate);
+    wav.add(samples);
+    wav.finish();
+}
+
+WavWriter::WavWriter(const std::filesystem::path& target, int sample_rate) : out_(target), rate_(sample_rate) {
+    out_.write(wav_header(0, rate_));  // its sizes filled in by finish()
+}
+
+void WavWriter::add(std::span<const int16_t> samples) {
+    if (samples.size() > kMaxWavSamples - samples_) throw std::runtime_error("WAV: more than 4 GiB of sound");
+    bytes_.clear();
+    for (const int16_t s : samples) put16(bytes_, static_cast<uint16_t>(s));
+    out_.write(bytes_);
+    samples_ += samples.size();
+}
+
+void WavWriter::add(std::span<const float> samples) {
+    if (samples.size() > kMaxWavSamples - samples_) throw std::runtime_error("WAV: more than 4 GiB of sound");
+    bytes_.clear();
+    for (const float x : samples) put16(bytes_, static_cast<uint16_t>(pcm16(x)));
+    out_.write(bytes_);
+    samples_ += samples.size();
+}
+
+void WavWriter::finish() {
+    out_.write_at(0, wav_header(samples_, rate_));
+    out_.commit();
 }
 
 Wav parse_wav(std::span<const uint8_t> b) {

@@ -19,14 +19,13 @@ int main(int argc, char** argv) {
     fs::path cpp_out, report_out;
     app.add_option("--ca65", options.ca65, "ca65 executable")->required();
     app.add_option("--ld65", options.ld65, "ld65 executable")->required();
-    app.add_option("--config", options.config, "ld65 config (the free-space map)")->required()->check(CLI::ExistingFile);
+    app.add_option("--config", options.config, "ld65 config (the free-space map)")->required();
     app.add_option("--work-dir", options.work_dir, "where objects, labels, map and dbg go")->required();
     app.add_option("-I,--include-dir", options.include_dirs, "include directories for ca65");
-    app.add_option("--hook-table", options.hook_table, "the asm include declaring the hook sites (hook NAME, SITE, SIZE)")
-        ->check(CLI::ExistingFile);
+    app.add_option("--hook-table", options.hook_table, "the asm include declaring the hook sites (hook NAME, SITE, SIZE)");
     app.add_option("--cpp-out", cpp_out, "generated C++ source defining shipped_cart()")->required();
     app.add_option("--report-out", report_out, "region usage report (text)");
-    app.add_option("sources", options.sources, "assembly sources")->required()->check(CLI::ExistingFile);
+    app.add_option("sources", options.sources, "assembly sources")->required();
     // It builds the cartridge code, so it has no build id of its own: the release's version alone.
     app.set_version_flag("--version", NESTRIS_VERSION " (the cartridge's assembler: the build id is what it makes)");
     return nestris::run_program(app, argc, argv, [&]() -> int {

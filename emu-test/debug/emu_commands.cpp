@@ -268,8 +268,7 @@ int run_rom(const RunRomOptions& o) {
     const uint64_t count = o.frames ? *o.frames : (given == 0 ? 60 : given);
     if (count > kMaxInputFrames) throw UsageError("--frames is larger than " + std::to_string(kMaxInputFrames));
     if (!o.wav.empty() && count > kMaxWavFrames)
-        throw UsageError("--wav holds the sound in memory: at most " + std::to_string(kMaxWavFrames) +
-                         " frames (an hour), not " + std::to_string(count));
+        throw UsageError("--wav: at most " + std::to_string(kMaxWavFrames) + " frames (an hour), not " + std::to_string(count));
     frames.resize(count, 0);  // after the input: nothing pressed
     if (!o.watch.empty()) nes->watch_main_loop(addr(o.watch));
     // Every input is read: the outputs are checked now, not after the run.
@@ -279,12 +278,13 @@ int run_rom(const RunRomOptions& o) {
     if (!o.ram_trace.empty()) trace.emplace(o.ram_trace);
     std::optional<OutputFile> sound_trace;
     if (!o.sound_trace.empty()) sound_trace.emplace(o.sound_trace);
+    // The sound goes to its file frame by frame as 16-bit samples (96 KB a second at 48 kHz).
+    std::optional<WavWriter> wav;
+    if (!o.wav.empty()) wav.emplace(o.wav, rate);
     const auto t0 = std::chrono::steady_clock::now();
     const uint64_t first_frame = nes->frame();
     RunStatus status = RunStatus::Reached;
     uint64_t ran = 0;
-    // The sound, taken frame by frame as 16-bit samples (2 bytes a sample, 96 KB a second at 48 kHz).
-    std::vector<int16_t> pcm;
     std::vector<float> chunk;
     if (movie || !o.ram_trace.empty() || !o.wav.empty() || sound_trace) {
         Fm2Movie m = movie ? *movie : Fm2Movie{};
@@ -299,8 +299,7 @@ int run_rom(const RunRomOptions& o) {
             if (!o.wav.empty() || sound_trace) {
                 chunk.clear();
                 nes->take_samples(chunk);  // (brings the sound up to date: the trace sees this frame's end)
-                if (!o.wav.empty())
-                    for (const float x : chunk) pcm.push_back(pcm16(x));
+                if (wav) wav->add(chunk);
             }
             if (sound_trace) sound_trace->write(sound_trace_line(i + 1, *nes));
         }
@@ -330,10 +329,10 @@ int run_rom(const RunRomOptions& o) {
         write_file_atomically(o.ram, std::span<const uint8_t>(nes->ram().data(), nes->ram().size()));
         std::cout << "RAM (2 KiB, $0000-$07FF): " << o.ram << "\n";
     }
-    if (!o.wav.empty()) {
-        write_wav(o.wav, pcm, rate);
-        std::cout << "sound: " << o.wav << ", " << pcm.size() << " samples at " << rate << " Hz ("
-                  << static_cast<double>(pcm.size()) / rate << " s), 16-bit PCM mono\n";
+    if (wav) {
+        wav->finish();
+        std::cout << "sound: " << o.wav << ", " << wav->samples() << " samples at " << rate << " Hz ("
+                  << static_cast<double>(wav->samples()) / rate << " s), 16-bit PCM mono\n";
     }
     if (status != RunStatus::Reached) {  // jammed, or code in unwritten PRG-RAM
         std::cerr << "nestris-ai run-rom: " << nes->stop_message(status) << "\n";
@@ -362,8 +361,7 @@ void add_movie_options(CLI::App& c, std::string& movie, std::string& power_on) {
                  "Play an FCEUX text movie (.fm2) from power-on instead of --input: frames in FCEUX's "
                  "sense (each runs from line 240 to line 240, its commands, soft reset and power, applied "
                  "first). A romChecksum that is not this ROM's is reported as a warning. Refused: PAL, "
-                 "Four Score, Zapper, binary, savestate movies")
-        ->check(CLI::ExistingFile);
+                 "Four Score, Zapper, binary, savestate movies");
     c.add_option("--power-on", power_on,
                  "hardware (default): RAM zeroed, the PPU at the top of the picture, first vblank 241 "
                  "lines after power; fceux: FCEUX 2.6's power-on (its RAM pattern, two frames without "
@@ -408,7 +406,7 @@ void add_emu_commands(CLI::App& app) {
             "Run a raw 6502 binary on a flat 64 KiB RAM machine until it traps in a one-instruction "
             "loop (JMP *, branch to itself); print the trap address and cycles. This is how the "
             "public 6502 functional test reports success or the failing test.");
-        c->add_option("FILE", o->file, "the raw binary")->required()->check(CLI::ExistingFile);
+        c->add_option("FILE", o->file, "the raw binary")->required();
         c->add_option("--load", o->load, "Load address (default 0)");
         c->add_option("--pc", o->pc, "Start address (default: the reset vector at $FFFC)");
         c->add_option("--success", o->success, "Expected trap address: exit code 0 only if the run traps there");
@@ -422,7 +420,7 @@ void add_emu_commands(CLI::App& app) {
             "Print one line per instruction in the format of the nestest log (PC, bytes, "
             "disassembly, A X Y P SP, PPU line/dot, CYC). FILE is an iNES image (run on the NES "
             "machine from power-on) or a raw binary (flat 64 KiB machine; stops at a trap).");
-        c->add_option("FILE", o->file, "an iNES image (ROM) or a raw binary")->required()->check(CLI::ExistingFile);
+        c->add_option("FILE", o->file, "an iNES image (ROM) or a raw binary")->required();
         c->add_option("--pc", o->pc, "Start here instead of the reset vector (nestest automation: C000)");
         c->add_option("--load", o->load, "Raw binary: load address (default 0)");
         c->add_option("--start-cycles", o->start_cycles, "Raw binary: initial cycle count");
@@ -444,7 +442,7 @@ void add_emu_commands(CLI::App& app) {
             "run-rom",
             "Run an iNES image (mapper 0 or 1) headless for a number of frames with controller input, "
             "then save a screenshot and/or the 2 KiB of RAM.");
-        c->add_option("ROM", o->file, "the iNES image")->required()->check(CLI::ExistingFile);
+        c->add_option("ROM", o->file, "the iNES image")->required();
         c->add_option("--frames", o->frames,
                       "Frames to run (default: the input's or the movie's length, or 60; at most " +
                           std::to_string(kMaxInputFrames) + "); frames after the input have nothing pressed");
@@ -461,7 +459,7 @@ void add_emu_commands(CLI::App& app) {
                       "1) and 4096 hex digits (the format of tools/scripts/fceux_check.lua), 4 KiB a frame");
         c->add_option("--wav", o->wav,
                       "Write the run's sound from power-on: 16-bit PCM mono WAV (the APU's five channels, "
-                      "the console's mixer and filters; held in memory, 96 KB a second at 48 kHz: at most " +
+                      "the console's mixer and filters; written as it is made, 96 KB a second at 48 kHz: at most " +
                           std::to_string(kMaxWavFrames) + " frames)");
         c->add_option("--sample-rate", o->sample_rate, "Sample rate of --wav in Hz (default 48000)")
             ->check(CLI::Range(8000, 192000));

@@ -1,3 +1,4 @@
+#include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "tests/patcher/support.hpp"
 
@@ -253,7 +254,7 @@ TEST_CASE("same_file: two spellings of one file not there yet are the same file 
     std::string refusal;
     try {
         check_outputs({"o.wav", "./o.wav"});
-    } catch (const FileError& e) {
+    } catch (const UsageError& e) {  // two outputs on one file: the command line's mistake (exit 2)
         refusal = e.what();
     }
     fs::current_path(before);
@@ -261,4 +262,99 @@ TEST_CASE("same_file: two spellings of one file not there yet are the same file 
     CHECK(up_again);
     CHECK_FALSE(others);
     CHECK_THAT(refusal, Catch::Matchers::Contains("is the same file"));
+}
+
+TEST_CASE("a text line longer than the bound is refused as soon as it is read, naming the line and the bound") {
+    ScratchDir dir("long_line");
+    std::string text = "short\n" + std::string(100, 'x') + "\n" + std::string(101, 'y') + "\nend";
+    std::ofstream(dir / "t.txt") << text;
+    CHECK(read_text_file(dir / "t.txt", kMaxTextInput, 101) == text);
+    REQUIRE_THROWS_WITH(read_text_file(dir / "t.txt", kMaxTextInput, 100),
+                        Contains("line 3 is longer than 100 bytes"));
+    // A line that spans the reader's 64 KiB pieces is counted whole; a binary read has no lines.
+    std::ofstream(dir / "big.txt") << std::string(200'000, 'z');
+    REQUIRE_THROWS_WITH(read_text_file(dir / "big.txt"), Contains("line 1 is longer than 65536 bytes"));
+    CHECK(read_file(dir / "big.txt").size() == 200'000);
+    CHECK(read_text_file(dir / "big.txt", kMaxTextInput, 200'000).size() == 200'000);
+}
+
+TEST_CASE("write_at fills in a header after the rest went out, and the read-back check covers both") {
+    ScratchDir dir("write_at");
+    {
+        OutputFile out(dir / "o.bin");
+        out.write(std::vector<uint8_t>(4, 0));  // the header, its sizes not known yet
+        for (int i = 0; i < 50'000; ++i) out.write(std::vector<uint8_t>{uint8_t(i), uint8_t(i >> 8)});
+        out.write_at(0, std::vector<uint8_t>{1, 2, 3, 4});
+        REQUIRE_THROWS_AS(out.write_at(2, std::vector<uint8_t>{9}), std::logic_error);  // each byte once
+        REQUIRE_THROWS_AS(out.write_at(out.size(), std::vector<uint8_t>{9}), std::logic_error);  // past the end
+        out.commit();
+    }
+    const std::vector<uint8_t> bytes = read_file(dir / "o.bin", 1 << 20);
+    REQUIRE(bytes.size() == 100'004);
+    CHECK(std::vector<uint8_t>(bytes.begin(), bytes.begin() + 6) == std::vector<uint8_t>{1, 2, 3, 4, 0, 0});
+    CHECK(bytes.back() == uint8_t(49'999 >> 8));
+    CHECK(dir.listing() == std::vector<std::string>{"o.bin"});
+}
+
+TEST_CASE("outputs committed together: when one cannot be finished, none is published") {
+    ScratchDir dir("together");
+    write_plain(dir / "a.txt", {'o', 'l', 'd'});
+    {
+        OutputFile a(dir / "a.txt"), b(dir / "b.txt");
+        a.write("new a");
+        b.write("new b");
+        fs::create_directory(dir / "b.txt");  // b's target turned into a directory during the run
+        REQUIRE_THROWS_WITH(commit_together({&a, nullptr, &b}), Contains("it is a directory"));
+    }
+    CHECK(read_text_file(dir / "a.txt") == "old");
+    CHECK(dir.listing() == std::vector<std::string>{"a.txt", "b.txt"});
+    {
+        OutputFile a(dir / "a.txt"), c(dir / "c.txt");
+        a.write("new a");
+        c.write("new c");
+        commit_together({&a, &c});
+    }
+    CHECK(read_text_file(dir / "a.txt") == "new a");
+    CHECK(read_text_file(dir / "c.txt") == "new c");
+}
+
+TEST_CASE("PublishedFiles: a failed command's outputs published so far are removed, with the directory made for them") {
+    ScratchDir dir("published");
+    {
+        PublishedFiles published;
+        published.make_directory(dir / "new" / "deeper");
+        write_text_atomically(dir / "new" / "deeper" / "game-1.png", "x");
+        published.add(dir / "new" / "deeper" / "game-1.png");
+    }  // destroyed without keep(): the command failed
+    CHECK(dir.listing().empty());
+    {
+        PublishedFiles published;
+        published.make_directory(dir / "kept");
+        write_text_atomically(dir / "kept" / "game-1.png", "x");
+        published.add(dir / "kept" / "game-1.png");
+        published.keep();
+    }
+    CHECK(fs::exists(dir / "kept" / "game-1.png"));
+}
+
+TEST_CASE("an output series is checked against the other outputs by the number each name would have") {
+    ScratchDir dir("series");
+    fs::create_directory(dir / "sub");
+    const OutputSeries shots{(dir / "p-").string(), ".png", 6, [](uint64_t n) { return n % 10 == 0 && n <= 40; },
+                             "the screenshot of frame"};
+    CHECK(shots.file(10) == dir / "p-000010.png");
+    const auto refusal = [&](const fs::path& other) -> std::string {
+        try {
+            check_outputs(std::vector<fs::path>{dir / "p.png", other}, shots);
+        } catch (const UsageError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    CHECK_THAT(refusal(dir / "p-000010.png"), Contains("it is the screenshot of frame 10 too"));
+    CHECK_THAT(refusal(dir / "sub" / ".." / "p-000040.png"), Contains("frame 40"));
+    CHECK(refusal(dir / "p-000050.png").empty());  // past the run
+    CHECK(refusal(dir / "p-000015.png").empty());  // not a multiple
+    CHECK(refusal(dir / "p-10.png").empty());      // another file
+    CHECK(refusal(dir / "q-000010.png").empty());
 }

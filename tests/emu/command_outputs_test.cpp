@@ -106,7 +106,7 @@ TEST_CASE("outputs: run-rom never writes onto its movie or its label file (path,
     CHECK(text_of(dir / "lab.txt") == "al 008000 .start\n");
     // Two outputs onto one file: the first would be lost.
     r = run_emu({"run-rom", rom, "--frames", "1", "--png", (dir / "x").string(), "--ram", (dir / "x").string()});
-    CHECK(r.code == 1);
+    CHECK(r.code == 2);  // a usage error
     CHECK_THAT(r.err, Contains("same file"));
     CHECK(dir.listing() == std::vector<std::string>{"hard.fm2", "lab.txt", "loop.nes", "m.fm2", "soft.fm2"});
     // The movie and its RAM trace elsewhere: written.

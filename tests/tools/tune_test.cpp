@@ -138,12 +138,12 @@ TEST_CASE("tune: its outputs are never an input, each other, a FIFO or a read-on
         refused({"--state", (dir / same).string(), "--out", (dir / "w.txt").string()}, "is an input");
     }
     CHECK(read_text_file(dir / "start.txt") == weights_text);
-    // --out and --state the same (the state overwrote the tuned weights, exit 0): refused.
-    refused({"--state", state, "--out", state}, "the same file");
+    // --out and --state the same (the state overwrote the tuned weights, exit 0): refused, a usage error.
+    refused({"--state", state, "--out", state}, "the same file", 2);
     // Protocol 29's fitness is the lines: a --fitness given with it would be silently unused.
     refused({"--state", state, "--out", (dir / "w.txt").string(), "--fitness", "goal"}, "--fitness is for --protocol 19", 2);
     fs::create_symlink(dir / "s.txt", dir / "s-link.txt");
-    refused({"--state", state, "--out", (dir / "s-link.txt").string()}, "the same file");
+    refused({"--state", state, "--out", (dir / "s-link.txt").string()}, "the same file", 2);
     // A FIFO or a read-only file (replaced before): refused, left as they were.
     REQUIRE(::mkfifo((dir / "fifo").c_str(), 0644) == 0);
     refused({"--state", state, "--out", (dir / "fifo").string()}, "not a regular file");

@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
     app.add_option("--l29-cap", l29_cap, "stop level-29 games at this many lines");
     app.add_option("--first-seed", first_seed, "seed of the first game");
     app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 256));
-    app.add_option("--weights", weights_path, "weights file instead of the built-in ones")->check(CLI::ExistingFile);
+    app.add_option("--weights", weights_path, "weights file instead of the built-in ones");
     app.set_version_flag("--version", nestris::tools::version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
         ai::EvalTables tables = ai::default_tables();

@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
     uint64_t games = 4, frames = 20'000;
     std::vector<int> levels{0, 9, 15, 18, 19};
     unsigned threads = worker_threads();
-    app.add_option("ROM", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
+    app.add_option("ROM", rom_path, "Tetris (USA) ROM")->required();
     app.add_option("--games", games, "coach games per start level (game i waits i frames more on the legal screen: "
                                      "other pieces)")->check(CLI::Range(1, 200));
     app.add_option("--frames", frames, "frames per game at most (a game ends sooner at its curtain)");

@@ -158,6 +158,73 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
     return mismatches || unreadable || unpredicted || forecast.wrong ? 1 : 0;
 }
 
+// The movies (the default mode): human play from random input on both games, compared.
+int check_movies(const game::GameRoms& roms, uint64_t movies, uint64_t first_seed, bool coach, uint64_t frames,
+                 unsigned threads) {
+    std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0}, coach_frames{0}, ghosts{0};
+    std::mutex out;
+    PoolProgress progress("check-identity", movies, "movies", &out);
+    parallel_for(movies, std::max(1u, threads), [&](uint64_t i) {
+        game::DriverOptions options;
+        options.seed = first_seed + i;
+        options.coach_in_level_menu = coach;
+        const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames);
+        total_frames += r.frames;
+        coach_frames += r.coach_frames;
+        ghosts += r.ghost_frames;
+        compared += r.compared_frames;
+        writes += r.ppu_writes;
+        games += r.stats.games;
+        if (r.mismatch) ++mismatches;
+        std::lock_guard<std::mutex> lock(out);
+        std::cerr << progress.clear() << std::flush;
+        std::printf("movie %llu: %llu frames (%llu compared), %llu games, level up to %llu%s: %s\n",
+                    static_cast<unsigned long long>(options.seed), static_cast<unsigned long long>(r.frames),
+                    static_cast<unsigned long long>(r.compared_frames),
+                    static_cast<unsigned long long>(r.stats.games),
+                    static_cast<unsigned long long>(r.stats.max_level),
+                    coach ? (", " + std::to_string(r.coach_frames) + " frames in coach games, the ghost in " +
+                             std::to_string(r.ghost_frames)).c_str() : "",
+                    r.mismatch ? r.mismatch->c_str() : "identical");
+        std::fflush(stdout);
+    }, progress.options());
+    progress.finish();
+    if (coach)
+        std::printf("coach games: %llu frames, the ghost staged in %llu\n", static_cast<unsigned long long>(coach_frames.load()),
+                    static_cast<unsigned long long>(ghosts.load()));
+    std::printf("%llu movies, %llu frames (%llu compared after the frame, the rest with the next), %llu PPU writes, "
+                "%llu games: %llu mismatches\n",
+                static_cast<unsigned long long>(movies), static_cast<unsigned long long>(total_frames.load()),
+                static_cast<unsigned long long>(compared.load()), static_cast<unsigned long long>(writes.load()),
+                static_cast<unsigned long long>(games.load()), static_cast<unsigned long long>(mismatches.load()));
+    return mismatches ? 1 : 0;
+}
+
+// --movie-out: the first movie's pads, and with --coach the original's beside them (FILE.original).
+int write_movies(const game::GameRoms& roms, uint64_t seed, bool coach, uint64_t frames, const std::string& movie_out,
+                 const std::string& original_out) {
+    std::vector<uint8_t> pads, original_pads;
+    game::DriverOptions options;
+    options.seed = seed;
+    options.coach_in_level_menu = coach;
+    const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames, &pads, &original_pads);
+    const auto write_pads = [](OutputFile& out, const std::vector<uint8_t>& p) {
+        for (uint8_t b : p) out.write(std::to_string(b) + "\n");
+    };
+    OutputFile out(movie_out);
+    write_pads(out, pads);
+    if (original_out.empty()) {
+        out.commit();
+    } else {
+        OutputFile original(original_out);
+        write_pads(original, original_pads);
+        commit_together({&out, &original});
+    }
+    std::printf("movie %llu: %zu frames written to %s (%s here)\n", static_cast<unsigned long long>(seed), pads.size(),
+                movie_out.c_str(), r.mismatch ? r.mismatch->c_str() : "identical");
+    return r.mismatch ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -166,7 +233,7 @@ int main(int argc, char** argv) {
     std::string rom_path;
     uint64_t movies = 100, frames = 20'000, first_seed = 1;
     unsigned threads = worker_threads();
-    app.add_option("ROM", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
+    app.add_option("ROM", rom_path, "Tetris (USA) ROM")->required();
     // Counts past these are usage errors (2^64 - 1 games asked for a vector that size).
     constexpr uint64_t kMaxRuns = 1'000'000, kMaxFrames = 100'000'000;
     app.add_option("--movies", movies, "number of movies (at most 1 000 000)")->check(CLI::Range(uint64_t{0}, kMaxRuns));
@@ -232,33 +299,19 @@ int main(int argc, char** argv) {
                              ", and a walk starts a game after a wait of 0-" + std::to_string(game::kMaxTitleWait) + " frames");
         if (from_level >= 0 && !ai_games) throw UsageError("--from-level goes with --ai-games");
         // The movies and --high-levels walk their own menus: these would go unused.
-        for (const char* option : {"--title-wait", "--level", "--b-type"})
-            if (!ai_games && app.count(option))
-                throw UsageError(std::string(option) + " goes with --ai-games (the movies and --high-levels walk their own menus)");
+        if (!ai_games)
+            refuse_given(app, {"--title-wait", "--level", "--b-type"},
+                         "goes with --ai-games (the movies and --high-levels walk their own menus)");
         if (coach && (ai_games || high_levels)) throw UsageError("--coach goes with the movies (not --ai-games or --high-levels)");
         if (high_levels && (ai_games || !movie_out.empty()))
             throw UsageError("--high-levels goes with neither --ai-games nor --movie-out");
+        // Both movies' files checked before the run, and written together or not at all.
+        const std::string original_out = coach && !movie_out.empty() ? movie_out + ".original" : "";
+        note_input(rom_path);
+        check_outputs({movie_out, original_out});
         game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
         if (no_crash_rule) roms.patched = game::without_crash_rule(roms.patched, shipped_cart());
-        if (!movie_out.empty()) {
-            std::vector<uint8_t> pads, original_pads;
-            game::DriverOptions options;
-            options.seed = first_seed;
-            options.coach_in_level_menu = coach;
-            const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames, &pads, &original_pads);
-            const auto text_of = [](const std::vector<uint8_t>& p) {
-                std::string text;
-                for (uint8_t b : p) text += std::to_string(b) + "\n";
-                return text;
-            };
-            write_text_atomically(movie_out, text_of(pads), std::vector<std::filesystem::path>{rom_path});
-            if (coach)
-                write_text_atomically(movie_out + ".original", text_of(original_pads),
-                                      std::vector<std::filesystem::path>{rom_path, movie_out});
-            std::printf("movie %llu: %zu frames written to %s (%s here)\n", static_cast<unsigned long long>(first_seed),
-                        pads.size(), movie_out.c_str(), r.mismatch ? r.mismatch->c_str() : "identical");
-            return r.mismatch ? 1 : 0;
-        }
+        if (!movie_out.empty()) return write_movies(roms, first_seed, coach, frames, movie_out, original_out);
         if (ai_games && on_original)
             return check_against_original(
                 ai_games, threads,
@@ -288,42 +341,6 @@ int main(int argc, char** argv) {
                     return game::compare_high_level_play_with_original(roms, shipped_cart(), at, first_seed + i, frames);
                 });
         if (ai_games) return check_ai_games(roms, ai_games, first_wait, level, b_type, frames, threads, from_level, first_seed);
-        std::atomic<uint64_t> total_frames{0}, compared{0}, writes{0}, games{0}, mismatches{0}, coach_frames{0}, ghosts{0};
-        std::mutex out;
-        PoolProgress progress("check-identity", movies, "movies", &out);
-        parallel_for(movies, std::max(1u, threads), [&](uint64_t i) {
-            game::DriverOptions options;
-            options.seed = first_seed + i;
-            options.coach_in_level_menu = coach;
-            const game::IdentityResult r = game::run_identity(roms, shipped_cart(), options, frames);
-            total_frames += r.frames;
-            coach_frames += r.coach_frames;
-            ghosts += r.ghost_frames;
-            compared += r.compared_frames;
-            writes += r.ppu_writes;
-            games += r.stats.games;
-            if (r.mismatch) ++mismatches;
-            std::lock_guard<std::mutex> lock(out);
-            std::cerr << progress.clear() << std::flush;
-            std::printf("movie %llu: %llu frames (%llu compared), %llu games, level up to %llu%s: %s\n",
-                        static_cast<unsigned long long>(options.seed), static_cast<unsigned long long>(r.frames),
-                        static_cast<unsigned long long>(r.compared_frames),
-                        static_cast<unsigned long long>(r.stats.games),
-                        static_cast<unsigned long long>(r.stats.max_level),
-                        coach ? (", " + std::to_string(r.coach_frames) + " frames in coach games, the ghost in " +
-                                 std::to_string(r.ghost_frames)).c_str() : "",
-                        r.mismatch ? r.mismatch->c_str() : "identical");
-            std::fflush(stdout);
-        }, progress.options());
-        progress.finish();
-        if (coach)
-            std::printf("coach games: %llu frames, the ghost staged in %llu\n", static_cast<unsigned long long>(coach_frames.load()),
-                        static_cast<unsigned long long>(ghosts.load()));
-        std::printf("%llu movies, %llu frames (%llu compared after the frame, the rest with the next), %llu PPU writes, "
-                    "%llu games: %llu mismatches\n",
-                    static_cast<unsigned long long>(movies), static_cast<unsigned long long>(total_frames.load()),
-                    static_cast<unsigned long long>(compared.load()), static_cast<unsigned long long>(writes.load()),
-                    static_cast<unsigned long long>(games.load()), static_cast<unsigned long long>(mismatches.load()));
-        return mismatches ? 1 : 0;
+        return check_movies(roms, movies, first_seed, coach, frames, threads);
     });
 }

@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
                  "by kind of frame, at several start levels. The reference AI plays.", "measure-idle"};
     std::string rom_path, levels_text = level_list_default();
     uint64_t frames = 30'000;
-    app.add_option("ROM", rom_path, "Tetris (USA) ROM")->required()->check(CLI::ExistingFile);
+    app.add_option("ROM", rom_path, "Tetris (USA) ROM")->required();
     app.add_option("--frames", frames, "frames of play measured per level (games restart after a top-out)");
     app.add_option("--levels", levels_text, "start levels, comma separated, ranges with '-' (0-255; 29 is set by a RAM poke)");
     app.set_version_flag("--version", nestris::tools::version_text());

@@ -301,6 +301,122 @@ int print_ai_games(const game::GameRoms& roms, int first, int from_level, uint64
     return crashes ? 1 : 0;
 }
 
+// The lock table's cases: every level, count of cleared lines, resting row and frame phase.
+struct LockTable {
+    std::vector<uint32_t> levels, clears, rests;
+    int phases = 1;
+    bool no_preview = false, windows = false;
+    unsigned hold_down = 0, lines = 2101;
+    int margins_from = -1;
+};
+
+// Where an NMI that lagged a lock's frame landed, against the dispatch instructions of the same
+// case traced at a level whose frame does not lag (--margins).
+void print_margins(const game::GameRoms& roms, const game::LockSetup& setup, const game::LockTiming& o, int at_level) {
+    game::LockSetup calm = setup;
+    calm.level = static_cast<uint8_t>(at_level);
+    const game::LockTiming r = game::trace_lock(roms.original, calm);
+    if (!r.landed.empty() || r.crash_window_starts.empty())
+        throw std::runtime_error("--margins: the frame at level " + std::to_string(at_level) + " lags or runs no dispatch");
+    const auto at = static_cast<int64_t>(o.landed.front().at - o.pre - o.loop);
+    int64_t before = -100000, after = 100000;
+    for (const uint64_t w : r.crash_window_starts) {
+        const auto s = static_cast<int64_t>(w);
+        if (s < at) before = std::max(before, s);
+        else after = std::min(after, s);
+    }
+    std::printf("%33s margins: NMI at +%lld, dispatch instruction before +%lld (%lld), after +%lld (%lld)\n", "",
+                static_cast<long long>(at), static_cast<long long>(before), static_cast<long long>(at - before),
+                static_cast<long long>(after), static_cast<long long>(after - at));
+}
+
+int print_lock_table(const game::GameRoms& roms, const LockTable& t) {
+    std::printf("cycles from the scoring frame's NMI entry: pre (to the score loop), loop, post (to the wait);\n"
+                "model = the loop's cycles as the model computes them (frame_time.hpp); an NMI frame is 29 780.5\n"
+                "cycles; lag = NMIs that landed in the work, each with the instruction it interrupted and when.\n");
+    std::printf("%5s %2s %4s %6s %6s %6s %6s %6s %4s  %s\n", "level", "k", "rest", "pre", "loop", "model", "post", "total", "lag",
+                "outcome");
+    const auto start = std::chrono::steady_clock::now();
+    const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    ProgressReport progress("measure-lock", t.levels.size() * t.clears.size() * t.rests.size() * static_cast<std::size_t>(t.phases),
+                            "cases", stderr_is_terminal(), false);
+    std::size_t cases = 0;
+    for (uint32_t level : t.levels)
+        for (uint32_t k : t.clears)
+            for (uint32_t rest : t.rests)
+            for (int p = 0; p < t.phases; ++p) {
+                game::LockSetup setup;
+                setup.rest_row = static_cast<uint8_t>(rest);
+                setup.preview = !t.no_preview;
+                setup.hold_down_points = static_cast<uint8_t>(t.hold_down);
+                setup.level = static_cast<uint8_t>(level);
+                setup.lines_cleared = static_cast<uint8_t>(k);
+                setup.title_wait = p;
+                setup.lines = {static_cast<uint8_t>((t.lines / 10 % 10) << 4 | t.lines % 10),
+                               static_cast<uint8_t>(t.lines / 100)};  // the hundreds byte counts on past 9
+                const game::LockTiming o = game::trace_lock(roms.original, setup);
+                const uint64_t model = score_loop_work(setup.level, setup.lines_cleared, setup.score).cycles;
+                std::string where;
+                const std::string windows = spans(o.crash_window_starts), loader = spans(o.loader_window_starts),
+                                  minos = spans(o.mino_window_starts);
+                for (const game::LandedNmi& l : o.landed) {
+                    char buf[48];
+                    std::snprintf(buf, sizeof buf, " $%04X@%llu", l.pc, static_cast<unsigned long long>(l.at));
+                    where += buf;
+                }
+                char outcome[40] = "ok";
+                if (!o.scored) std::snprintf(outcome, sizeof outcome, "the score loop never ran");
+                if (o.crashed) std::snprintf(outcome, sizeof outcome, "CRASH (PC $%04X)", o.crash_pc);
+                std::cerr << progress.clear() << std::flush;
+                std::printf("%5u %2u %4u %6llu %6llu %6llu %6llu %6llu %4zu  %s%s\n", level, k, rest,
+                            static_cast<unsigned long long>(o.pre), static_cast<unsigned long long>(o.loop),
+                            static_cast<unsigned long long>(model), static_cast<unsigned long long>(o.post),
+                            static_cast<unsigned long long>(o.pre + o.loop + o.post), o.landed.size(), outcome,
+                            where.c_str());
+                if (t.margins_from >= 0 && o.scored && !o.landed.empty() && o.loop)
+                    print_margins(roms, setup, o, t.margins_from);
+                if (t.windows && !windows.empty())
+                    std::printf("%33s dispatch windows after the loop (cycles):%s\n", "", windows.c_str());
+                if (t.windows && !minos.empty())
+                    std::printf("%33s current piece's minos after the loop (cycles):%s\n", "", minos.c_str());
+                if (t.windows && !loader.empty())
+                    std::printf("%33s sprite loader after the loop (cycles):%s\n", "", loader.c_str());
+                std::fflush(stdout);  // (the case's lines before the progress after them, where both go to one file)
+                std::cerr << progress.update(++cases, seconds()) << std::flush;
+            }
+    std::cerr << progress.finish(seconds()) << std::flush;
+    return 0;
+}
+
+// Three modes: the lock table (the default), AI games (--ai-game, --ai-games) and the rule
+// (--ai-rule). An option of another mode would go unused: refused (exit 2), never ignored.
+void check_mode(const CLI::App& app, int title_wait, int ai_games) {
+    const auto table_options = {"--levels", "--clears", "--rest-rows", "--hold-down", "--lines", "--margins",
+                                "--windows", "--no-preview", "--phases"};
+    if (app.count("--ai-rule")) {
+        refuse_given(app, table_options, "is not for --ai-rule (it prints the rule alone)");
+        refuse_given(app, {"--ai-game", "--ai-games", "--title-wait", "--from-level", "--first-seed", "--threads"},
+                     "is not for --ai-rule (it prints the rule alone)");
+        refuse_given(app, {"rom"}, "is not for --ai-rule: it reads no ROM");
+        return;
+    }
+    if (!app.count("rom")) throw UsageError("the ROM is needed (Tetris (USA)): measure-lock ROM [options]");
+    if (app.count("--ai-game")) {
+        refuse_given(app, table_options, "is for the lock table (not with --ai-game)");
+        const int last_wait = title_wait + std::max(ai_games, 1) - 1;
+        if (last_wait > game::kMaxTitleWait)
+            throw UsageError("--title-wait " + std::to_string(title_wait) + ": the waits run to " + std::to_string(last_wait) +
+                             ", and a walk starts a game after a wait of 0-" + std::to_string(game::kMaxTitleWait) + " frames");
+    } else {
+        refuse_given(app, {"--ai-games"}, "needs --ai-game FRAMES (the frames each game may run)");
+        refuse_given(app, {"--from-level", "--title-wait"},
+                     "goes with --ai-game (the lock table's cases set their own state; --phases their title waits)");
+    }
+    if (!app.count("--ai-games"))
+        refuse_given(app, {"--threads"}, "goes with --ai-games (the other modes run one game or case at a time)");
+    if (app.count("--first-seed") && !app.count("--from-level")) throw UsageError("--first-seed goes with --from-level");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -309,12 +425,10 @@ int main(int argc, char** argv) {
                  "measure-lock"};
     std::string rom_path, levels_text = "29,100,130,140,150,155,160,200,255";
     std::string clears_text = "0-4";
-    int phases = 1;
-    bool windows_too = false;
-    unsigned lines = 2101;
-    app.add_option("--lines", lines, "the lines before the lock (0-9999; default 2101: no tenth line is reached)")
+    LockTable table;
+    app.add_option("--lines", table.lines, "the lines before the lock (0-9999; default 2101: no tenth line is reached)")
         ->check(CLI::Range(0, 9999));
-    app.add_flag("--windows", windows_too,
+    app.add_flag("--windows", table.windows,
                  "print where, after the loop, an NMI would land in a jump-table dispatch (the crash windows)");
     uint64_t ai_frames = 0;
     int title_wait = 0;
@@ -345,123 +459,42 @@ int main(int argc, char** argv) {
                    "makes it (seed --first-seed + i; 100-510, past 255 after the rebirth)")
         ->check(CLI::Range(100, game::kLastLevelPastRebirth - 1));
     uint64_t first_seed = 1;
-    CLI::Option* first_seed_option =
-        app.add_option("--first-seed", first_seed, "with --from-level: the first game's stack seed (game i: this + i; default 1)")
-            ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
-    app.add_option("--threads", threads, "threads for --ai-games")->check(CLI::Range(1u, 256u));
-    app.add_option("rom", rom_path, "Tetris (USA) ROM (every mode but --ai-rule)")->check(CLI::ExistingFile);
+    app.add_option("--first-seed", first_seed, "with --from-level: the first game's stack seed (game i: this + i; default 1)")
+        ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
+    app.add_option("--threads", threads, "with --ai-games: threads")->check(CLI::Range(1u, 256u));
+    app.add_option("rom", rom_path, "Tetris (USA) ROM (every mode but --ai-rule, which takes none)");
     app.add_option("--levels", levels_text, "levels, comma separated, ranges with '-' (0-255)");
     app.add_option("--clears", clears_text, "lines cleared by the lock, comma separated, ranges with '-' (0-4)");
     std::string rest_text = "19";
     app.add_option("--rest-rows", rest_text,
                    "rows the I's lowest cell locks in, comma separated, ranges with '-' (4-19; default 19, the floor):\n"
                    "below it, rows held up by column 9 with a gap at column 0");
-    unsigned hold_down = 0;
-    app.add_option("--hold-down", hold_down, "the soft drop's points at the lock (rows dropped with Down; 0-30)")
+    app.add_option("--hold-down", table.hold_down, "the soft drop's points at the lock (rows dropped with Down; 0-30)")
         ->check(CLI::Range(0u, 30u));
-    int margins_from = -1;
-    app.add_option("--margins", margins_from,
+    app.add_option("--margins", table.margins_from,
                    "also trace each case at this level (one whose frame does not lag: 0-140) and print where the\n"
                    "first lag NMI landed, in cycles after the loop's end, against that trace's dispatch\n"
                    "instructions: the nearest before and after it, and how far (the margins)")
         ->check(CLI::Range(0, 140));
-    bool no_preview = false;
-    app.add_flag("--no-preview", no_preview, "the next piece hidden (as after Select in a game)");
-    app.add_option("--phases", phases, "runs per case, each with one more frame on the legal screen (another frame phase; 1-64)")
+    app.add_flag("--no-preview", table.no_preview, "the next piece hidden (as after Select in a game)");
+    app.add_option("--phases", table.phases, "runs per case, each with one more frame on the legal screen (another frame phase; 1-64)")
         ->check(CLI::Range(1, 64));
     app.set_version_flag("--version", nestris::tools::version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
+        check_mode(app, title_wait, ai_games);
         if (rule_margin >= 0) return print_ai_rule(static_cast<uint32_t>(rule_margin));
-        if (rom_path.empty()) throw UsageError("the ROM is needed (Tetris (USA)): measure-lock ROM [options]");
-        const std::vector<uint32_t> levels = parse_number_list(levels_text), clears = parse_number_list(clears_text);
-        for (uint32_t v : levels)
+        table.levels = parse_number_list(levels_text);
+        table.clears = parse_number_list(clears_text);
+        table.rests = parse_number_list(rest_text);
+        for (uint32_t v : table.levels)
             if (v > 255) throw UsageError("--levels are 0-255");
-        for (uint32_t k : clears)
+        for (uint32_t k : table.clears)
             if (k > 4) throw UsageError("--clears are 0-4");
-        const std::vector<uint32_t> rests = parse_number_list(rest_text);
-        for (uint32_t r : rests)
+        for (uint32_t r : table.rests)
             if (r < 4 || r > 19) throw UsageError("--rest-rows are 4-19");
         const game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
-        if (ai_games && !ai_frames) throw UsageError("--ai-games needs --ai-game FRAMES (the frames each game may run)");
-        const int last_wait = title_wait + std::max(ai_games, 1) - 1;
-        if (ai_frames && last_wait > game::kMaxTitleWait)
-            throw UsageError("--title-wait " + std::to_string(title_wait) + ": the waits run to " + std::to_string(last_wait) +
-                             ", and a walk starts a game after a wait of 0-" + std::to_string(game::kMaxTitleWait) + " frames");
-        if (from_level >= 0 && !ai_frames) throw UsageError("--from-level goes with --ai-game");
-        if (first_seed_option->count() && from_level < 0) throw UsageError("--first-seed goes with --from-level");
         if (ai_games) return print_ai_games(roms, title_wait, from_level, first_seed, ai_games, ai_frames, threads);
         if (ai_frames) return print_ai_game(roms, title_wait, from_level, first_seed, ai_frames);
-        std::printf("cycles from the scoring frame's NMI entry: pre (to the score loop), loop, post (to the wait);\n"
-                    "model = the loop's cycles as the model computes them (frame_time.hpp); an NMI frame is 29 780.5\n"
-                    "cycles; lag = NMIs that landed in the work, each with the instruction it interrupted and when.\n");
-        std::printf("%5s %2s %4s %6s %6s %6s %6s %6s %4s  %s\n", "level", "k", "rest", "pre", "loop", "model", "post", "total", "lag",
-                    "outcome");
-        const auto start = std::chrono::steady_clock::now();
-        const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-        ProgressReport progress("measure-lock", levels.size() * clears.size() * rests.size() * static_cast<std::size_t>(phases),
-                                "cases", stderr_is_terminal(), false);
-        std::size_t cases = 0;
-        for (uint32_t level : levels)
-            for (uint32_t k : clears)
-                for (uint32_t rest : rests)
-                for (int p = 0; p < phases; ++p) {
-                    game::LockSetup setup;
-                    setup.rest_row = static_cast<uint8_t>(rest);
-                    setup.preview = !no_preview;
-                    setup.hold_down_points = static_cast<uint8_t>(hold_down);
-                    setup.level = static_cast<uint8_t>(level);
-                    setup.lines_cleared = static_cast<uint8_t>(k);
-                    setup.title_wait = p;
-                    setup.lines = {static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10),
-                                   static_cast<uint8_t>(lines / 100)};  // the hundreds byte counts on past 9
-                    const game::LockTiming o = game::trace_lock(roms.original, setup);
-                    const uint64_t model = score_loop_work(setup.level, setup.lines_cleared, setup.score).cycles;
-                    std::string where;
-                    const std::string windows = spans(o.crash_window_starts), loader = spans(o.loader_window_starts),
-                                      minos = spans(o.mino_window_starts);
-                    for (const game::LandedNmi& l : o.landed) {
-                        char buf[48];
-                        std::snprintf(buf, sizeof buf, " $%04X@%llu", l.pc, static_cast<unsigned long long>(l.at));
-                        where += buf;
-                    }
-                    char outcome[40] = "ok";
-                    if (!o.scored) std::snprintf(outcome, sizeof outcome, "the score loop never ran");
-                    if (o.crashed) std::snprintf(outcome, sizeof outcome, "CRASH (PC $%04X)", o.crash_pc);
-                    std::cerr << progress.clear() << std::flush;
-                    std::printf("%5u %2u %4u %6llu %6llu %6llu %6llu %6llu %4zu  %s%s\n", level, k, rest,
-                                static_cast<unsigned long long>(o.pre), static_cast<unsigned long long>(o.loop),
-                                static_cast<unsigned long long>(model), static_cast<unsigned long long>(o.post),
-                                static_cast<unsigned long long>(o.pre + o.loop + o.post), o.landed.size(), outcome,
-                                where.c_str());
-                    if (margins_from >= 0 && o.scored && !o.landed.empty() && o.loop) {
-                        game::LockSetup calm = setup;
-                        calm.level = static_cast<uint8_t>(margins_from);
-                        const game::LockTiming r = game::trace_lock(roms.original, calm);
-                        if (!r.landed.empty() || r.crash_window_starts.empty())
-                            throw std::runtime_error("--margins: the frame at level " + std::to_string(margins_from) +
-                                                     " lags or runs no dispatch");
-                        const auto at = static_cast<int64_t>(o.landed.front().at - o.pre - o.loop);
-                        int64_t before = -100000, after = 100000;
-                        for (const uint64_t w : r.crash_window_starts) {
-                            const auto s = static_cast<int64_t>(w);
-                            if (s < at) before = std::max(before, s);
-                            else after = std::min(after, s);
-                        }
-                        std::printf("%33s margins: NMI at +%lld, dispatch instruction before +%lld (%lld), after +%lld (%lld)\n",
-                                    "", static_cast<long long>(at), static_cast<long long>(before),
-                                    static_cast<long long>(at - before), static_cast<long long>(after),
-                                    static_cast<long long>(after - at));
-                    }
-                    if (windows_too && !windows.empty())
-                        std::printf("%33s dispatch windows after the loop (cycles):%s\n", "", windows.c_str());
-                    if (windows_too && !minos.empty())
-                        std::printf("%33s current piece's minos after the loop (cycles):%s\n", "", minos.c_str());
-                    if (windows_too && !loader.empty())
-                        std::printf("%33s sprite loader after the loop (cycles):%s\n", "", loader.c_str());
-                    std::fflush(stdout);  // (the case's lines before the progress after them, where both go to one file)
-                    std::cerr << progress.update(++cases, seconds()) << std::flush;
-                }
-        std::cerr << progress.finish(seconds()) << std::flush;
-        return 0;
+        return print_lock_table(roms, table);
     });
 }

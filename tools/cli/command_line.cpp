@@ -2,6 +2,8 @@
 
 #include "base/command_runner.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -17,6 +19,11 @@ std::string thousands(uint64_t n) {
         out += digits[i];
     }
     return out;
+}
+
+void refuse_given(const CLI::App& app, std::initializer_list<const char*> options, const std::string& why) {
+    for (const char* option : options)
+        if (app.count(option)) throw UsageError(std::string(option) + " " + why);
 }
 
 std::vector<uint32_t> parse_number_list(const std::string& text) {

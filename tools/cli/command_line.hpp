@@ -8,11 +8,22 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <mutex>
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace nestris {
+
+// An option given where the mode the command runs in would leave it unused is refused, never
+// ignored: the first of `options` (or positional arguments, by name) given on the command line
+// is a UsageError "OPTION WHY" (exit 2), e.g. why = "goes with --ai-game (the lock table's runs
+// have no title wait)".
+void refuse_given(const CLI::App& app, std::initializer_list<const char*> options, const std::string& why);
 
 // 1234567 -> "1 234 567", as the README and --help write numbers.
 std::string thousands(uint64_t n);

@@ -118,7 +118,7 @@ void add_build(CLI::App& app) {
             uint32_t patched_crc = 0;
             if (o->bps.empty()) o->bps = fs::path(o->ips).replace_extension(".bps");
             if (!o->no_bps) {  // decided before anything is written
-                if (same_file(o->ips, o->bps)) throw FileError("the IPS and the BPS would be the same file");
+                if (same_file(o->ips, o->bps)) throw UsageError("the IPS and the BPS would be the same file");
                 patched_crc =
                     o->rom.empty() ? recorded_patched_crc32() : crc32_of(patch_rom(read_file(o->rom), cart).bytes);
                 bps = bps_for(patch, patched_crc);
@@ -270,8 +270,10 @@ void add_identify(CLI::App& app) {
             // A file it does not know: why it cannot be patched is the error line (the page's too).
             if (id.kind == RomKind::Unknown)
                 throw PatchError(path->string() + " cannot be patched: " + refusal_reason(file, id, known_roms()));
-            const bool damaged = id.kind == RomKind::Patched && !id.signature->intact();
-            return damaged ? kExitFailed : 0;
+            // A damaged patched ROM: what is wrong is the error line too (exit 1 says why).
+            if (id.kind == RomKind::Patched && !id.signature->intact())
+                throw PatchError(path->string() + ": " + id.summary());
+            return 0;
         });
     });
 }

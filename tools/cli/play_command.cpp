@@ -69,12 +69,8 @@ constexpr uint64_t kMaxMovieRunFrames = 4'000'000;
 // shorter one is over before a bar or a line would help, and the default minute prints nothing).
 constexpr uint64_t kProgressFrames = 18'000;
 
-std::string png_name(const std::string& base, uint64_t frame) {
-    const size_t dot = base.rfind('.');
-    char suffix[32];
-    std::snprintf(suffix, sizeof suffix, "-%06llu", static_cast<unsigned long long>(frame));
-    return dot == std::string::npos ? base + suffix : base.substr(0, dot) + suffix + base.substr(dot);
-}
+// The frames play waits at the title for the demo to start, at most.
+constexpr uint64_t kMaxDemoWait = 4000;
 
 // printf-style formatting onto std::cout (so the summary goes where the command's output goes).
 template <class... Args>
@@ -85,7 +81,9 @@ void print(const char* format, Args... args) {
     std::cout << text;
 }
 
-int play(const PlayOptions& o) {
+// The options that do not go together, or are out of their range: usage errors before anything
+// is read.
+void check_play_options(const PlayOptions& o) {
     if (o.level < 0 || o.level > 19) throw UsageError("--level is 0-19 (10-19 with the A trick)");
     if (o.height < 0 || o.height > 5) throw UsageError("--height is 0-5");
     if (o.height && !o.b_type) throw UsageError("--height is for B-Type games (add --b-type)");
@@ -121,12 +119,55 @@ int play(const PlayOptions& o) {
     if (o.png_scale != 1 && o.png.empty()) throw UsageError("--png-scale is for --png");
     if (o.sample_rate && o.wav.empty()) throw UsageError("--sample-rate is for --wav");
     if (!o.wav.empty() && o.soak) throw UsageError("--wav is not for --soak (a soak's sound would fill the memory)");
-    if (!o.wav.empty() && o.frames > emu::kMaxWavFrames)
-        throw UsageError("--wav holds the sound in memory: at most " + std::to_string(emu::kMaxWavFrames) +
-                         " frames (an hour), not " + std::to_string(o.frames));
+}
+
+// The menu walk's input: the game the options choose, from power-on.
+std::string walk_input(const PlayOptions& o) {
+    return game::menu_walk_input({.level = o.level, .b_type = o.b_type, .height = o.height, .ai = !o.human && !o.coach,
+                                  .title_wait = o.title_wait, .coach = o.coach});
+}
+
+// The frames --wav hears: from power-on (your input or movie, the menu walk, or the wait for the
+// demo), then the run's --frames; at most kMaxWavFrames. The 4 000 frames the demo may take to
+// start count whole.
+void check_wav_frames(const PlayOptions& o, const emu::Fm2Movie* movie) {
+    if (o.wav.empty()) return;
+    const uint64_t before = !o.input.empty() ? emu::parse_input(o.input).size()
+                            : movie          ? movie->frames.size() + 1
+                            : o.demo         ? kMaxDemoWait
+                                             : emu::parse_input(walk_input(o)).size();
+    const uint64_t total = before + o.frames + (o.power_on == "fceux" ? 1 : 0);
+    if (total > emu::kMaxWavFrames)
+        throw UsageError("--wav: at most " + std::to_string(emu::kMaxWavFrames) + " frames from power-on (an hour), not " +
+                         std::to_string(total) + " (" + std::to_string(before) + " before the run, " +
+                         std::to_string(o.frames) + " of --frames)");
+}
+
+// --png-every's screenshots: OUT-000010.png for frames 10, 20, ... of the run.
+OutputSeries screenshot_series(const PlayOptions& o) {
+    const size_t dot = o.png.rfind('.');
+    const std::string stem = dot == std::string::npos ? o.png : o.png.substr(0, dot);
+    const std::string extension = dot == std::string::npos ? "" : o.png.substr(dot);
+    const uint64_t every = o.png_every, frames = o.frames;
+    return OutputSeries{stem + "-", extension, 6,
+                        [every, frames, soak = o.soak](uint64_t f) {
+                            // (a soak's menu presses step f past --frames: its screenshots may go further)
+                            return every && f && f % every == 0 && (soak || f <= frames);
+                        },
+                        "the screenshot of frame"};
+}
+
+int play(const PlayOptions& o) {
+    check_play_options(o);
     const std::vector<uint8_t> file = read_file(o.rom);
-    note_input(o.movie);  // read later, but an input already: the screenshot may not overwrite it
-    check_outputs({o.png, o.wav, o.write_movie});
+    note_input(o.movie);  // read below, but an input already: the screenshot may not overwrite it
+    const OutputSeries screenshots = screenshot_series(o);
+    const std::vector<std::filesystem::path> outputs = {o.png, o.wav, o.write_movie};
+    check_outputs(outputs, screenshots);
+    // Checked against the ROM given (a movie of the original game plays on the patch as is).
+    std::optional<emu::Fm2Movie> movie;
+    if (!o.movie.empty()) movie = load_movie(o.movie, *emu::parse_ines(file), "play");
+    check_wav_frames(o, movie ? &*movie : nullptr);
     const CartImage& cart = shipped_cart();
     const RomIdentity id = identify_rom(file, this_build_context());
     std::vector<uint8_t> rom;
@@ -148,15 +189,17 @@ int play(const PlayOptions& o) {
         // its buttons read by the same NMI, so a movie of these frames replays them in FCEUX.
         nes.run_frame();
     }
-    // The sound so far, as 16-bit samples (2 bytes a sample, 96 KB a second at 48 kHz).
-    std::vector<int16_t> pcm;
+    // The sound goes to its file as it is made, 16-bit samples (96 KB a second at 48 kHz).
+    std::optional<emu::WavWriter> wav;
+    if (!o.wav.empty()) wav.emplace(o.wav, rate);
     std::vector<float> chunk;
     auto take_sound = [&] {
-        if (o.wav.empty()) return;
+        if (!wav) return;
         chunk.clear();
         nes.take_samples(chunk);
-        for (const float x : chunk) pcm.push_back(emu::pcm16(x));
+        wav->add(chunk);
     };
+    PublishedFiles published;  // the screenshots, then the outputs: all of them, or none
     namespace t = tetris;
     const uint16_t ai_mode = game::ai_mode_address(), late_plans = cart.require("late_plans");
     std::string what;
@@ -199,12 +242,10 @@ int play(const PlayOptions& o) {
     if (!o.input.empty()) {
         run_input(o.input);
         nes.set_buttons(0);
-    } else if (!o.movie.empty()) {
-        // Checked against the ROM given (a movie of the original game plays on the patch as is).
-        const emu::Fm2Movie movie = load_movie(o.movie, *emu::parse_ines(file), "play");
-        emu::fm2_power_on(nes, movie, power_on_mode(o.power_on));
-        for (size_t i = 0; i < movie.frames.size(); ++i) {
-            if (emu::run_fm2_frame(nes, movie, i) != emu::RunStatus::Reached) {
+    } else if (movie) {
+        emu::fm2_power_on(nes, *movie, power_on_mode(o.power_on));
+        for (size_t i = 0; i < movie->frames.size(); ++i) {
+            if (emu::run_fm2_frame(nes, *movie, i) != emu::RunStatus::Reached) {
                 throw std::runtime_error("the CPU halted in frame " + std::to_string(i + 1) + " of the movie");
             }
         }
@@ -214,10 +255,9 @@ int play(const PlayOptions& o) {
         // last frame as a run that wrote the movie reports it.
         nes.run_frame();
     } else if (o.demo) {
-        for (int f = 0; f < 4000 && nes.read_ram(t::gameMode) != t::GAME_MODE_DEMO; ++f) run_frame();
+        for (uint64_t f = 0; f < kMaxDemoWait && nes.read_ram(t::gameMode) != t::GAME_MODE_DEMO; ++f) run_frame();
     } else {
-        run_input(game::menu_walk_input(
-            {.level = o.level, .b_type = o.b_type, .height = o.height, .ai = !o.human && !o.coach, .title_wait = o.title_wait, .coach = o.coach}));
+        run_input(walk_input(o));
         nes.set_buttons(0);
     }
     // --coach: the person is the reference AI deciding without the preview (it plays well, and
@@ -317,8 +357,9 @@ int play(const PlayOptions& o) {
         last_level = level_now;
         if (!o.png.empty() && o.png_every && f % o.png_every == 0) {
             on_the_side = true;
-            last_picture = png_name(o.png, f);
+            last_picture = screenshots.file(f).string();
             emu::write_png(last_picture, emu::scaled(screen_of_state(nes), o.png_scale));
+            published.add(last_picture);
             on_the_side = false;
             if (!pictures++) first_picture = last_picture;
         }
@@ -380,6 +421,7 @@ int play(const PlayOptions& o) {
     if (movie_out) {
         const uint64_t written = movie_out->frames();
         movie_out->finish();
+        published.add(o.write_movie);
         print("movie: %s, %llu frames from FCEUX's power-on, the state above its last: the run's frame N is its frame "
               "%llu+N; the pad's buttons only (no byte of the ROM), for FCEUX with the patched ROM (nestris-ai patch "
               "writes it)\n",
@@ -394,16 +436,19 @@ int play(const PlayOptions& o) {
     if (!o.png.empty()) {
         on_the_side = true;
         emu::write_png(o.png, emu::scaled(screen_of_state(nes), o.png_scale));
+        published.add(o.png);
         print("screenshot: %s, the state above (the screen drawn the frame after: the game shows a frame's state in "
               "the next); made from your ROM: keep it to yourself\n",
               o.png.c_str());
     }
-    if (!o.wav.empty()) {
-        emu::write_wav(o.wav, pcm, rate);
-        print("sound: %s, %zu samples at %d Hz (%.2f s from power-on: the menus, then the run), 16-bit PCM mono; "
+    if (wav) {
+        wav->finish();
+        print("sound: %s, %llu samples at %d Hz (%.2f s from power-on: the menus, then the run), 16-bit PCM mono; "
               "made from your ROM: keep it to yourself\n",
-              o.wav.c_str(), pcm.size(), rate, static_cast<double>(pcm.size()) / rate);
+              o.wav.c_str(), static_cast<unsigned long long>(wav->samples()), rate,
+              static_cast<double>(wav->samples()) / rate);
     }
+    published.keep();
     return o.soak && (play_lag || crash_pc) ? kExitFailed : kExitDone;
 }
 
@@ -452,13 +497,16 @@ void add_play_command(CLI::App& app) {
                     "patched ROM's checksum; needs --power-on fceux; written whole at the end, or not at all;\n"
                     "at most " + std::to_string(kMaxMovieRunFrames) + " frames");
     sub->add_option("--png", o->png, "screenshot at the end (PNG): the state printed");
-    sub->add_option("--png-every", o->png_every, "with --png, also a screenshot every N frames (OUT-000123.png: frame 123)");
+    sub->add_option("--png-every", o->png_every,
+                    "with --png, also a screenshot every N frames (OUT-000123.png: frame 123; none of them may be\n"
+                    "another output's file)");
     sub->add_option("--png-scale", o->png_scale, "with --png, each of the NES's 256x240 pixels as an NxN square (1-8, default 1)")
         ->check(CLI::Range(1, 8));
     sub->add_option("--wav", o->wav,
                     "write the sound from power-on (menus, then the run) as a 16-bit PCM mono WAV (the APU's\n"
-                    "five channels, the console's mixer and filters; held in memory, 96 KB a second at 48 kHz:\n"
-                    "--frames at most " + std::to_string(emu::kMaxWavFrames) + ", an hour; not with --soak)");
+                    "five channels, the console's mixer and filters; written as it is made, 96 KB a second at\n"
+                    "48 kHz): at most " + std::to_string(emu::kMaxWavFrames) + " frames from power-on, an hour (your input's or\n"
+                    "movie's, the menu walk's and --frames); not with --soak");
     sub->add_option("--sample-rate", o->sample_rate, "sample rate of --wav in Hz (default 48000)")
         ->check(CLI::Range(8000, 192000));
     sub->add_flag("--soak", o->soak,

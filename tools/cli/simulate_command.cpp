@@ -23,6 +23,8 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -95,6 +97,91 @@ struct CartFigures {
     }
 };
 
+// simulate --png-dir's pictures: DIR/game-SEED.png for each seed of the run.
+OutputSeries picture_series(const std::string& dir, const std::vector<uint32_t>& seeds) {
+    std::vector<uint32_t> sorted = seeds;
+    std::sort(sorted.begin(), sorted.end());
+    return OutputSeries{(std::filesystem::path(dir) / "game-").string(), ".png", 0,
+                        [sorted](uint64_t n) { return std::binary_search(sorted.begin(), sorted.end(), n); },
+                        "the picture of game"};
+}
+
+// Every output checked before the games: the files (no two the same, none a picture of the run),
+// the pictures' directory (a directory, or to be made; none of the other outputs) and, in a
+// directory already there, each picture's file.
+void check_simulate_outputs(const SimulateOptions& o, const std::vector<uint32_t>& seeds) {
+    const std::vector<std::filesystem::path> files = {o.json == "-" ? std::string() : o.json, o.csv, o.histogram};
+    if (o.png_dir.empty()) return check_outputs(files);
+    const OutputSeries pictures = picture_series(o.png_dir, seeds);
+    check_outputs(files, pictures);
+    for (const std::filesystem::path& file : files)
+        if (!file.empty() && same_file(file, o.png_dir))
+            throw UsageError("cannot write '" + file.string() + "' and pictures into it: it is --png-dir too; give each output its own");
+    if (std::filesystem::exists(o.png_dir)) {
+        if (!std::filesystem::is_directory(o.png_dir))
+            throw FileError("--png-dir: '" + o.png_dir + "' is not a directory");
+        for (const uint32_t seed : seeds) check_output(pictures.file(seed));
+    }
+}
+
+// The run's files, published together: each written and checked before any replaces its target.
+void write_results(const SimulateOptions& o, const std::vector<GameResult>& results, const SimulationSummary& summary,
+                   const SimulationConfig& config, double elapsed, const std::vector<std::pair<std::string, double>>& extra) {
+    std::optional<OutputFile> json, csv, histogram;
+    if (!o.json.empty() && o.json != "-") {
+        std::ostringstream out;
+        write_summary_json(out, summary, config, o.player, elapsed, extra);
+        json.emplace(o.json).write(out.str());
+    }
+    if (!o.csv.empty()) {
+        std::ostringstream out;
+        write_results_csv(out, results);
+        csv.emplace(o.csv).write(out.str());
+    }
+    if (!o.histogram.empty() && !results.empty()) {
+        const Canvas chart = results_chart(results);
+        histogram.emplace(o.histogram).write(encode_png(chart.width(), chart.height(), chart.rgb()));
+    }
+    commit_together({json ? &*json : nullptr, csv ? &*csv : nullptr, histogram ? &*histogram : nullptr});
+}
+
+void print_summary(const SimulateOptions& o, const SimulationSummary& summary, const CartFigures& cart, double elapsed) {
+    const tools::CartLoopStats& cs = cart.stats;
+    std::cout << summary.games << " games (" << o.player << ", level " << o.level << ", " << o.type
+              << "-Type) in " << fixed(elapsed) << " s: "
+              << fixed(elapsed > 0 ? summary.games * 60.0 / elapsed : 0) << " games/min, "
+              << fixed(elapsed > 0 ? static_cast<double>(summary.total_frames) / elapsed : 0, 0) << " frames/s\n"
+              << "  lines mean " << fixed(summary.lines.mean) << " median " << fixed(summary.lines.median) << " p10 "
+              << fixed(summary.lines.p10) << " p90 " << fixed(summary.lines.p90) << " max "
+              << fixed(summary.lines.max, 0) << "\n"
+              << "  score mean " << fixed(summary.score.mean, 0) << " median " << fixed(summary.score.median, 0)
+              << " max " << fixed(summary.score.max, 0) << "\n"
+              << "  level mean " << fixed(summary.level.mean) << " max " << fixed(summary.level.max, 0)
+              << "; pieces mean " << fixed(summary.pieces.mean) << "\n"
+              << "  top-out rate " << percent(summary.top_out_rate) << ", max-out rate "
+              << percent(summary.max_out_rate) << ", tetris rate " << percent(summary.tetris_rate) << "\n"
+              << "  ended at a lock whose frame may crash the real game (may-crash, MODEL.md \"Time\"): rate "
+              << percent(summary.may_crash_rate) << "\n"
+              << "  lag frames forecast (not stepped, MODEL.md \"Time\"): " << summary.lag_sure << " for sure, "
+              << summary.lag_may << " more that may\n";
+    if (o.player == "cart" && cart.pieces) {
+        std::cout << "  cartridge: " << cart.pieces << " pieces; search not done at the spawn: "
+                  << cs.fallback_plans + cs.finished_plans << ", of which " << cs.finished_plans
+                  << " finished for the preview before the first input (the full search's plan) and "
+                  << cs.fallback_plans
+                  << " given the best placement found so far (unfinished); no plan at the first input frame: "
+                  << cs.late_pieces << " (the piece falls as it spawned); " << cs.redone_searches
+                  << " searches redone (the game not as predicted)\n"
+                  << "  first input after a spawn: frame " << fixed(cs.first_input.mean()) << " on average, "
+                  << cs.first_input.max() << " at most (" << cs.first_input.count()
+                  << " pieces); a game's first piece (its hold): frame " << cs.first_piece_input_max << "\n"
+                  << "  AI task "
+                  << fixed(cs.frames ? static_cast<double>(cs.task_cycles) / static_cast<double>(cs.frames) : 0, 0)
+                  << " cycles a frame on average (" << o.idle << " idle given); longest from the NMI to the task's yield "
+                  << cs.max_overrun << " cycles\n";
+    }
+}
+
 int run_simulate(const SimulateOptions& o) {
     SimulationConfig config;
     if (o.seeds.empty()) {
@@ -131,8 +218,9 @@ int run_simulate(const SimulateOptions& o) {
         throw UsageError("unknown player '" + o.player + "' (ai, cart, drop, movie)");
     }
     // A bad output is refused before the games, not after them.
-    check_outputs({o.json == "-" ? std::string() : o.json, o.csv, o.histogram});
-    if (!o.png_dir.empty()) std::filesystem::create_directories(o.png_dir);
+    check_simulate_outputs(o, config.seeds);
+    PublishedFiles pictures;  // removed again if the run fails before its end
+    if (!o.png_dir.empty()) pictures.make_directory(o.png_dir);
     CartFigures cart;
     std::mutex print_mutex;
     config.on_game_end = [&](const GameResult& r, const GameState& final_state, Player& player) {
@@ -143,9 +231,11 @@ int run_simulate(const SimulateOptions& o) {
                       << r.score << "\n"
                       << render_text(final_state) << "\n";
         }
-        if (!o.png_dir.empty())
-            write_png((std::filesystem::path(o.png_dir) / ("game-" + std::to_string(r.seed) + ".png")).string(),
-                      render_image(final_state, 2));
+        if (!o.png_dir.empty()) {
+            const std::filesystem::path file = picture_series(o.png_dir, {}).file(r.seed);
+            write_png(file.string(), render_image(final_state, 2));
+            pictures.add(file);
+        }
     };
 
     const auto start = std::chrono::steady_clock::now();
@@ -183,54 +273,10 @@ int run_simulate(const SimulateOptions& o) {
                  {"cart_first_input_mean_frames", cs.first_input.mean()},
                  {"cart_first_input_max_frames", double(cs.first_input.max())},
                  {"cart_first_piece_input_max_frames", double(cs.first_piece_input_max)}};
-    if (!o.json.empty() && o.json != "-") {
-        std::ostringstream out;
-        write_summary_json(out, summary, config, o.player, elapsed, extra);
-        write_text_atomically(o.json, out.str());
-    }
-    if (!o.csv.empty()) {
-        std::ostringstream out;
-        write_results_csv(out, results);
-        write_text_atomically(o.csv, out.str());
-    }
-    if (!o.histogram.empty() && !results.empty()) {
-        const Canvas chart = results_chart(results);
-        write_file_atomically(o.histogram, encode_png(chart.width(), chart.height(), chart.rgb()));
-    }
+    write_results(o, results, summary, config, elapsed, extra);
+    pictures.keep();
     if (o.json != "-") {
-        std::cout << summary.games << " games (" << o.player << ", level " << o.level << ", " << o.type
-                  << "-Type) in " << fixed(elapsed) << " s: "
-                  << fixed(elapsed > 0 ? summary.games * 60.0 / elapsed : 0) << " games/min, "
-                  << fixed(elapsed > 0 ? static_cast<double>(summary.total_frames) / elapsed : 0, 0) << " frames/s\n"
-                  << "  lines mean " << fixed(summary.lines.mean) << " median " << fixed(summary.lines.median) << " p10 "
-                  << fixed(summary.lines.p10) << " p90 " << fixed(summary.lines.p90) << " max "
-                  << fixed(summary.lines.max, 0) << "\n"
-                  << "  score mean " << fixed(summary.score.mean, 0) << " median " << fixed(summary.score.median, 0)
-                  << " max " << fixed(summary.score.max, 0) << "\n"
-                  << "  level mean " << fixed(summary.level.mean) << " max " << fixed(summary.level.max, 0)
-                  << "; pieces mean " << fixed(summary.pieces.mean) << "\n"
-                  << "  top-out rate " << percent(summary.top_out_rate) << ", max-out rate "
-                  << percent(summary.max_out_rate) << ", tetris rate " << percent(summary.tetris_rate) << "\n"
-                  << "  ended at a lock whose frame may crash the real game (may-crash, MODEL.md \"Time\"): rate "
-                  << percent(summary.may_crash_rate) << "\n"
-                  << "  lag frames forecast (not stepped, MODEL.md \"Time\"): " << summary.lag_sure << " for sure, "
-                  << summary.lag_may << " more that may\n";
-        if (o.player == "cart" && cart.pieces) {
-            std::cout << "  cartridge: " << cart.pieces << " pieces; search not done at the spawn: "
-                      << cs.fallback_plans + cs.finished_plans << ", of which " << cs.finished_plans
-                      << " finished for the preview before the first input (the full search's plan) and "
-                      << cs.fallback_plans
-                      << " given the best placement found so far (unfinished); no plan at the first input frame: "
-                      << cs.late_pieces << " (the piece falls as it spawned); " << cs.redone_searches
-                      << " searches redone (the game not as predicted)\n"
-                      << "  first input after a spawn: frame " << fixed(cs.first_input.mean()) << " on average, "
-                      << cs.first_input.max() << " at most (" << cs.first_input.count()
-                      << " pieces); a game's first piece (its hold): frame " << cs.first_piece_input_max << "\n"
-                      << "  AI task "
-                      << fixed(cs.frames ? static_cast<double>(cs.task_cycles) / static_cast<double>(cs.frames) : 0, 0)
-                      << " cycles a frame on average (" << o.idle << " idle given); longest from the NMI to the task's yield "
-                      << cs.max_overrun << " cycles\n";
-        }
+        print_summary(o, summary, cart, elapsed);
     } else {
         write_summary_json(std::cout, summary, config, o.player, elapsed, extra);
     }

@@ -85,7 +85,7 @@ int tools::run_tune(int argc, const char* const* argv) {
     std::string fitness_kind = "capped";
     std::string vary;
     uint32_t max_lines = 0;
-    app.add_option("--weights", weights_path, "starting weights")->check(CLI::ExistingFile);
+    app.add_option("--weights", weights_path, "starting weights");
     app.add_option("--protocol", protocol, "19: level-19 start to 230 lines; 29: level-29 start")
         ->check(CLI::IsMember({19, 29}));
     app.add_option("--state", state_path,
@@ -125,8 +125,8 @@ int tools::run_tune(int argc, const char* const* argv) {
             throw UsageError("--fitness is for --protocol 19 (protocol 29's fitness is the mean of the lines)");
         const std::vector<fs::path> weights_only = {weights_path}, inputs = {weights_path, state_path};
         if (same_file(out_path, state_path))
-            throw FileError("--out and --state are the same file ('" + out_path.string() +
-                            "'): the state would overwrite the weights");
+            throw UsageError("--out and --state are the same file ('" + out_path.string() +
+                             "'): the state would overwrite the weights");
         replaces_input(state_path);  // resumed from and written back: the one input updated
         check_output(out_path, inputs);
         check_output(state_path, weights_only);
