@@ -1,6 +1,7 @@
 // The AI's crash rule from level 128 (AI_DESIGN.md "The crash rule"; the model's side: MODEL.md
 // "Time"), in the form the cartridge tests: which locks its search bars, and the preview each lock
-// is made with (Select, a press of the player's own, on the piece's first input frame).
+// is made with (Select, a press of the player's own, on a frame of the piece without other
+// buttons: by its level, and for a clear by its class).
 #pragma once
 
 #include "ai-reference/model/frame_time.hpp"
