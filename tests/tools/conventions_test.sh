@@ -6,21 +6,12 @@
 # stderr (it said nothing, exit 1); a refused allocation is "out of memory" on that line.
 #   conventions_test.sh BIN_DIR
 set -u
+. "$(dirname "$0")/expect_lib.sh"  # expect CODE WORDS COMMAND...
 bin=$1
 work=$(mktemp -d "${TMPDIR:-/tmp}/nestris-conventions.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 fail=0
-expect() {  # expect CODE WORDS COMMAND...: the exit code, and WORDS on its one error line
-  code=$1; words=$2; shift 2
-  timeout 60 "$@" >out 2>err
-  got=$?
-  if [ "$got" != "$code" ] || ! grep -q -- "$words" err || [ "$(grep -vc '^Run with --help' err)" != 1 ]; then
-    echo "FAIL: $* -> exit $got (want $code, '$words'):"; cat err; fail=1
-  else
-    echo "ok   $* -> exit $got: $(cat err)"
-  fi
-}
 mkdir adir
 printf 'not a ROM\n' >rom.nes
 # 1. A missing file or a directory as input: exit 1, the command's error line.

@@ -10,21 +10,12 @@
 #     one of them is two outputs on one file (exit 2), one the run does not write is not.
 #   outputs_together_test.sh BIN_DIR
 set -u
+. "$(dirname "$0")/expect_lib.sh"  # expect CODE WORDS COMMAND...
 bin=$1
 work=$(mktemp -d "${TMPDIR:-/tmp}/nestris-outputs.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 fail=0
-expect() {  # expect CODE WORDS COMMAND...: the exit code, and WORDS on its one error line
-  code=$1; words=$2; shift 2
-  timeout 60 "$@" >out 2>err
-  got=$?
-  if [ "$got" != "$code" ] || ! grep -q -- "$words" err || [ "$(grep -vc '^Run with --help' err)" != 1 ]; then
-    echo "FAIL: $* -> exit $got (want $code, '$words'):"; cat err; fail=1
-  else
-    echo "ok   $* -> exit $got: $(cat err)"
-  fi
-}
 gone() {  # gone FILE...: none of them there
   for f in "$@"; do
     if [ -e "$f" ]; then echo "FAIL: $f was left behind"; fail=1; fi
