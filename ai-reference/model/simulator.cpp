@@ -28,6 +28,14 @@ std::string to_string(GameEnd end) {
     return "unknown";
 }
 
+// The lines an A-Type game has made: every line it cleared. The game's counter (lines_count)
+// keeps its hundreds in a byte and wraps to 0 at 25 600, which the longest AI games pass.
+uint32_t lines_cleared(const GameResult& r) {
+    uint32_t lines = 0;
+    for (unsigned k = 0; k < 4; ++k) lines += (k + 1u) * r.clears[k];
+    return lines;
+}
+
 GameResult play_game(const SimulationConfig& config, uint32_t seed) {
     if (!config.make_player) throw std::invalid_argument("simulation without a player");
     GameResult r;
@@ -75,7 +83,7 @@ GameResult play_game(const SimulationConfig& config, uint32_t seed) {
         if (before == tetris::PLAY_STATE_SPAWN && s.playState == tetris::PLAY_STATE_ACTIVE) ++r.pieces;
         if (score_value(s) >= kMaxScore) r.maxed_out = true;
     }
-    r.lines = lines_count(s);
+    r.lines = config.game_type == 0 ? lines_cleared(r) : lines_count(s);
     r.score = score_value(s);
     r.level = s.levelNumber;
     if (config.on_game_end) config.on_game_end(r, s, *player);

@@ -45,7 +45,7 @@ std::string to_string(GameEnd end);
 
 struct GameResult {
     uint32_t seed = 0;
-    uint32_t lines = 0;
+    uint32_t lines = 0;  // A-Type: every line cleared (lines_cleared), B-Type: the counter
     uint32_t score = 0;
     uint32_t start_level = 0;
     uint32_t level = 0;  // level reached
@@ -58,6 +58,9 @@ struct GameResult {
     // that may (the simulation does not step lag frames: MODEL.md "Time").
     uint64_t lag_sure = 0, lag_may = 0;
 };
+
+// Every line a game cleared (the game's own counter wraps at 25 600).
+uint32_t lines_cleared(const GameResult& r);
 
 // Runs one game to its end.
 GameResult play_game(const SimulationConfig& config, uint32_t seed);

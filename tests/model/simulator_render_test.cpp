@@ -58,6 +58,13 @@ TEST_CASE("simulator: limits, line counting and the summary") {
         CHECK(r.frames == 100);
         CHECK(r.end == GameEnd::FrameLimit);
     }
+    // An A-Type game's lines are the lines it cleared (the game's counter wraps at 25 600).
+    GameResult wrapped;
+    wrapped.clears = {18009, 2333, 326, 529};  // 25 769 lines: the counter would show 169
+    CHECK(lines_cleared(wrapped) == 25'769);
+    SimulationConfig ai = drop_games(3);
+    ai.max_lines = 12;
+    for (const GameResult& g : simulate(ai)) CHECK(g.lines == lines_cleared(g));
     // The summary, from results made up by hand.
     GameResult r;
     r.lines = 10;
