@@ -121,18 +121,24 @@ TEST_CASE("cartridge search equals the reference at the soft drop's level (clear
     // The rule was at work: clears that would not fall long enough with Down held to make the
     // points.
     std::mt19937 rng(31);
-    int late_clears = 0, clears_kept = 0;
+    int late_clears = 0, late_barred = 0, clears_kept = 0;
     for (int i = 0; i < 400; ++i) {
         const ai::SearchInput in = test::soft_drop_input(rng);
         ai::for_each_reachable(in.board, in.piece_type, ai::Gravity{ai::frames_per_drop(in.level.level), false},
                                [&](const ai::Target& t) {
                                    const ai::Placed p = ai::place(in.board, t);
                                    if (p.topped_out || ai::top_row(t) < ai::kHighRows || !p.lines) return;
-                                   late_clears += !ai::soft_drop_in_time(t.x, t.landing_y);
-                                   clears_kept += ai::soft_drop_in_time(t.x, t.landing_y);
+                                   const bool late = !ai::soft_drop_in_time(t.x, t.landing_y);
+                                   late_clears += late;
+                                   late_barred += late && ai::lock_barred(in.level.level, p.lines, in.level.lines_lo,
+                                                                          t.x, t.landing_y);
+                                   clears_kept += !late;
                                });
     }
-    INFO(late_clears << " clears too high for the points, " << clears_kept << " low enough");
-    CHECK(late_clears >= 50);
+    // Too high for the points, a clear is barred only where its class needs them: both kinds.
+    INFO(late_clears << " clears too high for the points (" << late_barred << " barred), " << clears_kept
+                     << " low enough");
+    CHECK(late_barred >= 25);
+    CHECK(late_clears - late_barred >= 25);
     CHECK(clears_kept >= 50);
 }
