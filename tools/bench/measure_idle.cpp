@@ -16,6 +16,7 @@
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "patcher/cart_image.hpp"
+#include "tools/harness/game_driver.hpp"
 #include "tools/harness/game_harness.hpp"
 #include "tools/cli/command_line.hpp"
 #include "emu-test/input.hpp"

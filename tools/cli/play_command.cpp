@@ -7,6 +7,7 @@
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "tools/harness/coach_run.hpp"
+#include "tools/harness/game_driver.hpp"
 #include "tools/harness/game_harness.hpp"
 #include "generated/hooks_map.hpp"
 #include "ai-reference/ai/ai_player.hpp"
