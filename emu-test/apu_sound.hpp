@@ -35,6 +35,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace nestris::emu {
@@ -172,5 +173,20 @@ private:
 // The noise channel's periods in CPU cycles (NTSC), indexed by $400E bits 0-3.
 inline constexpr std::array<uint16_t, 16> kNoisePeriods = {4,   8,   16,  32,  64,  96,   128,  160,
                                                            202, 254, 380, 508, 762, 1016, 2034, 4068};
+
+
+// A machine's synthesizer, which a copy of the machine does not take along: the copy is silent
+// (the sound is an output, like a speaker, not part of the machine).
+struct SoundSlot {
+    std::unique_ptr<ApuSound> p;
+    SoundSlot() = default;
+    SoundSlot(const SoundSlot&) {}
+    SoundSlot(SoundSlot&&) = default;
+    SoundSlot& operator=(const SoundSlot&) {
+        p.reset();
+        return *this;
+    }
+    SoundSlot& operator=(SoundSlot&&) = default;
+};
 
 }  // namespace nestris::emu

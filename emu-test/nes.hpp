@@ -1,42 +1,17 @@
 // The NES: CPU, 2 KiB RAM, PPU, APU (a timer; sound on request, apu_sound.hpp), MMC1
 // cartridge, controller 1; frame-accurate, headless.
 //
-// CPU memory map: $0000-$1FFF RAM (2 KiB, mirrored), $2000-$3FFF PPU registers (mirrored
-// every 8), $4000-$4013/$4015/$4017 APU (frame counter, frame IRQ, length counters, DMC; sound if enabled),
-// $4014 OAM DMA, $4016 controller 1 (strobe/serial), $4017 reads: controller 2 (nothing
-// connected), $6000-$7FFF PRG-RAM as the header declares it (Cartridge::prg_ram_size: up to
-// 8 KiB, a smaller size mirrored; always 8 KiB on NROM), while MMC1 enables it (MMC1B: PRG
-// register bit 4 set disables it), $8000-$FFFF PRG ROM via MMC1 (fixed on NROM). $4015 reads the
-// APU status (bit 5 open bus: 0); the write-only APU registers, unmapped space and $6000-$7FFF
-// without (enabled) PRG-RAM read the open-bus approximation "high byte of the address", and
-// writes there do nothing.
-//
-// Code in PRG-RAM: NesState records which PRG-RAM bytes were written since power-on (the
-// trainer's count as written); when the CPU is about to fetch an opcode from $6000-$7FFF at a
-// byte never written, it does not, and the run stops with RunStatus::UnwrittenCode at that PC
-// (stop_message: "the CPU ran code at $6123 in PRG-RAM that was never written"). The check is
-// at the opcode fetch, after any interrupt entry; operand bytes and data are not checked.
-//
-// OAM DMA ($4014) copies 256 bytes and halts the CPU 513 cycles, 514 when the write cycle
-// ended on an odd CPU cycle count; an interrupt arriving during it waits for the instruction
-// after it. Indexed instructions make their dummy read of the address before the carry (where
-// it matters: PPU and I/O registers, $4015 included).
-//
-// Interrupts: NMI from the PPU, IRQ from the APU's frame counter (a level: the flag stays until
-// $4015 is read or $4017 inhibits it) and from the DMC at a sample's end. Each byte the DMC
-// fetches halts the CPU 4 cycles. The CPU polls at the end of an instruction's
-// next-to-last cycle (a taken branch within its page: one cycle earlier); CLI/SEI/PLP act one
-// instruction late, RTI at once; an NMI by the 4th cycle of a BRK or IRQ sequence takes its
-// vector over; a handler's first instruction always runs. The APU runs lazily: its next frame
-// IRQ is one of the run loop's events, like the PPU's, and registers bring it up to date.
+// What the machine models and how closely (the memory map and what its reads return, PRG-RAM and
+// the code run from it, OAM DMA, the interrupts' timing, the APU's) is said once, in
+// emu-test/README.md ("The NES machine", "PRG-RAM"), not here as well.
 //
 // Frames: a frame ends when the PPU starts vertical blank (line 241 dot 1). run_frame() stops
 // right there, with the NMI (if enabled) pending, so: buttons set before run_frame() are what
 // the NMI handler of that frame's vblank reads next, and a screenshot taken between frames
 // shows the picture that was just displayed.
 //
-// State: everything that changes is in NesState, a plain value: snapshot() copies it,
-// restore() puts it back, == compares two machines. The cartridge is shared and immutable.
+// State: everything that changes is in NesState (nes_state.hpp), a plain value: snapshot() copies
+// it, restore() puts it back, == compares two machines. The cartridge is shared and immutable.
 #pragma once
 
 #include "emu-test/apu.hpp"
@@ -45,11 +20,10 @@
 #include "emu-test/controller.hpp"
 #include "emu-test/cpu.hpp"
 #include "emu-test/flat_machine.hpp"  // RunStatus
-#include "emu-test/mmc1.hpp"
+#include "emu-test/nes_state.hpp"
 #include "emu-test/ppu.hpp"
 
 #include <array>
-#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -60,47 +34,6 @@
 #include <vector>
 
 namespace nestris::emu {
-
-struct NesState {
-    Cpu6502 cpu;
-    Ppu ppu;
-    Apu apu;
-    Mmc1 mmc1;
-    Controller pad1;
-    std::array<uint8_t, 0x800> ram{};
-    std::array<uint8_t, 0x2000> prg_ram{};  // the first Cartridge::prg_ram_size bytes are used
-    // The PRG-RAM bytes written since power-on (by the CPU, or loaded from the trainer): the CPU
-    // is stopped before it runs an opcode from any other (RunStatus::UnwrittenCode).
-    std::bitset<0x2000> prg_ram_written;
-    std::vector<uint8_t> chr_ram;  // 8 KiB when the cartridge has no CHR ROM
-    // Derived from mmc1 on every register write (byte offsets into PRG/CHR; whether $6000-$7FFF
-    // is PRG-RAM now: the cartridge has some and MMC1 enables it, or NROM).
-    uint32_t prg_offset[2] = {0, 0};
-    uint32_t chr_offset[2] = {0, 0};
-    bool prg_ram_on = false;
-    bool mmc1_skip_write = false;  // the write after a read-modify-write's dummy write
-    // Lag-frame bookkeeping (see Nes::watch_main_loop).
-    bool watch_hit = false;
-    uint64_t lag_frames = 0;
-    uint64_t watched_frames = 0;
-
-    bool operator==(const NesState&) const = default;
-};
-
-// How the machine comes out of power-on (and of the reset button).
-//   Hardware: what the console does, as far as reproducible: RAM zeroed; the PPU at the top of
-//     the picture (CPU cycle 0 = line 0 dot 0), so the first vblank flag comes 241 lines after
-//     power (~27 394 CPU cycles; nesdev measures ~27 384); 7-cycle reset sequence.
-//   Fceux: what FCEUX 2.6 (its default, old PPU) does, so a .fm2 movie from power-on replays
-//     identically: RAM $00 $00 $00 $00 $FF $FF $FF $FF repeated; the first instruction at line
-//     240 dot 0, i.e. at the start of FCEUX's frame, which runs line 240 to line 239; the first
-//     two frames "dead" (no vblank flag, no NMI: FCEUX's ppudead), so the first vblank flag is
-//     set 525 lines (59 675 CPU cycles) after power, two frames later than on hardware; a reset
-//     takes no cycles and leaves S alone, sets P to I only, clears the PPU's registers, v and t,
-//     and makes the next two frames dead again; odd frames one dot shorter with rendering on or
-//     off; no $2002/vblank race; the NMI 12 dots after the flag; a taken branch does not delay
-//     an interrupt. See emu-test/README.md.
-enum class PowerOn { Hardware, Fceux };
 
 class Nes {
 public:
@@ -284,19 +217,7 @@ private:
     std::vector<PpuWrite> ppu_log_;
     std::function<void(const Nes&)> hook_;
     uint64_t run_target_ = 0;  // the run loop's next stop: the nearest PPU/APU event or the limit
-    // Sound on (see enable_sound): told of everything the APU does. A copy of the machine is
-    // silent (the sound is an output, like a speaker, not part of the machine).
-    struct SoundSlot {
-        std::unique_ptr<ApuSound> p;
-        SoundSlot() = default;
-        SoundSlot(const SoundSlot&) {}
-        SoundSlot(SoundSlot&&) = default;
-        SoundSlot& operator=(const SoundSlot&) {
-            p.reset();
-            return *this;
-        }
-        SoundSlot& operator=(SoundSlot&&) = default;
-    } sound_;
+    SoundSlot sound_;  // on (see enable_sound): told of everything the APU does
     ApuSound* sound_out();  // the synthesizer, its reader set to this machine; nullptr if off
 
     void update_banks();

@@ -4,7 +4,9 @@
 'use strict';
 
 const NES_FRAME_MS = 1000 / 60.0988;  // NTSC: 60.0988 frames a second
-const BUTTON = { A: 0x01, B: 0x02, Select: 0x04, Start: 0x08, Up: 0x10, Down: 0x20, Left: 0x40, Right: 0x80 };
+// The controller's bit of each button, from the WebAssembly module (emu-test/controller.hpp, the
+// one source) once start() has loaded it; until then no button has a bit, and no console runs.
+let BUTTON = {};
 const BUTTON_ORDER = ['Up', 'Down', 'Left', 'Right', 'A', 'B', 'Select', 'Start'];
 // The default keys; the player may remap them (kept in localStorage under KEYMAP_STORE).
 const DEFAULT_KEYMAP = { Up: ['ArrowUp'], Down: ['ArrowDown'], Left: ['ArrowLeft'], Right: ['ArrowRight'],
@@ -18,14 +20,12 @@ const MUTE_STORE = 'nestris-ai.mute';
 // coach's (A and B pressed together, since B alone goes back on the level menu, then B held, then
 // Start with it).
 const CHORDS = {
-  Chord: [BUTTON.Select, BUTTON.Select, BUTTON.Select, BUTTON.Select | BUTTON.Start],
-  Coach: [BUTTON.A | BUTTON.B, BUTTON.A | BUTTON.B, BUTTON.A | BUTTON.B, BUTTON.B, BUTTON.B, BUTTON.B,
-          BUTTON.B | BUTTON.Start],
+  Chord: [['Select'], ['Select'], ['Select'], ['Select', 'Start']],
+  Coach: [['A', 'B'], ['A', 'B'], ['A', 'B'], ['B'], ['B'], ['B'], ['B', 'Start']],
 };
 const CHORD_KEYS = { KeyC: 'Coach' };
 // Gamepad API standard layout: 0 bottom, 1 right, 8 back, 9 start, 12-15 d-pad.
-const PAD = [[1, BUTTON.A], [0, BUTTON.B], [8, BUTTON.Select], [9, BUTTON.Start],
-             [12, BUTTON.Up], [13, BUTTON.Down], [14, BUTTON.Left], [15, BUTTON.Right]];
+const PAD = [[1, 'A'], [0, 'B'], [8, 'Select'], [9, 'Start'], [12, 'Up'], [13, 'Down'], [14, 'Left'], [15, 'Right']];
 
 // ?step: no real-time loop; frames run only when asked (window.nestris.runFrames), for tests.
 const STEP_MODE = new URLSearchParams(location.search).has('step');
@@ -88,6 +88,7 @@ async function fetchBytes(url) {
 
 async function start() {
   state.module = await NestrisModule();
+  BUTTON = state.module.buttons();
   state.patcher = new state.module.Patcher();
   const loaded = JSON.parse(state.patcher.loadPatch(await fetchBytes('nestris-ai.ips')));
   if (loaded.error) throw new Error(`nestris-ai.ips: ${loaded.error}`);
@@ -253,7 +254,7 @@ function padButtons() {
   let buttons = 0;
   for (const pad of (navigator.getGamepads ? navigator.getGamepads() : [])) {
     if (!pad) continue;
-    for (const [index, bit] of PAD) if (pad.buttons[index] && pad.buttons[index].pressed) buttons |= bit;
+    for (const [index, name] of PAD) if (pad.buttons[index] && pad.buttons[index].pressed) buttons |= BUTTON[name];
     const [x = 0, y = 0] = pad.axes;
     if (x < -0.5) buttons |= BUTTON.Left;
     if (x > 0.5) buttons |= BUTTON.Right;
@@ -267,7 +268,7 @@ function buttonsNow() {
   let buttons = state.keys | state.touch | padButtons();
   if (state.chord >= 0) {
     const frames = CHORDS[state.chordName];
-    buttons |= frames[Math.min(state.chord, frames.length - 1)];
+    for (const name of frames[Math.min(state.chord, frames.length - 1)]) buttons |= BUTTON[name];
     state.chord += 1;
   }
   return buttons;

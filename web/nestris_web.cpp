@@ -5,6 +5,7 @@
 #include "patcher/bps.hpp"
 #include "base/checksums.hpp"
 #include "patcher/ips.hpp"
+#include "emu-test/controller.hpp"
 #include "emu-test/nes.hpp"
 #include "patcher/patch.hpp"
 #include "patcher/patch_files.hpp"
@@ -287,10 +288,27 @@ private:
     std::vector<float> samples_;
 };
 
+// The controller's bit of each button, by the name the page gives it: the page's keys, touch
+// controls, gamepads and chords read them here, so that controller.hpp stays their one source.
+emscripten::val buttons() {
+    namespace button = emu::button;
+    emscripten::val bits = emscripten::val::object();
+    bits.set("A", button::A);
+    bits.set("B", button::B);
+    bits.set("Select", button::Select);
+    bits.set("Start", button::Start);
+    bits.set("Up", button::Up);
+    bits.set("Down", button::Down);
+    bits.set("Left", button::Left);
+    bits.set("Right", button::Right);
+    return bits;
+}
+
 }  // namespace nestris::web
 
 EMSCRIPTEN_BINDINGS(nestris) {
     using namespace nestris::web;
+    emscripten::function("buttons", &buttons);
     emscripten::class_<Patcher>("Patcher")
         .constructor<>()
         .function("loadPatch", &Patcher::load_patch)

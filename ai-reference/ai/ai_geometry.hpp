@@ -3,6 +3,8 @@
 // presses in the search order of AI_DESIGN.md (none, A, A+A, B).
 #pragma once
 
+#include "ai-reference/model/pieces.hpp"
+
 #include <array>
 #include <cstdint>
 
@@ -27,8 +29,8 @@ struct TypeRotations {
     std::array<RotationChoice, 4> choice{};
 };
 
-inline constexpr int kPieceTypes = 7;
-inline constexpr int kOrientations = 19;
+inline constexpr int kPieceTypes = kPieceTypeCount;  // the model's (pieces.hpp)
+inline constexpr int kOrientations = kOrientationCount;
 
 const Shape& shape(uint8_t orientation);
 const TypeRotations& rotations(uint8_t piece_type);

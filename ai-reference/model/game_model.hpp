@@ -24,6 +24,7 @@
 #pragma once
 
 #include "ai-reference/model/pieces.hpp"
+#include "generated/tetris_map.hpp"
 
 #include <array>
 #include <cstddef>
@@ -44,8 +45,8 @@ enum class GameStatus : uint8_t {
 };
 std::string to_string(GameStatus status);
 
-inline constexpr int kPlayfieldWidth = 10;
-inline constexpr int kPlayfieldHeight = 20;
+inline constexpr int kPlayfieldWidth = tetris::PLAYFIELD_COLUMNS;  // asm/tetris.inc
+inline constexpr int kPlayfieldHeight = tetris::PLAYFIELD_ROWS;
 // The game's playfield page ($0400-$04FF): rows 0-19 at index 10*row + column, then bytes the
 // game never shows but does read: the two hidden rows above row 0 are at 236-245 (row -2) and
 // 246-255 (row -1), because the game computes cell indices in 8 bits.

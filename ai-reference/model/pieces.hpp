@@ -70,7 +70,7 @@ inline constexpr std::array<std::array<Cell, 4>, kOrientationCount> kOrientation
 }};
 
 // Background tiles the game writes into the playfield.
-inline constexpr uint8_t kTileEmpty = 0xEF;
+inline constexpr uint8_t kTileEmpty = tetris::EMPTY_TILE;
 inline constexpr uint8_t kTileBlockA = 0x7B;  // T, O, I: white block, colour 1 outline
 inline constexpr uint8_t kTileBlockB = 0x7C;  // Z, L: colour 2
 inline constexpr uint8_t kTileBlockC = 0x7D;  // J, S: colour 3

@@ -1,10 +1,12 @@
 // The AI's games on the real ROM (TETRIS_ROM; skipped without) are the cartridge-in-the-loop
 // games: from the first frame of play, the game model with the shipped AI bytes in the loop,
 // given each frame the idle time the real game left the AI, holds the real game's state at every
-// frame boundary, pieces, board, score and all (game_harness.hpp, compare_ai_game_with_loop).
+// frame boundary, pieces, board, score and all (ai_game_loop.hpp, compare_ai_game_with_loop).
 // The search's timing is part of the game (a piece that spawns before its search is done gets
 // the best placement found so far), so the loop gets the real idle time, not a constant.
 #include "tests/game/game_support.hpp"
+#include "tools/harness/ai_game_loop.hpp"
+#include "tools/harness/model_start.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,6 +3,8 @@
 // menus, the demo, A-Type and B-Type games at many levels with line clears, level-ups, pauses,
 // resets, top-outs and curtains, high-score entry, endings), by the driver of tools/game_harness.
 #include "tests/game/game_support.hpp"
+#include "tools/harness/game_driver.hpp"
+#include "tools/harness/model_start.hpp"
 #include "tools/harness/fidelity.hpp"
 #include "generated/tetris_map.hpp"
 #include "ai-reference/model/random_movie.hpp"

@@ -6,6 +6,7 @@
 // the RNG, how AI games start, pause and end. (That the AI's play is the cartridge-in-the-loop's:
 // ai_game_loop_test.cpp.)
 #include "tests/game/game_support.hpp"
+#include "tools/harness/game_driver.hpp"
 #include "generated/tetris_map.hpp"
 
 #include "emu-test/image.hpp"

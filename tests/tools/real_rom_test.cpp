@@ -72,6 +72,14 @@ void write_plain(const fs::path& p, const std::vector<uint8_t>& bytes) {
     o.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
+// `play` as a player runs it: on the user's ROM saved as a file of theirs (tetris.nes in `dir`),
+// with `options` after its path.
+CliResult play_rom(const ScratchDir& dir, const std::vector<uint8_t>& rom, std::vector<std::string> options) {
+    write_plain(dir / "tetris.nes", rom);
+    options.insert(options.begin(), {"play", (dir / "tetris.nes").string()});
+    return run_commands(add_play_command, options);
+}
+
 }  // namespace
 
 TEST_CASE("real game: Tetris (USA) is identified, with or without its header") {
@@ -169,16 +177,14 @@ TEST_CASE("real game: play's summary says in plain words what ran, and counts AI
     const auto rom = tetris_rom_or_skip();
     if (!rom) return;
     ScratchDir dir("real_play");
-    write_plain(dir / "tetris.nes", *rom);
-    const CliResult r = run_commands(add_play_command, {"play", (dir / "tetris.nes").string(), "--frames", "1200"});
+    const CliResult r = play_rom(dir, *rom, {"--frames", "1200"});
     INFO(r.out << r.err);
     REQUIRE(r.code == 0);
     CHECK_THAT(r.out, Contains("at the end: a game, the AI playing, level 19"));
     CHECK_THAT(r.out, Contains("frames in which the game's main loop did not run:") && Contains("the game's own"));
     CHECK_THAT(r.out, Contains("0 lag frames in them"));
     CHECK(r.err.empty());  // a short run: no progress
-    const CliResult b = run_commands(add_play_command, {"play", (dir / "tetris.nes").string(), "--b-type", "--level", "9",
-                                                        "--height", "0", "--frames", "600"});
+    const CliResult b = play_rom(dir, *rom, {"--b-type", "--level", "9", "--height", "0", "--frames", "600"});
     REQUIRE(b.code == 0);
     CHECK_THAT(b.out, Contains("lines left"));
 }
@@ -187,10 +193,9 @@ TEST_CASE("real game: a long play run reports its progress on stderr, a line a t
     const auto rom = tetris_rom_or_skip();
     if (!rom) return;
     ScratchDir dir("real_play_progress");
-    write_plain(dir / "tetris.nes", *rom);
     // 18 000 frames (5 minutes of the game, some 3 s here): the shortest run that reports. Its
     // stderr here is a string, not a terminal: lines.
-    const CliResult r = run_commands(add_play_command, {"play", (dir / "tetris.nes").string(), "--frames", "18000"});
+    const CliResult r = play_rom(dir, *rom, {"--frames", "18000"});
     INFO(r.out << r.err);
     REQUIRE(r.code == 0);
     CHECK_THAT(r.err, StartsWith("nestris-ai play: 1800/18000 frames, ") && Contains(" left\n") &&
@@ -238,9 +243,7 @@ TEST_CASE("real game: play's screenshot shows the state it prints (the game draw
 
     // --png-every names its files.
     ScratchDir dir("real_play_png");
-    write_plain(dir / "tetris.nes", *rom);
-    const CliResult r = run_commands(add_play_command, {"play", (dir / "tetris.nes").string(), "--frames", "120",
-                                                        "--png", (dir / "g.png").string(), "--png-every", "60"});
+    const CliResult r = play_rom(dir, *rom, {"--frames", "120", "--png", (dir / "g.png").string(), "--png-every", "60"});
     INFO(r.out << r.err);
     REQUIRE(r.code == 0);
     CHECK_THAT(r.out, Contains("2 files, " + (dir / "g-000060.png").string() + " to " + (dir / "g-000120.png").string()));
@@ -276,12 +279,10 @@ TEST_CASE("real game: play --movie: an FCEUX movie of the original game plays th
     const auto rom = tetris_rom_or_skip();
     if (!rom) return;
     ScratchDir dir("real_play_movie");
-    write_plain(dir / "tetris.nes", *rom);
     // The movie is a human game (menus, an A-Type game from level 5, to top-out); FCEUX 2.6.5 ends
     // it with 15 lines and 4 475 points on the original (tests/fixtures/fceux, emu-test/README.md).
     const std::string movie = (fs::path(NESTRIS_SOURCE_DIR) / "tests/fixtures/fceux/tetris_game.fm2").string();
-    const CliResult r = run_commands(add_play_command, {"play", (dir / "tetris.nes").string(), "--movie", movie,
-                                                        "--power-on", "fceux", "--frames", "1"});
+    const CliResult r = play_rom(dir, *rom, {"--movie", movie, "--power-on", "fceux", "--frames", "1"});
     INFO(r.out << r.err);
     REQUIRE(r.code == 0);
     CHECK_THAT(r.out, Contains("romChecksum matches this ROM"));

@@ -223,151 +223,177 @@ void print_budget(const LoopTally& lt, uint32_t game_work, bool timed_steps) {
                     static_cast<unsigned long long>(lt.cart.first_piece_input_max));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    CLI::App app{"Run the shipped cartridge AI on the decisions of real games and on random positions:\n"
-                 "equivalence with the reference and CPU cycles per search.", "bench-cart"};
+struct BenchOptions {
     int games = 4, positions = 0;
     uint32_t frames = 20000, first_seed = 1;
     int level = 19;
     uint32_t idle = 18700;
     unsigned threads = worker_threads();
-    app.add_option("--games", games, "games played by the reference AI")->check(CLI::Range(0, 100000));
-    app.add_option("--frames", frames, "frames per game at most");
-    app.add_option("--level", level, "start level")->check(CLI::Range(0, 255));
-    app.add_option("--positions", positions, "random positions")->check(CLI::Range(0, 100000000));
-    app.add_option("--first-seed", first_seed, "seed of the first game, and of the random positions (each thread draws from its own generator, seeded from it)");
-    app.add_option("--threads", threads, "worker threads")->check(CLI::Range(1, 256));
-    app.add_option("--idle", idle, "idle CPU cycles per frame the game leaves the AI (18 700: the real game's mean in AI games)")->capture_default_str();
     int loop_games = 0;
     uint32_t loop_idle = 60000, loop_lines = 230, game_work = 15900;
     bool time_steps = false;
-    app.add_option("--loop-games", loop_games, "whole games of the cartridge in the loop, beside the reference's")
+    bool profile = false, profile_labels = false;
+};
+
+void add_bench_options(CLI::App& app, BenchOptions& o) {
+    app.add_option("--games", o.games, "games played by the reference AI")->check(CLI::Range(0, 100000));
+    app.add_option("--frames", o.frames, "frames per game at most");
+    app.add_option("--level", o.level, "start level")->check(CLI::Range(0, 255));
+    app.add_option("--positions", o.positions, "random positions")->check(CLI::Range(0, 100000000));
+    app.add_option("--first-seed", o.first_seed, "seed of the first game, and of the random positions (each thread draws from its own generator, seeded from it)");
+    app.add_option("--threads", o.threads, "worker threads")->check(CLI::Range(1, 256));
+    app.add_option("--idle", o.idle, "idle CPU cycles per frame the game leaves the AI (18 700: the real game's mean in AI games)")->capture_default_str();
+    app.add_option("--loop-games", o.loop_games, "whole games of the cartridge in the loop, beside the reference's")
         ->check(CLI::Range(0, 1000000));
-    app.add_option("--loop-idle", loop_idle,
+    app.add_option("--loop-idle", o.loop_idle,
                    "idle cycles per frame in the loop games (identical games need every search done in time: "
                    "more than the real game's frame holds, 29 780 cycles, is a model's time)")
         ->check(CLI::Range(2000, 200000));
-    app.add_option("--loop-lines", loop_lines, "end a loop game at this many lines");
-    app.add_flag("--time-steps", time_steps, "time every step of the task in the loop games (slower)");
-    app.add_option("--game-work", game_work, "the game's own work in its busiest frame, cycles (measure-idle)");
-    bool profile = false, profile_labels = false;
-    app.add_flag("--profile", profile, "--games: cycles per routine of the searches (one thread, slower)");
-    app.add_flag("--profile-labels", profile_labels, "--profile by every label, local ones too");
+    app.add_option("--loop-lines", o.loop_lines, "end a loop game at this many lines");
+    app.add_flag("--time-steps", o.time_steps, "time every step of the task in the loop games (slower)");
+    app.add_option("--game-work", o.game_work, "the game's own work in its busiest frame, cycles (measure-idle)");
+    app.add_flag("--profile", o.profile, "--games: cycles per routine of the searches (one thread, slower)");
+    app.add_flag("--profile-labels", o.profile_labels, "--profile by every label, local ones too");
+}
+
+// --loop-games: whole games of the cartridge in the loop beside the reference's. Are they all
+// identical?
+bool run_loop_games(const BenchOptions& o) {
+    const auto l0 = std::chrono::steady_clock::now();
+    std::vector<LoopTally> tallies(o.threads);
+    tools::CartLoopOptions options;
+    options.idle_cycles = o.loop_idle;
+    options.measure_steps = o.time_steps;
+    PoolProgress progress("bench-cart", static_cast<std::size_t>(o.loop_games), "loop games");
+    parallel_for(static_cast<std::size_t>(o.loop_games), o.threads, [&](std::size_t g, unsigned worker) {
+        loop_game(o.first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(o.level), o.loop_lines, o.frames * 10, options,
+                  tallies[worker]);
+    }, progress.options());
+    progress.finish();
+    LoopTally lt;
+    for (const LoopTally& t : tallies) lt.merge(t);
+    std::sort(lt.divergences.begin(), lt.divergences.end());
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - l0).count();
+    std::printf("cartridge in the loop: %llu games from level %d (to %u lines or the top-out), %u idle cycles a frame, "
+                "%.1f s\n",
+                static_cast<unsigned long long>(lt.games), o.level, o.loop_lines, o.loop_idle, secs);
+    std::printf("identical to the reference's games, frame by frame: %llu of %llu (%llu frames)\n",
+                static_cast<unsigned long long>(lt.identical), static_cast<unsigned long long>(lt.games),
+                static_cast<unsigned long long>(lt.frames));
+    for (std::size_t i = 0; i < lt.divergences.size() && i < 10; ++i) std::printf("  %s\n", lt.divergences[i].c_str());
+    std::printf("pieces whose search was not done at their spawn: finished for the preview before the first input "
+                "%llu, given the best so far %llu; with no plan at their first input frame: %llu; searches redone: %llu\n",
+                static_cast<unsigned long long>(lt.cart.finished_plans),
+                static_cast<unsigned long long>(lt.cart.fallback_plans),
+                static_cast<unsigned long long>(lt.cart.late_pieces),
+                static_cast<unsigned long long>(lt.cart.redone_searches));
+    print_budget(lt, o.game_work, o.time_steps);
+    return lt.identical == lt.games;
+}
+
+// A random position, the same mix as tests/cart_ai/positions.hpp, drawn here for the benchmark.
+ai::SearchInput random_position(std::mt19937& rng) {
+    ai::SearchInput in;
+    in.board = ai::Board{};
+    const int kind = static_cast<int>(rng() % 6);
+    if (kind) {
+        std::uniform_int_distribution<int> height(0, kind == 4 ? 19 : (kind == 3 ? 8 : 15));
+        for (int c = 0; c < ai::kColumns; ++c) {
+            const int h = height(rng);
+            for (int r = ai::kRows - h; r < ai::kRows; ++r)
+                if (!(kind >= 2 && rng() % (kind == 5 ? 3 : 7) == 0 && r != ai::kRows - h))
+                    in.board.rows[r] |= static_cast<uint16_t>(1u << c);
+        }
+        for (int r = 0; r < ai::kRows; ++r)
+            if (in.board.rows[r] == ai::kFullRow) in.board.rows[r] &= static_cast<uint16_t>(~(1u << (rng() % 10)));
+        in.board.recompute_columns();
+    }
+    in.piece_type = static_cast<uint8_t>(rng() % 7);
+    in.level.level = static_cast<uint8_t>(rng() % 256);
+    const unsigned lines = rng() % 400;
+    in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
+    in.level.lines_hi = static_cast<uint8_t>(lines / 100);
+    in.level.b_type = rng() % 8 == 0;
+    in.first_piece = rng() % 10 == 0;
+    return in;
+}
+
+void print_searches(const BenchOptions& o, const SearchTally& all, double secs) {
+    const Tally<uint64_t>& cycles = all.cycles;
+    std::printf("searches: %llu (%d games from level %d, %d random positions), %.1f s\n",
+                static_cast<unsigned long long>(cycles.count()), o.games, o.level, o.positions, secs);
+    std::printf("mismatches with the reference: %llu\n", static_cast<unsigned long long>(all.mismatches));
+    if (cycles.count()) {
+        // Median and p99: the sample at rank floor(p (n - 1)), as this benchmark always printed them.
+        std::printf("cycles per search: mean %.0f, median %llu, p99 %llu, max %llu\n", cycles.mean(),
+                    static_cast<unsigned long long>(cycles.rank_percentile(0.5)),
+                    static_cast<unsigned long long>(cycles.rank_percentile(0.99)),
+                    static_cast<unsigned long long>(cycles.max()));
+        std::printf("evaluations per search: mean %.1f, max %llu; cycles per evaluation %.0f\n",
+                    all.evaluations.mean(), static_cast<unsigned long long>(all.evaluations.max()),
+                    double(cycles.sum()) / double(all.evaluations.sum()));
+        std::printf("at 29780.5 cycles per frame: mean %.1f frames, max %.1f frames of the whole CPU\n",
+                    cycles.mean() / 29780.5, double(cycles.max()) / 29780.5);
+    }
+    if (all.timed)
+        std::printf("deadline (%u idle cycles a frame, the previous piece's frames): %llu of %llu searches late "
+                    "(%.1f %%), worst needs %.2f x the time\n",
+                    o.idle, static_cast<unsigned long long>(all.late), static_cast<unsigned long long>(all.timed),
+                    100.0 * double(all.late) / double(all.timed), all.worst_ratio);
+}
+
+// --games and --positions: the cartridge's search against the reference's, its cycles. Any
+// mismatch?
+bool run_searches(const BenchOptions& o, Profile* profile) {
+    const auto t0 = std::chrono::steady_clock::now();
+    // Stripe w: games w, w + threads, ... and positions likewise, from its own random generator
+    // (so the positions drawn depend on --threads, not on the timing).
+    std::vector<SearchTally> per_thread(o.threads);
+    // Counted in games and positions (the pool's indices are the stripes); a game is many
+    // searches, a position one, and the stripes play their games first: the time left is
+    // rough while they do.
+    std::atomic<std::size_t> done{0};
+    PoolProgress progress("bench-cart", static_cast<std::size_t>(o.games) + static_cast<std::size_t>(o.positions),
+                          !o.positions ? "games" : !o.games ? "positions" : "games and positions");
+    parallel_for(o.threads, o.threads, [&](std::size_t stripe) {
+        const auto w = static_cast<unsigned>(stripe);
+        for (int g = static_cast<int>(w); g < o.games; g += static_cast<int>(o.threads)) {
+            game(o.first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(o.level), o.frames, o.idle, per_thread[w],
+                 profile);
+            ++done;
+        }
+        tools::CartAi cart;
+        std::mt19937 rng(o.first_seed * 7919u + w);
+        for (int p = static_cast<int>(w); p < o.positions; p += static_cast<int>(o.threads)) {
+            check(cart, random_position(rng), per_thread[w]);
+            ++done;
+        }
+    }, progress.options(&done));
+    progress.finish();
+    SearchTally all;
+    for (const SearchTally& t : per_thread) all.merge(t);
+    print_searches(o, all, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return all.mismatches == 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"Run the shipped cartridge AI on the decisions of real games and on random positions:\n"
+                 "equivalence with the reference and CPU cycles per search.", "bench-cart"};
+    BenchOptions o;
+    add_bench_options(app, o);
     app.set_version_flag("--version", nestris::tools::version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
-        if (profile_labels) profile = true;
-        if (profile) threads = 1;
-        Profile routine_profile(profile_labels);
-
-        if (loop_games > 0) {
-            const auto l0 = std::chrono::steady_clock::now();
-            std::vector<LoopTally> tallies(threads);
-            tools::CartLoopOptions options;
-            options.idle_cycles = loop_idle;
-            options.measure_steps = time_steps;
-            PoolProgress progress("bench-cart", static_cast<std::size_t>(loop_games), "loop games");
-            parallel_for(static_cast<std::size_t>(loop_games), threads, [&](std::size_t g, unsigned worker) {
-                loop_game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), loop_lines, frames * 10, options,
-                          tallies[worker]);
-            }, progress.options());
-            progress.finish();
-            LoopTally lt;
-            for (const LoopTally& t : tallies) lt.merge(t);
-            std::sort(lt.divergences.begin(), lt.divergences.end());
-            const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - l0).count();
-            std::printf("cartridge in the loop: %llu games from level %d (to %u lines or the top-out), %u idle cycles a frame, "
-                        "%.1f s\n",
-                        static_cast<unsigned long long>(lt.games), level, loop_lines, loop_idle, secs);
-            std::printf("identical to the reference's games, frame by frame: %llu of %llu (%llu frames)\n",
-                        static_cast<unsigned long long>(lt.identical), static_cast<unsigned long long>(lt.games),
-                        static_cast<unsigned long long>(lt.frames));
-            for (std::size_t i = 0; i < lt.divergences.size() && i < 10; ++i) std::printf("  %s\n", lt.divergences[i].c_str());
-            std::printf("pieces whose search was not done at their spawn: finished for the preview before the first input "
-                        "%llu, given the best so far %llu; with no plan at their first input frame: %llu; searches redone: %llu\n",
-                        static_cast<unsigned long long>(lt.cart.finished_plans),
-                        static_cast<unsigned long long>(lt.cart.fallback_plans),
-                        static_cast<unsigned long long>(lt.cart.late_pieces),
-                        static_cast<unsigned long long>(lt.cart.redone_searches));
-            print_budget(lt, game_work, time_steps);
-            if (app.count("--games") == 0 && positions == 0) return lt.identical == lt.games ? 0 : 1;  // loop games only
+        if (o.profile_labels) o.profile = true;
+        if (o.profile) o.threads = 1;
+        Profile routine_profile(o.profile_labels);
+        if (o.loop_games > 0) {
+            const bool identical = run_loop_games(o);
+            if (app.count("--games") == 0 && o.positions == 0) return identical ? 0 : 1;  // loop games only
         }
-
-        const auto t0 = std::chrono::steady_clock::now();
-        // Stripe w: games w, w + threads, ... and positions likewise, from its own random generator
-        // (so the positions drawn depend on --threads, not on the timing).
-        std::vector<SearchTally> per_thread(threads);
-        // Counted in games and positions (the pool's indices are the stripes); a game is many
-        // searches, a position one, and the stripes play their games first: the time left is
-        // rough while they do.
-        std::atomic<std::size_t> done{0};
-        PoolProgress progress("bench-cart", static_cast<std::size_t>(games) + static_cast<std::size_t>(positions),
-                              !positions ? "games" : !games ? "positions" : "games and positions");
-        parallel_for(threads, threads, [&](std::size_t stripe) {
-            const auto w = static_cast<unsigned>(stripe);
-            for (int g = static_cast<int>(w); g < games; g += static_cast<int>(threads)) {
-                game(first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(level), frames, idle, per_thread[w],
-                     profile ? &routine_profile : nullptr);
-                ++done;
-            }
-            tools::CartAi cart;
-            std::mt19937 rng(first_seed * 7919u + w);
-            for (int p = static_cast<int>(w); p < positions; p += static_cast<int>(threads)) {
-                ai::SearchInput in;
-                // Same mix as tests/cart_ai/positions.hpp, drawn here for the benchmark.
-                in.board = ai::Board{};
-                const int kind = static_cast<int>(rng() % 6);
-                if (kind) {
-                    std::uniform_int_distribution<int> height(0, kind == 4 ? 19 : (kind == 3 ? 8 : 15));
-                    for (int c = 0; c < ai::kColumns; ++c) {
-                        const int h = height(rng);
-                        for (int r = ai::kRows - h; r < ai::kRows; ++r)
-                            if (!(kind >= 2 && rng() % (kind == 5 ? 3 : 7) == 0 && r != ai::kRows - h))
-                                in.board.rows[r] |= static_cast<uint16_t>(1u << c);
-                    }
-                    for (int r = 0; r < ai::kRows; ++r)
-                        if (in.board.rows[r] == ai::kFullRow)
-                            in.board.rows[r] &= static_cast<uint16_t>(~(1u << (rng() % 10)));
-                    in.board.recompute_columns();
-                }
-                in.piece_type = static_cast<uint8_t>(rng() % 7);
-                in.level.level = static_cast<uint8_t>(rng() % 256);
-                const unsigned lines = rng() % 400;
-                in.level.lines_lo = static_cast<uint8_t>((lines / 10 % 10) << 4 | lines % 10);
-                in.level.lines_hi = static_cast<uint8_t>(lines / 100);
-                in.level.b_type = rng() % 8 == 0;
-                in.first_piece = rng() % 10 == 0;
-                check(cart, in, per_thread[w]);
-                ++done;
-            }
-        }, progress.options(&done));
-        progress.finish();
-        SearchTally all;
-        for (const SearchTally& t : per_thread) all.merge(t);
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const Tally<uint64_t>& cycles = all.cycles;
-        std::printf("searches: %llu (%d games from level %d, %d random positions), %.1f s\n",
-                    static_cast<unsigned long long>(cycles.count()), games, level, positions, secs);
-        std::printf("mismatches with the reference: %llu\n", static_cast<unsigned long long>(all.mismatches));
-        if (cycles.count()) {
-            // Median and p99: the sample at rank floor(p (n - 1)), as this benchmark always printed them.
-            std::printf("cycles per search: mean %.0f, median %llu, p99 %llu, max %llu\n", cycles.mean(),
-                        static_cast<unsigned long long>(cycles.rank_percentile(0.5)),
-                        static_cast<unsigned long long>(cycles.rank_percentile(0.99)),
-                        static_cast<unsigned long long>(cycles.max()));
-            std::printf("evaluations per search: mean %.1f, max %llu; cycles per evaluation %.0f\n",
-                        all.evaluations.mean(), static_cast<unsigned long long>(all.evaluations.max()),
-                        double(cycles.sum()) / double(all.evaluations.sum()));
-            std::printf("at 29780.5 cycles per frame: mean %.1f frames, max %.1f frames of the whole CPU\n",
-                        cycles.mean() / 29780.5, double(cycles.max()) / 29780.5);
-        }
-        if (all.timed)
-            std::printf("deadline (%u idle cycles a frame, the previous piece's frames): %llu of %llu searches late "
-                        "(%.1f %%), worst needs %.2f x the time\n",
-                        idle, static_cast<unsigned long long>(all.late), static_cast<unsigned long long>(all.timed),
-                        100.0 * double(all.late) / double(all.timed), all.worst_ratio);
-        if (profile) routine_profile.print();
-        return all.mismatches == 0 ? 0 : 1;
+        const bool matched = run_searches(o, o.profile ? &routine_profile : nullptr);
+        if (o.profile) routine_profile.print();
+        return matched ? 0 : 1;
     });
 }

@@ -47,6 +47,61 @@ int bucket_of(int level, const std::vector<int>& levels) {
     return best;
 }
 
+// The pieces of the games by their level at the spawn (bucket_of).
+std::map<int, Bucket> buckets_by_level(const std::vector<game::CoachGame>& results, const std::vector<int>& levels) {
+    std::map<int, Bucket> by_level;
+    for (const game::CoachGame& g : results)
+        for (const game::CoachPiece& p : g.pieces) {
+            Bucket& b = by_level[bucket_of(p.level, levels)];
+            ++b.pieces;
+            if (p.first_ghost < 0) ++b.never_first;
+            else {
+                b.first.add(p.first_ghost);
+                b.first_by_4 += p.first_ghost <= 4;
+            }
+            if (p.full_ghost < 0) ++b.never_full;
+            else {
+                b.full.add(p.full_ghost);
+                b.full_by_20 += p.full_ghost <= 20;
+            }
+            b.searched += p.searched;
+            b.equal += p.searched && p.equals_reference;
+            b.followed += p.followed;
+        }
+    return by_level;
+}
+
+double percent(uint64_t a, uint64_t n) { return n ? 100.0 * static_cast<double>(a) / static_cast<double>(n) : 0.0; }
+
+void print_classes(const std::vector<game::CoachGame>& results) {
+    // The classes (AI_DESIGN.md "The coach's grade"): the cartridge's, equal to the reference's
+    // on every lock the harness compared; and the misses of the locks that left the ghost.
+    std::array<uint64_t, ai::kLockClasses> classes{};
+    Tally<int> missed{true};
+    uint64_t classed = 0, missed_zero = 0;
+    for (const game::CoachGame& g : results) {
+        for (uint8_t c = 0; c < ai::kLockClasses; ++c) classes[c] += g.classes[c];
+        classed += g.classed;
+    }
+    for (const game::CoachGame& g : results)
+        for (uint16_t m : g.misses) {
+            if (m == 0) ++missed_zero;
+            else missed.add(m);
+        }
+    std::printf("\nclasses of %llu locks (the full search had decided them):", static_cast<unsigned long long>(classed));
+    for (uint8_t c = 0; c < ai::kLockClasses; ++c)
+        std::printf(" %s %llu (%.1f%%)%s", std::string(ai::class_name(static_cast<ai::LockClass>(c))).c_str(),
+                    static_cast<unsigned long long>(classes[c]), percent(classes[c], classed),
+                    c + 1 < ai::kLockClasses ? "," : "\n");
+    std::printf("misses above 0 (%llu locks; %llu more at 0): p25 %d, median %.1f, p75 %d, p90 %d, p99 %d, most %d; "
+                "the classes' most misses:",
+                static_cast<unsigned long long>(missed.count()), static_cast<unsigned long long>(missed_zero),
+                missed.rank_percentile(0.25), missed.median(), missed.rank_percentile(0.75),
+                missed.rank_percentile(0.90), missed.rank_percentile(0.99), missed.max());
+    for (uint16_t m : ai::kClassMissMax) std::printf(" %u", m);
+    std::printf("\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -103,26 +158,7 @@ int main(int argc, char** argv) {
                         g.grade_difference.empty() ? "" : "; GRADE DIFFERS: ", g.grade_difference.c_str());
             std::fflush(stdout);
         });
-        std::map<int, Bucket> by_level;
-        for (const game::CoachGame& g : results)
-            for (const game::CoachPiece& p : g.pieces) {
-                Bucket& b = by_level[bucket_of(p.level, levels)];
-                ++b.pieces;
-                if (p.first_ghost < 0) ++b.never_first;
-                else {
-                    b.first.add(p.first_ghost);
-                    b.first_by_4 += p.first_ghost <= 4;
-                }
-                if (p.full_ghost < 0) ++b.never_full;
-                else {
-                    b.full.add(p.full_ghost);
-                    b.full_by_20 += p.full_ghost <= 20;
-                }
-                b.searched += p.searched;
-                b.equal += p.searched && p.equals_reference;
-                b.followed += p.followed;
-            }
-        const auto pct = [](uint64_t a, uint64_t n) { return n ? 100.0 * static_cast<double>(a) / static_cast<double>(n) : 0.0; };
+        const std::map<int, Bucket> by_level = buckets_by_level(results, levels);
         std::printf("\nplayer: %s; frames from the spawn (frame 0) to the end of the first frame whose sprites hold the "
                     "ghost\n", player_name.c_str());
         std::printf("level  pieces  first: median  p99  by 4   none | full: median  p99  by 20  none | searched  = reference  followed\n");
@@ -133,40 +169,15 @@ int main(int argc, char** argv) {
             const std::string name = level == 29 ? "29+" : std::to_string(level);
             std::printf("%-5s %6llu  %13.1f %4d %5.1f%% %5.1f%% | %12.1f %4d %5.1f%% %5.1f%% | %8llu  %10llu  %7.1f%%\n",
                         name.c_str(), static_cast<unsigned long long>(b.pieces),
-                        b.first.median(), b.first.rank_percentile(0.99), pct(b.first_by_4, b.pieces),
-                        pct(b.never_first, b.pieces), b.full.median(), b.full.rank_percentile(0.99),
-                        pct(b.full_by_20, b.pieces), pct(b.never_full, b.pieces),
+                        b.first.median(), b.first.rank_percentile(0.99), percent(b.first_by_4, b.pieces),
+                        percent(b.never_first, b.pieces), b.full.median(), b.full.rank_percentile(0.99),
+                        percent(b.full_by_20, b.pieces), percent(b.never_full, b.pieces),
                         static_cast<unsigned long long>(b.searched), static_cast<unsigned long long>(b.equal),
-                        pct(b.followed, b.pieces));
+                        percent(b.followed, b.pieces));
         }
         std::printf("(by 4 / by 20: of all the level's pieces; none: pieces that locked before it showed; = reference: "
                     "full searches whose ghost was the reference AI's decision)\n");
-        // The classes (AI_DESIGN.md "The coach's grade"): the cartridge's, equal to the reference's
-        // on every lock the harness compared; and the misses of the locks that left the ghost.
-        std::array<uint64_t, ai::kLockClasses> classes{};
-        Tally<int> missed{true};
-        uint64_t classed = 0, missed_zero = 0;
-        for (const game::CoachGame& g : results) {
-            for (uint8_t c = 0; c < ai::kLockClasses; ++c) classes[c] += g.classes[c];
-            classed += g.classed;
-        }
-        for (const game::CoachGame& g : results)
-            for (uint16_t m : g.misses) {
-                if (m == 0) ++missed_zero;
-                else missed.add(m);
-            }
-        std::printf("\nclasses of %llu locks (the full search had decided them):", static_cast<unsigned long long>(classed));
-        for (uint8_t c = 0; c < ai::kLockClasses; ++c)
-            std::printf(" %s %llu (%.1f%%)%s", std::string(ai::class_name(static_cast<ai::LockClass>(c))).c_str(),
-                        static_cast<unsigned long long>(classes[c]), pct(classes[c], classed),
-                        c + 1 < ai::kLockClasses ? "," : "\n");
-        std::printf("misses above 0 (%llu locks; %llu more at 0): p25 %d, median %.1f, p75 %d, p90 %d, p99 %d, most %d; "
-                    "the classes' most misses:",
-                    static_cast<unsigned long long>(missed.count()), static_cast<unsigned long long>(missed_zero),
-                    missed.rank_percentile(0.25), missed.median(), missed.rank_percentile(0.75),
-                    missed.rank_percentile(0.90), missed.rank_percentile(0.99), missed.max());
-        for (uint16_t m : ai::kClassMissMax) std::printf(" %u", m);
-        std::printf("\n");
+        print_classes(results);
         return differ ? 1 : 0;
     });
 }

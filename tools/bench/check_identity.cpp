@@ -1,6 +1,6 @@
 // check-identity: the big run of the human-play identity proof (tests/game runs 20 movies of
 // 10 000 frames): many random-input movies through the menus and games, on the original and the
-// patched ROM side by side, compared after every frame (see game_harness.hpp, run_identity).
+// patched ROM side by side, compared after every frame (see identity.hpp, run_identity).
 // Prints one line per movie and the totals; exit status 1 on a mismatch or a bad ROM.
 // --ai-games: the AI's games on the patched ROM against the cartridge in the loop instead (the
 // big run of tests/game/ai_game_loop_test.cpp).
@@ -9,7 +9,12 @@
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "base/tally.hpp"
+#include "tools/harness/ai_game_loop.hpp"
+#include "tools/harness/ai_game_original.hpp"
+#include "tools/harness/crash_rule_rom.hpp"
 #include "tools/harness/game_harness.hpp"
+#include "tools/harness/identity.hpp"
+#include "tools/harness/model_start.hpp"
 #include "tools/cli/command_line.hpp"
 #include "base/worker_pool.hpp"
 
@@ -30,8 +35,8 @@ namespace {
 
 double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
 
-// AI games on the real ROM against the cartridge in the loop (game_harness.hpp).
-// Games on the patched game and the original side by side, lag NMIs compared (game_harness.hpp):
+// AI games on the real ROM against the cartridge in the loop (ai_game_loop.hpp).
+// Games on the patched game and the original side by side, lag NMIs compared (ai_game_original.hpp):
 // `run(i)` plays game i and names it.
 int check_against_original(uint64_t count, unsigned threads, const std::string& what,
                            const std::function<game::AiGameOnOriginal(uint64_t, std::string&)>& run) {

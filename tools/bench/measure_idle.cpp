@@ -16,6 +16,7 @@
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "patcher/cart_image.hpp"
+#include "tools/harness/game_driver.hpp"
 #include "tools/harness/game_harness.hpp"
 #include "tools/cli/command_line.hpp"
 #include "emu-test/input.hpp"
@@ -107,6 +108,36 @@ void print_row(const char* name, const Stat& s, const Stat& nmi, const Stat& wor
                 static_cast<unsigned long long>(static_cast<uint64_t>(work.mean())));
 }
 
+// The original game from power-on to a game at `level`: the level menu's cursor at level % 10,
+// then Start (A held: +10); from level 20 the start level is poked into RAM first.
+void start_game_at(emu::Nes& nes, int level) {
+    const int base = level % 10;
+    std::string input = ".*300 S .*20 S .*20 S .*20 ";
+    if (base >= 5) input += "D .*3 ";
+    for (int i = 0; i < base % 5; ++i) input += "R .*3 ";
+    nes.run_input(input);
+    if (level >= 20) nes.write_ram(static_cast<uint16_t>(tetris::startLevel + kPlayer1Offset), static_cast<uint8_t>(level));
+    nes.run_input(level >= 10 && level < 20 ? "A*3 A+S" : "S");
+}
+
+// The kinds of frame a main-loop period counts in (`first`: the game's first).
+std::vector<std::string> kinds_of(const Period& f, bool first) {
+    std::vector<std::string> kinds = {"all frames"};
+    if (first) kinds.push_back("first frame of a game");
+    switch (f.state) {
+    case 1: kinds.push_back("piece moving (state 1)"); break;
+    case 2: kinds.push_back("lock (state 2)"); break;
+    case 3: kinds.push_back("row check (state 3)"); break;
+    case 4: kinds.push_back("line-clear animation (4)"); break;
+    case 5: kinds.push_back("lines/stats update (5)"); break;
+    case 8: kinds.push_back(f.vram_row >= 32 ? "spawn (state 8)" : "entry delay (state 8)"); break;
+    default: kinds.push_back("other play states"); break;
+    }
+    if (f.level_up) kinds.push_back("level-up frame");
+    if (f.score_change) kinds.push_back("score change");
+    return kinds;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -126,7 +157,7 @@ int main(int argc, char** argv) {
             levels.push_back(static_cast<int>(v));
         }
         const game::GameRoms roms = game::make_game_roms(read_file(rom_path), shipped_cart());
-        const uint16_t p1_level = tetris::player1_levelNumber, p1_start = static_cast<uint16_t>(tetris::startLevel + kPlayer1Offset);
+        const uint16_t p1_level = tetris::player1_levelNumber;
         const uint16_t vram_row = static_cast<uint16_t>(tetris::vramRow + kPlayer1Offset);
 
         std::printf("CPU cycles per frame (NTSC frame = 29 780.5 cycles). idle: wait entry -> NMI; nmi: the handler;\n"
@@ -144,14 +175,7 @@ int main(int argc, char** argv) {
             int max_level = 0;
             while (measured < frames) {
                 emu::Nes nes(roms.original);
-                // To the level menu, the cursor at level % 10, then Start (A held: +10).
-                const int base = level % 10;
-                std::string input = ".*300 S .*20 S .*20 S .*20 ";
-                if (base >= 5) input += "D .*3 ";
-                for (int i = 0; i < base % 5; ++i) input += "R .*3 ";
-                nes.run_input(input);
-                if (level >= 20) nes.write_ram(p1_start, static_cast<uint8_t>(level));
-                nes.run_input(level >= 10 && level < 20 ? "A*3 A+S" : "S");
+                start_game_at(nes, level);
                 Meter m;
                 m.wait_pc = tetris::game_waitForVblank_loop;
                 m.nmi_pc = tetris::game_nmi;
@@ -178,19 +202,7 @@ int main(int argc, char** argv) {
                     if (nes.read_ram(tetris::renderMode) != 3) continue;                           // paused
                     for (const Period& f : m.done) {
                         if (f.state == 0) continue;  // the game's own setup, before its first piece
-                        std::vector<std::string> kinds = {"all frames"};
-                        if (first) kinds.push_back("first frame of a game");
-                        switch (f.state) {
-                        case 1: kinds.push_back("piece moving (state 1)"); break;
-                        case 2: kinds.push_back("lock (state 2)"); break;
-                        case 3: kinds.push_back("row check (state 3)"); break;
-                        case 4: kinds.push_back("line-clear animation (4)"); break;
-                        case 5: kinds.push_back("lines/stats update (5)"); break;
-                        case 8: kinds.push_back(f.vram_row >= 32 ? "spawn (state 8)" : "entry delay (state 8)"); break;
-                        default: kinds.push_back("other play states"); break;
-                        }
-                        if (f.level_up) kinds.push_back("level-up frame");
-                        if (f.score_change) kinds.push_back("score change");
+                        const std::vector<std::string> kinds = kinds_of(f, first);
                         first = false;
                         if (!f.waited) ++lag;
                         busy.add(f.nmi + f.work);

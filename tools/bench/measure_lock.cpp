@@ -21,6 +21,7 @@
 #include "ai-reference/model/frame_time.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "tools/harness/game_harness.hpp"
+#include "tools/harness/model_start.hpp"
 #include "tools/harness/lock_timing.hpp"
 #include "tools/cli/command_line.hpp"
 #include "base/worker_pool.hpp"

@@ -7,6 +7,7 @@
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "tools/harness/coach_run.hpp"
+#include "tools/harness/game_driver.hpp"
 #include "tools/harness/game_harness.hpp"
 #include "generated/hooks_map.hpp"
 #include "ai-reference/ai/ai_player.hpp"
@@ -157,91 +158,225 @@ OutputSeries screenshot_series(const PlayOptions& o) {
                         "the screenshot of frame"};
 }
 
-int play(const PlayOptions& o) {
-    check_play_options(o);
-    const std::vector<uint8_t> file = read_file(o.rom);
-    note_input(o.movie);  // read below, but an input already: the screenshot may not overwrite it
-    const OutputSeries screenshots = screenshot_series(o);
-    const std::vector<std::filesystem::path> outputs = {o.png, o.wav, o.write_movie};
-    check_outputs(outputs, screenshots);
-    // Checked against the ROM given (a movie of the original game plays on the patch as is).
-    std::optional<emu::Fm2Movie> movie;
-    if (!o.movie.empty()) movie = load_movie(o.movie, *emu::parse_ines(file), "play");
-    check_wav_frames(o, movie ? &*movie : nullptr);
-    const CartImage& cart = shipped_cart();
+// What the run plays, said for people: "an AI A-Type game from level 19", "the demo", ...
+std::string describe_run(const PlayOptions& o) {
+    if (!o.input.empty()) return "input";
+    if (!o.movie.empty()) return "the movie";
+    if (o.demo) return "the demo";
+    return std::string(o.coach ? "a coach " : o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") +
+           " game from level " + std::to_string(o.level) +
+           (o.title_wait ? " (title wait " + std::to_string(o.title_wait) + ")" : "");
+}
+
+// The ROM the run plays: the file as it is when it is this build's patched game, else the file
+// patched (which throws with the reason for anything that is not Tetris (USA)).
+std::vector<uint8_t> rom_to_play(const std::vector<uint8_t>& file) {
     const RomIdentity id = identify_rom(file, this_build_context());
-    std::vector<uint8_t> rom;
-    if (id.kind == RomKind::Patched && id.signature && id.signature->this_build && id.signature->intact()) {
-        rom = file;
-    } else {
-        rom = patch_rom(file, cart).bytes;  // throws with the reason for anything else
+    if (id.kind == RomKind::Patched && id.signature && id.signature->this_build && id.signature->intact()) return file;
+    return patch_rom(file, shipped_cart()).bytes;
+}
+
+// --write-movie's writer, named for FCEUX: it names the movie's ROM without its extension, and the
+// file to open is the patched ROM (the one given if it is already, else the one `nestris-ai patch`
+// writes from it).
+void open_movie_out(std::optional<emu::Fm2Writer>& movie_out, const PlayOptions& o, const emu::Nes& nes, bool given_patched,
+                    const std::string& what) {
+    const std::filesystem::path given(o.rom);
+    const std::string rom_name = given_patched ? given.stem().string() : given.stem().string() + "-nestris-ai";
+    const bool walk = o.input.empty() && !o.demo;
+    movie_out.emplace(o.write_movie, nes.cartridge(), rom_name,
+                      "author nestris-ai play --power-on fceux: " + (o.input.empty() ? what : "your input") +
+                          (walk && !o.title_wait ? " (title wait 0)" : "") + (o.soak ? ", game after game" : "") +
+                          ", then " + std::to_string(o.frames) +
+                          " frames; the pad's buttons only: the AI's moves are the cartridge's own");
+}
+
+// What the instruction hook sees of the run: the frame's margin, from the moment the game's frame
+// work is done (its main loop enters the wait for the vertical blank, ai_idle) to the next NMI,
+// the least one seen in play; and a crash: the game's code is all in ROM (and the AI's in ROM and
+// PRG-RAM: game::is_game_code), so the CPU running RAM is a jump gone astray (the high levels'
+// crash, ai-reference/MODEL.md "Time").
+struct RunWatch {
+    uint16_t idle_entry = 0, nmi_entry = 0;
+    uint64_t waited_at = 0, last_nmi = 0, margin_frames = 0;
+    int64_t worst_margin = INT64_MAX;
+    bool measuring = false;
+    std::optional<uint16_t> crash_pc;
+    bool on_the_side = false;  // screen_of_state's extra frame: not part of the run
+
+    void on_instruction(const emu::Nes& n) {
+        if (on_the_side) return;
+        const uint16_t pc = n.cpu().pc();
+        if (!game::is_game_code(pc) && !crash_pc) crash_pc = pc;
+        if (pc == idle_entry) {
+            waited_at = n.cycles();
+        } else if (pc == nmi_entry) {
+            const uint8_t state = n.read_ram(tetris::player1_playState);
+            if (measuring && state >= 1 && state < tetris::PLAY_STATE_CURTAIN) {
+                const int64_t margin = waited_at > last_nmi ? int64_t(n.cycles() - waited_at) : 0;
+                worst_margin = std::min(worst_margin, margin);
+                ++margin_frames;
+            }
+            last_nmi = n.cycles();
+        }
+    }
+};
+
+// What the run counts frame by frame from the game's RAM, for its summary. AI play: a game (or
+// the demo) the AI plays, from its first frame whose main loop ran (a game's first frames lag in
+// the original too: the screen is drawn, B-Type's garbage made) to its end (the curtain and
+// B-Type's ending are loops of their own that never reach the main loop, in the original as well).
+class PlayCounter {
+public:
+    PlayCounter(const emu::Nes& nes, uint16_t ai_mode, uint16_t late_plans)
+        : ai_mode_(ai_mode), late_plans_(late_plans), last_late_(nes.read_ram(late_plans)),
+          last_count_(nes.read_ram(tetris::spawnCount)), last_state_(nes.read_ram(tetris::player1_playState)),
+          last_level_(nes.read_ram(tetris::player1_levelNumber)) {}
+
+    // Before a frame runs: is it AI play?
+    bool frame_is_play(const emu::Nes& nes) {
+        const uint8_t state = nes.read_ram(tetris::player1_playState);
+        in_game_ = nes.read_ram(tetris::gameMode) >= tetris::GAME_MODE_PLAY && nes.read_ram(ai_mode_) != 0 && state >= 1 &&
+                   state < tetris::PLAY_STATE_CURTAIN;
+        games += in_game_ && !was_in_game_;
+        was_in_game_ = in_game_;
+        started_ = in_game_ && started_;
+        return started_;
+    }
+    // After it ran (`in_play`: frame_is_play's answer).
+    void count_play(const emu::Nes& nes, bool in_play) {
+        if (in_play) {
+            ++play_frames;
+            // (the AI's count of pieces given the best placement of a search not done at their spawn)
+            fallbacks += static_cast<uint8_t>(nes.read_ram(late_plans_) - last_late_);
+            play_lag += nes.last_frame_lagged();
+        }
+        started_ = started_ || (in_game_ && !nes.last_frame_lagged());
+    }
+    // After the frame `f` and whatever a soak pressed after it.
+    void count_game(const emu::Nes& nes, uint64_t f) {
+        if (nes.read_ram(tetris::spawnCount) != last_count_) ++pieces;
+        const uint8_t state = nes.read_ram(tetris::player1_playState);
+        if (state == tetris::PLAY_STATE_CURTAIN && last_state_ != tetris::PLAY_STATE_CURTAIN) ++top_outs;
+        last_count_ = nes.read_ram(tetris::spawnCount);
+        last_late_ = nes.read_ram(late_plans_);
+        last_state_ = state;
+        const uint8_t level_now = nes.read_ram(tetris::player1_levelNumber);
+        if (last_level_ == 255 && level_now == 0 && nes.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY && !rebirths++)
+            first_rebirth = f;
+        last_level_ = level_now;
     }
 
-    emu::Nes nes(rom);
-    const int rate = o.sample_rate.value_or(48000);
-    if (!o.wav.empty()) nes.enable_sound(rate);  // from power-on, menus included
-    const emu::PowerOn power = power_on_mode(o.power_on);
-    if (power == emu::PowerOn::Fceux && o.movie.empty()) {
-        nes.power_on(power);
-        // FCEUX's frames run from line 240 to line 240, from power-on (at line 240); ours end at
-        // the vblank, a line later. This first line (FCEUX's first frame is dead: no vblank, no
-        // NMI, no poll) puts the two in step: frame k here ends a line after FCEUX's frame k,
-        // its buttons read by the same NMI, so a movie of these frames replays them in FCEUX.
-        nes.run_frame();
+    uint64_t pieces = 0, top_outs = 0, play_frames = 0, play_lag = 0, games = 0, fallbacks = 0;
+    // The rebirth: level 255 to 0, the level counter's wrap (docs/measurements/lag-and-crashes.md,
+    // "The rebirth on the unmodified game").
+    uint64_t rebirths = 0, first_rebirth = 0;
+
+private:
+    uint16_t ai_mode_, late_plans_;
+    uint8_t last_late_, last_count_, last_state_, last_level_;
+    bool in_game_ = false, was_in_game_ = false, started_ = false;
+};
+
+const char* ai_mode_name(uint8_t mode) {
+    switch (mode) {
+    case hooks::AI_MODE_HUMAN: return "the AI off";
+    case hooks::AI_MODE_DEMO: return "the AI in the demo";
+    case hooks::AI_MODE_GAME: return "the AI playing";
+    case hooks::AI_MODE_COACH: return "the coach on";
+    case hooks::AI_MODE_POLL_PAUSED:
+    case hooks::AI_MODE_POLL_LAG: return "the AI playing (a scoring frame left to the game)";
+    default: return "the AI in an unknown mode";
     }
-    // The sound goes to its file as it is made, 16-bit samples (96 KB a second at 48 kHz).
-    std::optional<emu::WavWriter> wav;
-    if (!o.wav.empty()) wav.emplace(o.wav, rate);
-    std::vector<float> chunk;
-    auto take_sound = [&] {
-        if (!wav) return;
-        chunk.clear();
-        nes.take_samples(chunk);
-        wav->add(chunk);
-    };
-    PublishedFiles published;  // the screenshots, then the outputs: all of them, or none
+}
+
+// The summary of the run and its game at the end: the screen and the game, the lag, the margin,
+// the coach's grade, a crash, the rebirths (`movie_before_run`: the frames a written movie holds
+// before the run's first).
+void print_summary(const PlayOptions& o, const std::string& what, const emu::Nes& nes, const PlayCounter& c,
+                   const RunWatch& watch, uint64_t crash_frame, std::optional<uint64_t> movie_before_run) {
     namespace t = tetris;
-    const uint16_t ai_mode = game::ai_mode_address(), late_plans = cart.require("late_plans");
-    std::string what;
-    if (!o.input.empty()) {
-        what = "input";
-    } else if (!o.movie.empty()) {
-        what = "the movie";
-    } else if (o.demo) {
-        what = "the demo";
-    } else {
-        what = std::string(o.coach ? "a coach " : o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") + " game from level " +
-               std::to_string(o.level) + (o.title_wait ? " (title wait " + std::to_string(o.title_wait) + ")" : "");
+    const uint32_t line_count = lines_made(nes.read_ram(t::lines), nes.read_ram(t::lines + 1));
+    const uint32_t score_value = bcd_to_int(nes.ram().data() + t::score, 3);
+    static const char* const kModeNames[] = {"the legal screen", "the title", "the game type menu", "the level menu",
+                                             "a game", "the demo", "the title (to the demo)"};
+    const uint8_t mode_now = nes.read_ram(t::gameMode), ai_now = nes.read_ram(game::ai_mode_address());
+    const bool b_type_now = nes.read_ram(t::gameType) != 0;
+    print("played %s for %llu frames (%.1f s); at the end: %s, %s, level %u, %u %s, score %u, %llu %s, "
+                "%llu %s\n",
+                what.c_str(), static_cast<unsigned long long>(o.frames), static_cast<double>(o.frames) / 60.0988,
+                mode_now < 7 ? kModeNames[mode_now] : "an unknown screen", ai_mode_name(ai_now),
+                nes.read_ram(t::player1_levelNumber), line_count, b_type_now ? "lines left" : "lines", score_value,
+                static_cast<unsigned long long>(c.pieces), c.pieces == 1 ? "piece" : "pieces",
+                static_cast<unsigned long long>(c.top_outs), c.top_outs == 1 ? "top-out" : "top-outs");
+    print("frames in which the game's main loop did not run: %llu in all, the game's own (screens drawn, "
+                "line clears, top-out curtains: the original does the same); during AI play, below\n",
+                static_cast<unsigned long long>(nes.lag_frames()));
+    print("%s: %llu frames%s, %llu lag frames in them (frames whose main loop never ran); worst frame "
+                "margin %lld cycles (the least time left from the game's frame work done to the next NMI, of "
+                "29780); %llu pieces given the best placement of a search not done at their spawn\n",
+                o.coach ? "Coach play" : "AI play", static_cast<unsigned long long>(c.play_frames),
+                o.soak ? (", " + std::to_string(c.games) + " games").c_str() : "",
+                static_cast<unsigned long long>(c.play_lag),
+                static_cast<long long>(watch.margin_frames ? watch.worst_margin : 0),
+                static_cast<unsigned long long>(c.fallbacks));
+    if (o.coach)
+        print("the coach's grade, as the cartridge keeps and shows it: %s\n",
+              game::describe_grade(game::read_cart_grade(nes, shipped_cart())).c_str());
+    if (watch.crash_pc) {
+        char where[8];
+        std::snprintf(where, sizeof where, "$%04X", *watch.crash_pc);
+        print("CRASH in frame %llu: the CPU runs RAM at %s (a jump gone astray); the run stops there, the "
+              "state above is the crashed game's\n",
+              static_cast<unsigned long long>(crash_frame), where);
     }
-    std::optional<emu::Fm2Writer> movie_out;
-    if (!o.write_movie.empty()) {
-        // FCEUX names the movie's ROM without its extension; the file to open is the patched ROM:
-        // this one if it is already, else the one `nestris-ai patch` writes from it.
-        const std::filesystem::path given(o.rom);
-        const std::string rom_name = rom == file ? given.stem().string() : given.stem().string() + "-nestris-ai";
-        const bool walk = o.input.empty() && !o.demo;
-        movie_out.emplace(o.write_movie, nes.cartridge(), rom_name,
-                          "author nestris-ai play --power-on fceux: " + (o.input.empty() ? what : "your input") +
-                              (walk && !o.title_wait ? " (title wait 0)" : "") + (o.soak ? ", game after game" : "") +
-                              ", then " + std::to_string(o.frames) +
-                              " frames; the pad's buttons only: the AI's moves are the cartridge's own");
+    if (c.rebirths) {
+        print("the rebirth (level 255 to 0): %llu %s, the first in frame %llu%s\n", static_cast<unsigned long long>(c.rebirths),
+              c.rebirths == 1 ? "time" : "times", static_cast<unsigned long long>(c.first_rebirth),
+              movie_before_run ? (" (the movie's frame " + std::to_string(*movie_before_run + c.first_rebirth) + ")").c_str()
+                               : "");
     }
-    // Every frame of the run goes through here (not screen_of_state's frame on the side), so the
-    // movie has each frame's buttons as the pad held them: the player's, never the AI's (the
-    // cartridge's poll reads the pad, then the AI writes its own buttons into the game's RAM).
-    const auto run_frame = [&] {
+}
+
+// The run's frames, each through here (not screen_of_state's frame on the side), so that a written
+// movie has each frame's buttons as the pad held them: the player's, never the AI's (the
+// cartridge's poll reads the pad, then the AI writes its own buttons into the game's RAM).
+struct FrameRunner {
+    emu::Nes& nes;
+    std::optional<emu::Fm2Writer>& movie_out;
+
+    emu::RunStatus frame() {
         if (movie_out) movie_out->frame(emu::Fm2Frame{0, nes.buttons()});
         return nes.run_frame();
-    };
-    const auto run_input = [&](std::string_view text) {
+    }
+    // Frames from an input string, then nothing held.
+    void input(std::string_view text) {
         for (const uint8_t b : emu::parse_input(text)) {
             nes.set_buttons(b);
-            if (run_frame() != emu::RunStatus::Reached) break;
+            if (frame() != emu::RunStatus::Reached) break;
         }
-    };
-    if (!o.input.empty()) {
-        run_input(o.input);
         nes.set_buttons(0);
+    }
+};
+
+// FCEUX's power-on, when the run is to be replayed there (--power-on fceux, no movie of its own).
+void power_on_as_fceux(const PlayOptions& o, emu::Nes& nes) {
+    const emu::PowerOn power = power_on_mode(o.power_on);
+    if (power != emu::PowerOn::Fceux || !o.movie.empty()) return;
+    nes.power_on(power);
+    // FCEUX's frames run from line 240 to line 240, from power-on (at line 240); ours end at
+    // the vblank, a line later. This first line (FCEUX's first frame is dead: no vblank, no
+    // NMI, no poll) puts the two in step: frame k here ends a line after FCEUX's frame k,
+    // its buttons read by the same NMI, so a movie of these frames replays them in FCEUX.
+    nes.run_frame();
+}
+
+// From power-on to the run's first frame: your input, your movie, the wait for the demo, or the
+// menu walk to the game the options choose.
+void reach_start(const PlayOptions& o, const std::optional<emu::Fm2Movie>& movie, FrameRunner& run) {
+    emu::Nes& nes = run.nes;
+    if (!o.input.empty()) {
+        run.input(o.input);
     } else if (movie) {
         emu::fm2_power_on(nes, *movie, power_on_mode(o.power_on));
         for (size_t i = 0; i < movie->frames.size(); ++i) {
@@ -255,169 +390,34 @@ int play(const PlayOptions& o) {
         // last frame as a run that wrote the movie reports it.
         nes.run_frame();
     } else if (o.demo) {
-        for (uint64_t f = 0; f < kMaxDemoWait && nes.read_ram(t::gameMode) != t::GAME_MODE_DEMO; ++f) run_frame();
+        for (uint64_t f = 0; f < kMaxDemoWait && nes.read_ram(tetris::gameMode) != tetris::GAME_MODE_DEMO; ++f) run.frame();
     } else {
-        run_input(walk_input(o));
-        nes.set_buttons(0);
+        run.input(walk_input(o));
     }
-    // --coach: the person is the reference AI deciding without the preview (it plays well, and
-    // leaves the ghost where the preview matters), seeing the game each frame as a person does.
-    std::optional<ai::AiPlayer> person;
-    if (o.coach) person.emplace(ai::default_tables(), o.b_type, /*blind_to_preview=*/true);
-    const uint64_t movie_before_run = movie_out ? movie_out->frames() : 0;
-    take_sound();
-    nes.watch_main_loop(t::game_mainLoop);
-    // The frame's margin: from the moment the game's frame work is done (its main loop enters the
-    // wait for the vertical blank, ai_idle) to the next NMI; the least one seen in play.
-    const uint16_t idle_entry = cart.require("ai_idle");
-    const uint16_t nmi_entry = nes.nmi_vector();
-    uint64_t waited_at = 0, last_nmi = 0, margin_frames = 0;
-    int64_t worst_margin = INT64_MAX;
-    bool measuring = false;
-    // A crash: the game's code is all in ROM (and the AI's in ROM and PRG-RAM: game::is_game_code),
-    // so the CPU running RAM is a jump gone astray (the high levels' crash, ai-reference/MODEL.md "Time").
-    std::optional<uint16_t> crash_pc;
-    bool on_the_side = false;  // screen_of_state's extra frame: not part of the run
-    nes.set_instruction_hook([&](const emu::Nes& n) {
-        if (on_the_side) return;
-        const uint16_t pc = n.cpu().pc();
-        if (!game::is_game_code(pc) && !crash_pc) crash_pc = pc;
-        if (pc == idle_entry) {
-            waited_at = n.cycles();
-        } else if (pc == nmi_entry) {
-            if (measuring && n.read_ram(t::player1_playState) >= 1 && n.read_ram(t::player1_playState) < t::PLAY_STATE_CURTAIN) {
-                const int64_t margin = waited_at > last_nmi ? int64_t(n.cycles() - waited_at) : 0;
-                worst_margin = std::min(worst_margin, margin);
-                ++margin_frames;
-            }
-            last_nmi = n.cycles();
-        }
-    });
-    uint64_t pieces = 0, top_outs = 0, play_frames = 0, play_lag = 0, games = 0, fallbacks = 0;
-    uint8_t last_late = nes.read_ram(late_plans);
-    bool was_in_game = false, started = false;
-    uint8_t last_count = nes.read_ram(t::spawnCount), last_state = nes.read_ram(t::player1_playState);
-    uint64_t crash_frame = 0;
-    // The rebirth: level 255 to 0, the level counter's wrap (docs/measurements/lag-and-crashes.md, "The rebirth on the unmodified game").
-    uint64_t rebirths = 0, first_rebirth = 0;
-    uint8_t last_level = nes.read_ram(t::player1_levelNumber);
-    uint64_t pictures = 0;
-    std::string first_picture, last_picture;
-    std::optional<ProgressReport> progress;
-    if (o.frames >= kProgressFrames) progress.emplace("nestris-ai play", o.frames, "frames", stderr_is_terminal(), false);
-    const auto run_start = std::chrono::steady_clock::now();
-    const auto run_seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count(); };
-    for (uint64_t f = 1; f <= o.frames && !crash_pc; ++f) {
-        // AI play: a game (or the demo) the AI plays, from its first frame whose main loop ran
-        // (a game's first frames lag in the original too: the screen is drawn, B-Type's garbage
-        // made) to its end (the curtain and B-Type's ending are loops of their own that never
-        // reach the main loop, in the original as well).
-        const uint8_t state = nes.read_ram(t::player1_playState);
-        const bool in_game = nes.read_ram(t::gameMode) >= t::GAME_MODE_PLAY && nes.read_ram(ai_mode) != 0 && state >= 1 &&
-                             state < t::PLAY_STATE_CURTAIN;
-        games += in_game && !was_in_game;
-        was_in_game = in_game;
-        started = in_game && started;
-        const bool in_play = started;
-        measuring = in_play;
-        if (person) {
-            uint8_t pad = 0;
-            try {
-                pad = game::pad_from_game(person->buttons(view_of(from_ram(std::span<const uint8_t, kCpuRamSize>(nes.ram().data(), kCpuRamSize)))));
-            } catch (const std::exception&) {
-                pad = 0;  // a frame the model cannot read (the game's own screens): nothing held
-            }
-            nes.set_buttons(pad);
-        }
-        run_frame();
-        if (in_play) {
-            ++play_frames;
-            // (the AI's count of pieces given the best placement of a search not done at their spawn)
-            fallbacks += static_cast<uint8_t>(nes.read_ram(late_plans) - last_late);
-            play_lag += nes.last_frame_lagged();
-        }
-        started = started || (in_game && !nes.last_frame_lagged());
-        if (o.soak && nes.read_ram(t::player1_playState) == t::PLAY_STATE_CURTAIN && nes.read_ram(t::gameMode) == t::GAME_MODE_PLAY) {
-            run_input(".*400 S .");  // the curtain down: Start, back to the menu
-            nes.set_buttons(0);
-            f += 402;
-        }
-        if (o.soak && nes.read_ram(t::gameMode) == t::GAME_MODE_LEVEL_MENU) {  // the game is over: another
-            run_input(o.level >= 10 ? "A+E*3 A+E+S ." : "E*3 E+S .");
-            nes.set_buttons(0);
-            f += 5;
-        }
-        if (nes.read_ram(t::spawnCount) != last_count) ++pieces;
-        if (nes.read_ram(t::player1_playState) == t::PLAY_STATE_CURTAIN && last_state != t::PLAY_STATE_CURTAIN) ++top_outs;
-        last_count = nes.read_ram(t::spawnCount);
-        last_late = nes.read_ram(late_plans);
-        last_state = nes.read_ram(t::player1_playState);
-        const uint8_t level_now = nes.read_ram(t::player1_levelNumber);
-        if (last_level == 255 && level_now == 0 && nes.read_ram(t::gameMode) == t::GAME_MODE_PLAY && !rebirths++) first_rebirth = f;
-        last_level = level_now;
-        if (!o.png.empty() && o.png_every && f % o.png_every == 0) {
-            on_the_side = true;
-            last_picture = screenshots.file(f).string();
-            emu::write_png(last_picture, emu::scaled(screen_of_state(nes), o.png_scale));
-            published.add(last_picture);
-            on_the_side = false;
-            if (!pictures++) first_picture = last_picture;
-        }
-        if (crash_pc) crash_frame = f;
-        take_sound();
-        // (a soak's menu presses count as frames of the run, and may step past its end)
-        if (progress) std::cerr << progress->update(std::min(f, o.frames), run_seconds()) << std::flush;
+}
+
+// --coach's person: the reference AI deciding without the preview, seeing the game as a person
+// does; nothing held in a frame the model cannot read (the game's own screens).
+uint8_t person_pad(ai::AiPlayer& person, const emu::Nes& nes) {
+    try {
+        return game::pad_from_game(
+            person.buttons(view_of(from_ram(std::span<const uint8_t, kCpuRamSize>(nes.ram().data(), kCpuRamSize)))));
+    } catch (const std::exception&) {
+        return 0;
     }
-    if (progress) std::cerr << progress->finish(run_seconds()) << std::flush;
-    const uint32_t line_count = lines_made(nes.read_ram(t::lines), nes.read_ram(t::lines + 1));
-    const uint32_t score_value = bcd_to_int(nes.ram().data() + t::score, 3);
-    static const char* const kModeNames[] = {"the legal screen", "the title", "the game type menu", "the level menu",
-                                             "a game", "the demo", "the title (to the demo)"};
-    const auto ai_mode_name = [](uint8_t m) {
-        switch (m) {
-        case hooks::AI_MODE_HUMAN: return "the AI off";
-        case hooks::AI_MODE_DEMO: return "the AI in the demo";
-        case hooks::AI_MODE_GAME: return "the AI playing";
-        case hooks::AI_MODE_COACH: return "the coach on";
-        case hooks::AI_MODE_POLL_PAUSED:
-        case hooks::AI_MODE_POLL_LAG: return "the AI playing (a scoring frame left to the game)";
-        default: return "the AI in an unknown mode";
-        }
-    };
-    const uint8_t mode_now = nes.read_ram(t::gameMode), ai_now = nes.read_ram(ai_mode);
-    const bool b_type_now = nes.read_ram(t::gameType) != 0;
-    print("played %s for %llu frames (%.1f s); at the end: %s, %s, level %u, %u %s, score %u, %llu %s, "
-                "%llu %s\n",
-                what.c_str(), static_cast<unsigned long long>(o.frames), static_cast<double>(o.frames) / 60.0988,
-                mode_now < 7 ? kModeNames[mode_now] : "an unknown screen", ai_mode_name(ai_now),
-                nes.read_ram(t::player1_levelNumber), line_count, b_type_now ? "lines left" : "lines", score_value,
-                static_cast<unsigned long long>(pieces), pieces == 1 ? "piece" : "pieces",
-                static_cast<unsigned long long>(top_outs), top_outs == 1 ? "top-out" : "top-outs");
-    print("frames in which the game's main loop did not run: %llu in all, the game's own (screens drawn, "
-                "line clears, top-out curtains: the original does the same); during AI play, below\n",
-                static_cast<unsigned long long>(nes.lag_frames()));
-    print("%s: %llu frames%s, %llu lag frames in them (frames whose main loop never ran); worst frame "
-                "margin %lld cycles (the least time left from the game's frame work done to the next NMI, of "
-                "29780); %llu pieces given the best placement of a search not done at their spawn\n",
-                o.coach ? "Coach play" : "AI play", static_cast<unsigned long long>(play_frames),
-                o.soak ? (", " + std::to_string(games) + " games").c_str() : "",
-                static_cast<unsigned long long>(play_lag),
-                static_cast<long long>(margin_frames ? worst_margin : 0), static_cast<unsigned long long>(fallbacks));
-    if (o.coach)
-        print("the coach's grade, as the cartridge keeps and shows it: %s\n",
-              game::describe_grade(game::read_cart_grade(nes, cart)).c_str());
-    if (crash_pc) {
-        char where[8];
-        std::snprintf(where, sizeof where, "$%04X", *crash_pc);
-        print("CRASH in frame %llu: the CPU runs RAM at %s (a jump gone astray); the run stops there, the "
-              "state above is the crashed game's\n",
-              static_cast<unsigned long long>(crash_frame), where);
-    }
-    if (rebirths) {
-        print("the rebirth (level 255 to 0): %llu %s, the first in frame %llu%s\n", static_cast<unsigned long long>(rebirths),
-              rebirths == 1 ? "time" : "times", static_cast<unsigned long long>(first_rebirth),
-              movie_out ? (" (the movie's frame " + std::to_string(movie_before_run + first_rebirth) + ")").c_str() : "");
-    }
+}
+
+// --png-every's screenshots so far.
+struct Pictures {
+    uint64_t count = 0;
+    std::string first, last;
+};
+
+// The outputs finished and published together (the screenshots already made are in `published`),
+// each said on its line.
+void publish_outputs(const PlayOptions& o, emu::Nes& nes, std::optional<emu::Fm2Writer>& movie_out,
+                     uint64_t movie_before_run, const Pictures& pictures, std::optional<emu::WavWriter>& wav, int rate,
+                     RunWatch& watch, PublishedFiles& published) {
     if (movie_out) {
         const uint64_t written = movie_out->frames();
         movie_out->finish();
@@ -428,13 +428,13 @@ int play(const PlayOptions& o) {
               o.write_movie.c_str(), static_cast<unsigned long long>(written),
               static_cast<unsigned long long>(movie_before_run));
     }
-    if (pictures) {
+    if (pictures.count) {
         print("screenshots every %llu frames: %llu files, %s to %s (each the state of its frame)\n",
-              static_cast<unsigned long long>(o.png_every), static_cast<unsigned long long>(pictures),
-              first_picture.c_str(), last_picture.c_str());
+              static_cast<unsigned long long>(o.png_every), static_cast<unsigned long long>(pictures.count),
+              pictures.first.c_str(), pictures.last.c_str());
     }
     if (!o.png.empty()) {
-        on_the_side = true;
+        watch.on_the_side = true;
         emu::write_png(o.png, emu::scaled(screen_of_state(nes), o.png_scale));
         published.add(o.png);
         print("screenshot: %s, the state above (the screen drawn the frame after: the game shows a frame's state in "
@@ -449,7 +449,93 @@ int play(const PlayOptions& o) {
               static_cast<double>(wav->samples()) / rate);
     }
     published.keep();
-    return o.soak && (play_lag || crash_pc) ? kExitFailed : kExitDone;
+}
+
+int play(const PlayOptions& o) {
+    check_play_options(o);
+    const std::vector<uint8_t> file = read_file(o.rom);
+    note_input(o.movie);  // read below, but an input already: the screenshot may not overwrite it
+    const OutputSeries screenshots = screenshot_series(o);
+    const std::vector<std::filesystem::path> outputs = {o.png, o.wav, o.write_movie};
+    check_outputs(outputs, screenshots);
+    // Checked against the ROM given (a movie of the original game plays on the patch as is).
+    std::optional<emu::Fm2Movie> movie;
+    if (!o.movie.empty()) movie = load_movie(o.movie, *emu::parse_ines(file), "play");
+    check_wav_frames(o, movie ? &*movie : nullptr);
+    const CartImage& cart = shipped_cart();
+    const std::vector<uint8_t> rom = rom_to_play(file);
+
+    emu::Nes nes(rom);
+    const int rate = o.sample_rate.value_or(48000);
+    if (!o.wav.empty()) nes.enable_sound(rate);  // from power-on, menus included
+    power_on_as_fceux(o, nes);
+    // The sound goes to its file as it is made, 16-bit samples (96 KB a second at 48 kHz).
+    std::optional<emu::WavWriter> wav;
+    if (!o.wav.empty()) wav.emplace(o.wav, rate);
+    std::vector<float> chunk;
+    auto take_sound = [&] {
+        if (!wav) return;
+        chunk.clear();
+        nes.take_samples(chunk);
+        wav->add(chunk);
+    };
+    PublishedFiles published;  // the screenshots, then the outputs: all of them, or none
+    namespace t = tetris;
+    const std::string what = describe_run(o);
+    std::optional<emu::Fm2Writer> movie_out;
+    if (!o.write_movie.empty()) open_movie_out(movie_out, o, nes, rom == file, what);
+    FrameRunner run{nes, movie_out};
+    reach_start(o, movie, run);
+    // --coach: the person plays well, and leaves the ghost where the preview matters.
+    std::optional<ai::AiPlayer> person;
+    if (o.coach) person.emplace(ai::default_tables(), o.b_type, /*blind_to_preview=*/true);
+    const uint64_t movie_before_run = movie_out ? movie_out->frames() : 0;
+    take_sound();
+    nes.watch_main_loop(t::game_mainLoop);
+    RunWatch watch;
+    watch.idle_entry = cart.require("ai_idle");
+    watch.nmi_entry = nes.nmi_vector();
+    nes.set_instruction_hook([&watch](const emu::Nes& n) { watch.on_instruction(n); });
+    PlayCounter counter(nes, game::ai_mode_address(), cart.require("late_plans"));
+    uint64_t crash_frame = 0;
+    Pictures pictures;
+    std::optional<ProgressReport> progress;
+    if (o.frames >= kProgressFrames) progress.emplace("nestris-ai play", o.frames, "frames", stderr_is_terminal(), false);
+    const auto run_start = std::chrono::steady_clock::now();
+    const auto run_seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count(); };
+    for (uint64_t f = 1; f <= o.frames && !watch.crash_pc; ++f) {
+        const bool in_play = counter.frame_is_play(nes);
+        watch.measuring = in_play;
+        if (person) nes.set_buttons(person_pad(*person, nes));
+        run.frame();
+        counter.count_play(nes, in_play);
+        if (o.soak && nes.read_ram(t::player1_playState) == t::PLAY_STATE_CURTAIN && nes.read_ram(t::gameMode) == t::GAME_MODE_PLAY) {
+            run.input(".*400 S .");  // the curtain down: Start, back to the menu
+            f += 402;
+        }
+        if (o.soak && nes.read_ram(t::gameMode) == t::GAME_MODE_LEVEL_MENU) {  // the game is over: another
+            run.input(o.level >= 10 ? "A+E*3 A+E+S ." : "E*3 E+S .");
+            f += 5;
+        }
+        counter.count_game(nes, f);
+        if (!o.png.empty() && o.png_every && f % o.png_every == 0) {
+            watch.on_the_side = true;
+            pictures.last = screenshots.file(f).string();
+            emu::write_png(pictures.last, emu::scaled(screen_of_state(nes), o.png_scale));
+            published.add(pictures.last);
+            watch.on_the_side = false;
+            if (!pictures.count++) pictures.first = pictures.last;
+        }
+        if (watch.crash_pc) crash_frame = f;
+        take_sound();
+        // (a soak's menu presses count as frames of the run, and may step past its end)
+        if (progress) std::cerr << progress->update(std::min(f, o.frames), run_seconds()) << std::flush;
+    }
+    if (progress) std::cerr << progress->finish(run_seconds()) << std::flush;
+    print_summary(o, what, nes, counter, watch, crash_frame,
+                  movie_out ? std::optional<uint64_t>(movie_before_run) : std::nullopt);
+    publish_outputs(o, nes, movie_out, movie_before_run, pictures, wav, rate, watch, published);
+    return o.soak && (counter.play_lag || watch.crash_pc) ? kExitFailed : kExitDone;
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// The access trace of game_harness.hpp: what the game reads, writes and runs.
-#include "tools/harness/game_harness.hpp"
+// The access trace (access_trace.hpp): what the game reads, writes and runs.
+#include "tools/harness/access_trace.hpp"
 
 #include "ai-reference/ai/ai_player.hpp"
 #include "tools/harness/cart_loop.hpp"

@@ -1,5 +1,6 @@
-// The AI's games on the real game against the cartridge in the loop (game_harness.hpp).
-#include "tools/harness/game_harness.hpp"
+// The AI's games on the real game against the cartridge in the loop (ai_game_loop.hpp).
+#include "tools/harness/ai_game_loop.hpp"
+#include "tools/harness/crash_rule_rom.hpp"
 #include "base/hex.hpp"
 
 #include "ai-reference/ai/ai_player.hpp"
@@ -11,6 +12,7 @@
 #include "ai-reference/model/state_io.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <cstdio>
 #include <fstream>
 #include <iterator>

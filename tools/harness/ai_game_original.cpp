@@ -1,6 +1,7 @@
-// An AI game of the patched game replayed on the original (game_harness.hpp): the proof that the
+// An AI game of the patched game replayed on the original (ai_game_original.hpp): the proof that the
 // AI adds no lag frame and that a crash is the game's own.
-#include "tools/harness/game_harness.hpp"
+#include "tools/harness/ai_game_original.hpp"
+#include "tools/harness/identity.hpp"
 #include "ai-reference/ai/ai_crash_rule.hpp"
 #include "base/hex.hpp"
 
@@ -54,37 +55,6 @@ struct LagWatch {
         }
     }
 };
-
-}  // namespace
-
-const std::array<CrashRuleTable, 8>& crash_rule_tables() {
-    static const std::array<CrashRuleTable, 8> tables{{{"gen_crash_first", ai::kCrashClasses, std::nullopt},
-                                                       {"gen_crash_count", ai::kCrashClasses, uint8_t{0}},
-                                                       {"gen_hidden_first", ai::kHiddenRanges, std::nullopt},
-                                                       {"gen_hidden_count", ai::kHiddenRanges, uint8_t{0}},
-                                                       {"gen_flip_first", ai::kCrashClasses, std::nullopt},
-                                                       {"gen_flip_count", ai::kCrashClasses, uint8_t{0}},
-                                                       {"gen_short_first", ai::kCrashClasses, std::nullopt},
-                                                       {"gen_short_count", ai::kCrashClasses, uint8_t{0}}}};
-    return tables;
-}
-
-std::vector<uint8_t> without_crash_rule(std::span<const uint8_t> patched_rom, const CartImage& cart) {
-    std::vector<uint8_t> rom(patched_rom.begin(), patched_rom.end());
-    // Every range of the rule empty: no lock barred, the preview never hidden.
-    for (const CrashRuleTable& t : crash_rule_tables()) {
-        if (!t.without_rule) continue;
-        const uint16_t table = cart.require(t.symbol);
-        for (unsigned i = 0; i < t.size; ++i) {
-            const uint32_t at = prg_file_offset(static_cast<uint16_t>(table + i));
-            if (at >= rom.size()) throw std::runtime_error(t.symbol + std::string(" is outside the ROM"));
-            rom[at] = *t.without_rule;
-        }
-    }
-    return rom;
-}
-
-namespace {
 
 // Both machines one frame on, the same buttons; the lag NMIs counted, a crash and the comparison
 // where both wait. Returns false when the run ends (the result says why).
@@ -150,59 +120,6 @@ bool step_both(emu::Nes& x, emu::Nes& y, LagWatch& lx, LagWatch& ly, uint8_t pad
 unsigned lines_of(const emu::Nes& x) { return lines_made(x.read_ram(tetris::lines), x.read_ram(tetris::lines + 1)); }
 
 }  // namespace
-
-namespace {
-int last_level_of(int from_level) { return from_level <= 255 ? 255 : kLastLevelPastRebirth; }
-}  // namespace
-
-NamedModelStart model_start_of_game(int from_level, uint64_t first_seed, uint64_t i) {
-    if (from_level < 100 || from_level >= kLastLevelPastRebirth)
-        throw std::invalid_argument("model-made states start at levels 100-510");
-    const int count = from_level + static_cast<int>((i * 37) % static_cast<uint64_t>(last_level_of(from_level) + 1 - from_level));
-    NamedModelStart n{{static_cast<uint8_t>(count & 0xFF), first_seed + i, {}}, ""};
-    n.name = ", from level " + std::to_string(count);
-    if (count > 255) {
-        const LinesAtLevel at = first_reaching(19, static_cast<unsigned>(count - 19));
-        n.start.lines = at.lines;
-        n.name += " (level " + std::to_string(n.start.level) + " after the rebirth, lines " + hex(at.lines[1], 2) +
-                  hex_digits(at.lines[0], 2) + ")";
-    }
-    n.name += ", seed " + std::to_string(n.start.seed);
-    return n;
-}
-
-std::string model_start_levels(int from_level) {
-    return std::to_string(from_level) + "-" + std::to_string(last_level_of(from_level)) + " (model-made states" +
-           (from_level > 255 ? ", past the rebirth)" : ")");
-}
-
-GameState high_level_state(GameState s, const ModelStart& start) {
-    s.levelNumber = start.level;
-    s.lines = start.lines;
-    s.score = {0x99, 0x99, 0x99};
-    uint64_t z = start.seed * 0x9E3779B97F4A7C15ull + 1;
-    for (int row = 12; row < kPlayfieldHeight; ++row) {
-        z ^= z << 13, z ^= z >> 7, z ^= z << 17;
-        const int gap = static_cast<int>(z % 10);
-        for (int c = 0; c < kPlayfieldWidth; ++c)
-            s.playfield[static_cast<std::size_t>(row * 10 + c)] = c == gap ? kTileEmpty : kTileBlockA;
-    }
-    return s;
-}
-
-GameState start_from_model_state(std::initializer_list<emu::Nes*> machines, const ModelStart& start) {
-    emu::Nes& x = **machines.begin();
-    for (int f = 0;; ++f) {
-        const bool at_boundary = x.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY &&
-                                 x.read_ram(tetris::gameModeState) == 2 && x.read_ram(tetris::verticalBlankingInterval) == 0;
-        if (at_boundary) break;
-        if (f > 300) throw std::runtime_error("the game did not start (menu path lost)");
-        for (emu::Nes* m : machines) m->run_frame();
-    }
-    const GameState s = high_level_state(from_ram(x.ram()), start);
-    for (emu::Nes* m : machines) to_ram(s, m->ram());
-    return s;
-}
 
 AiGameOnOriginal compare_high_level_play_with_original(const GameRoms& roms, const CartImage& cart, uint8_t level,
                                                        uint64_t seed, uint64_t max_frames, bool coach) {

@@ -1,5 +1,7 @@
 // The coach game of coach_run.hpp.
 #include "tools/harness/coach_run.hpp"
+#include "tools/harness/game_driver.hpp"
+#include "tools/harness/identity.hpp"
 
 #include "ai-reference/ai/ai_coach.hpp"
 #include "ai-reference/ai/ai_player.hpp"

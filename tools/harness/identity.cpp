@@ -1,5 +1,5 @@
-// The identity runs of game_harness.hpp: the original and the patched game side by side.
-#include "tools/harness/game_harness.hpp"
+// The identity runs (identity.hpp): the original and the patched game side by side.
+#include "tools/harness/identity.hpp"
 #include "base/hex.hpp"
 
 #include "ai-reference/ai/ai_player.hpp"

@@ -12,6 +12,7 @@
 
 #include "ai-reference/model/frame_time.hpp"
 #include "tools/harness/game_harness.hpp"
+#include "tools/harness/model_start.hpp"
 
 #include <array>
 #include <cstdint>

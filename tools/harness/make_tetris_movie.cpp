@@ -16,7 +16,9 @@
 #include "base/file_io.hpp"
 #include "emu-test/debug/fm2.hpp"
 #include "emu-test/nes.hpp"
+#include "ai-reference/model/game_model.hpp"
 #include "ai-reference/model/pieces.hpp"
+#include "generated/tetris_map.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -41,17 +43,13 @@ struct MovieOptions {
     uint64_t max_frames = 60'000;
 };
 
-// Tetris (USA) RAM (asm/tetris.inc).
-constexpr uint16_t kTetriminoX = 0x40, kTetriminoY = 0x41, kCurrentPiece = 0x42, kPlayState = 0x48,
-                   kLines = 0x50, kScore = 0x53, kGameMode = 0xC0, kPlayfield = 0x400;
-constexpr uint8_t kEmpty = 0xEF;
-
-using Board = std::array<std::array<bool, 10>, 20>;
+constexpr int kRows = kPlayfieldHeight, kColumns = kPlayfieldWidth;
+using Board = std::array<std::array<bool, kColumns>, kRows>;
 
 bool fits(const Board& b, uint8_t o, int x, int y) {
     for (const Cell c : kOrientationCells[o]) {
         const int cx = x + c.dx, cy = y + c.dy;
-        if (cx < 0 || cx > 9 || cy > 19) return false;
+        if (cx < 0 || cx >= kColumns || cy >= kRows) return false;
         if (cy >= 0 && b[cy][cx]) return false;
     }
     return true;
@@ -64,25 +62,25 @@ double evaluate(Board b, uint8_t o, int x, int y) {
         b[y + c.dy][x + c.dx] = true;
     }
     int lines = 0;
-    for (int r = 0; r < 20; ++r) {
+    for (int r = 0; r < kRows; ++r) {
         bool full = true;
-        for (int c = 0; c < 10; ++c) full = full && b[r][c];
+        for (int c = 0; c < kColumns; ++c) full = full && b[r][c];
         if (full) {
             ++lines;
             for (int rr = r; rr > 0; --rr) b[rr] = b[rr - 1];
             b[0] = {};
         }
     }
-    int heights[10], holes = 0, aggregate = 0, bump = 0;
-    for (int c = 0; c < 10; ++c) {
+    int heights[kColumns], holes = 0, aggregate = 0, bump = 0;
+    for (int c = 0; c < kColumns; ++c) {
         heights[c] = 0;
-        for (int r = 0; r < 20; ++r) {
+        for (int r = 0; r < kRows; ++r) {
             if (b[r][c]) {
-                heights[c] = 20 - r;
+                heights[c] = kRows - r;
                 break;
             }
         }
-        for (int r = 20 - heights[c]; r < 20; ++r) holes += !b[r][c];
+        for (int r = kRows - heights[c]; r < kRows; ++r) holes += !b[r][c];
         aggregate += heights[c];
         if (c) bump += std::abs(heights[c] - heights[c - 1]);
     }
@@ -100,7 +98,7 @@ Target choose(const Board& b, uint8_t current, int x0, int y0) {
     const uint8_t type = kTypeOfOrientation[current];
     for (uint8_t o = 0; o < kOrientationCount; ++o) {
         if (kTypeOfOrientation[o] != type) continue;
-        for (int x = 0; x < 10; ++x) {
+        for (int x = 0; x < kColumns; ++x) {
             if (!fits(b, o, x, y0)) continue;
             int y = y0;
             while (fits(b, o, x, y + 1)) ++y;
@@ -133,45 +131,46 @@ int make_movie(const MovieOptions& o) {
     int rights = 0, after_top_out = 0;
     uint64_t game_start = 0;
     while (movie.frames.size() < max_frames) {
-        const uint8_t mode = nes.read_ram(kGameMode);
+        const uint8_t mode = nes.read_ram(tetris::gameMode);
         uint8_t pad = 0;
-        if (mode != 4) {
+        if (mode != tetris::GAME_MODE_PLAY) {
             if (started) break;  // back at the menus (or the high score screen) after the game
             // Menus: a press every 20 frames once the legal screen has had 300; at the level
             // menu Down (levels 5-9), Right to the level, then Start.
             if (movie.frames.size() >= 300 && ++menu_wait >= 20) {
                 menu_wait = 0;
-                if (mode == 3 && level >= 5 && !went_down) {
+                if (mode == tetris::GAME_MODE_LEVEL_MENU && level >= 5 && !went_down) {
                     pad = emu::button::Down;
                     went_down = true;
-                } else if (mode == 3 && rights < level % 5) {
+                } else if (mode == tetris::GAME_MODE_LEVEL_MENU && rights < level % 5) {
                     pad = emu::button::Right;
                     ++rights;
-                } else if (mode <= 3) {
+                } else if (mode <= tetris::GAME_MODE_LEVEL_MENU) {
                     pad = emu::button::Start;
                 }
             }
         } else {
             if (!started) game_start = movie.frames.size();
             started = true;
-            const uint8_t state = nes.read_ram(kPlayState);
-            const uint8_t piece = nes.read_ram(kCurrentPiece);
-            if (state == 10) {
+            const uint8_t state = nes.read_ram(tetris::playState);
+            const uint8_t piece = nes.read_ram(tetris::currentPiece);
+            if (state == tetris::PLAY_STATE_CURTAIN) {
                 topped_out = true;  // the curtain: the game is over
             }
-            if (state != 1 || piece >= kOrientationCount) {
+            if (state != tetris::PLAY_STATE_ACTIVE || piece >= kOrientationCount) {
                 have_target = false;
             } else {
                 if (!have_target) {
                     Board b{};
-                    for (int r = 0; r < 20; ++r)
-                        for (int c = 0; c < 10; ++c) b[r][c] = nes.read_ram(static_cast<uint16_t>(kPlayfield + r * 10 + c)) != kEmpty;
-                    const int x = nes.read_ram(kTetriminoX), y = static_cast<int8_t>(nes.read_ram(kTetriminoY));
+                    for (int r = 0; r < kRows; ++r)
+                        for (int c = 0; c < kColumns; ++c)
+                            b[r][c] = nes.read_ram(static_cast<uint16_t>(tetris::playfield + r * kColumns + c)) != kTileEmpty;
+                    const int x = nes.read_ram(tetris::tetriminoX), y = static_cast<int8_t>(nes.read_ram(tetris::tetriminoY));
                     target = placed < pieces ? choose(b, piece, x, y) : Target{piece, x};
                     have_target = true;
                     ++placed;
                 }
-                const int x = nes.read_ram(kTetriminoX);
+                const int x = nes.read_ram(tetris::tetriminoX);
                 if (piece != target.orientation) {
                     if (!(prev & emu::button::A)) pad |= emu::button::A;
                 } else if (x < target.x) {
@@ -192,8 +191,9 @@ int make_movie(const MovieOptions& o) {
     }
     if (!topped_out)
         throw std::runtime_error("no top-out within " + std::to_string(max_frames) + " frames: is this Tetris (USA)?");
-    const int lines = bcd(nes.read_ram(kLines)) + 100 * bcd(nes.read_ram(kLines + 1));
-    const int score = bcd(nes.read_ram(kScore)) + 100 * bcd(nes.read_ram(kScore + 1)) + 10000 * bcd(nes.read_ram(kScore + 2));
+    const int lines = bcd(nes.read_ram(tetris::lines)) + 100 * bcd(nes.read_ram(tetris::lines + 1));
+    const int score = bcd(nes.read_ram(tetris::score)) + 100 * bcd(nes.read_ram(tetris::score + 1)) +
+                      10000 * bcd(nes.read_ram(tetris::score + 2));
     std::string text = fm2_header(nes.cartridge(), "Tetris (USA)",
                                   "author nestris-ai make-tetris-movie: one A-Type game from level " + std::to_string(level) +
                                       ", " + std::to_string(pieces) + " pieces placed by a greedy player, then top-out");

@@ -3,11 +3,20 @@
 -- let it play. Logs the game's state once a second and takes screenshots; prints a summary.
 -- Settings come from the environment (the shell script sets them).
 local out_dir = os.getenv("NESTRIS_FCEUX_OUT") or "."
-local ai_mode_addr = tonumber(os.getenv("NESTRIS_AI_MODE") or "0x32")
 local game_frames = tonumber(os.getenv("NESTRIS_FCEUX_FRAMES") or "3600")
 local level = tonumber(os.getenv("NESTRIS_FCEUX_LEVEL") or "19")
 
-local GAME_MODE, LEVEL, LINES, SCORE, PLAY_STATE = 0xC0, 0x64, 0x50, 0x53, 0x68
+-- The game's addresses and values: the shell script passes asm/tetris.inc's (NESTRIS_TETRIS_<name>)
+-- and this build's ai_mode, so that they are written in one place.
+local function given(variable)
+  local value = tonumber(os.getenv(variable) or "")
+  if not value then error(variable .. " is not set: run this script through tools/scripts/fceux_check.sh") end
+  return value
+end
+local function tetris(name) return given("NESTRIS_TETRIS_" .. name) end
+local GAME_MODE, LEVEL, LINES, SCORE = tetris("gameMode"), tetris("player1_levelNumber"), tetris("lines"), tetris("score")
+local PLAY_STATE = tetris("player1_playState")
+local MODE_TITLE, MODE_DEMO, CURTAIN = tetris("GAME_MODE_TITLE"), tetris("GAME_MODE_DEMO"), tetris("PLAY_STATE_CURTAIN")
 local log = io.open(out_dir .. "/fceux_check.log", "w")
 pcall(function() emu.speedmode("maximum") end)
 
@@ -58,7 +67,7 @@ local function score() return bcd(SCORE) + 100 * bcd(SCORE + 1) + 10000 * bcd(SC
 local function lag() local ok, n = pcall(emu.lagcount); return ok and n or -1 end
 local function state()
   return string.format("frame %d mode %d ai %d level %d lines %d score %d playState %d lag %d",
-    emu.framecount(), memory.readbyte(GAME_MODE), memory.readbyte(ai_mode_addr), memory.readbyte(LEVEL),
+    emu.framecount(), memory.readbyte(GAME_MODE), memory.readbyte(given("NESTRIS_AI_MODE")), memory.readbyte(LEVEL),
     lines(), score(), memory.readbyte(PLAY_STATE), lag())
 end
 local function shot(name)
@@ -81,12 +90,12 @@ local start_frame, demo_start, demo_end, demo_lines, demo_level = emu.framecount
 while emu.framecount() - start_frame < 9000 and not demo_end do
   frames(1)
   local mode = memory.readbyte(GAME_MODE)
-  if mode == 5 and not demo_start then demo_start = emu.framecount() end
-  if demo_start and mode == 5 then
+  if mode == MODE_DEMO and not demo_start then demo_start = emu.framecount() end
+  if demo_start and mode == MODE_DEMO then
     demo_lines = math.max(demo_lines, lines()); demo_level = memory.readbyte(LEVEL)
     if emu.framecount() - demo_start == 1200 then shot("fceux_demo.png") end
   end
-  if demo_start and mode == 1 then demo_end = emu.framecount() end
+  if demo_start and mode == MODE_TITLE then demo_end = emu.framecount() end
 end
 local summary = string.format("demo: started at frame %s, ended at frame %s, level %d, %d lines\n",
   tostring(demo_start), tostring(demo_end), demo_level, demo_lines)
@@ -108,13 +117,13 @@ local top_outs, last_state = 0, memory.readbyte(PLAY_STATE)
 while emu.framecount() - game_start < game_frames do
   frames(1)
   local s = memory.readbyte(PLAY_STATE)
-  if s == 10 and last_state ~= 10 then top_outs = top_outs + 1 end
+  if s == CURTAIN and last_state ~= CURTAIN then top_outs = top_outs + 1 end
   last_state = s
 end
 shot("fceux_ai_game.png")
 summary = summary .. string.format(
   "AI game from level %d: %d frames, ai_mode %d, level %d, %d lines, score %d, %d top-outs, %d lag frames\n",
-  level, game_frames, memory.readbyte(ai_mode_addr), memory.readbyte(LEVEL), lines(), score(), top_outs, lag() - lag_before)
+  level, game_frames, memory.readbyte(given("NESTRIS_AI_MODE")), memory.readbyte(LEVEL), lines(), score(), top_outs, lag() - lag_before)
 log:write(summary)
 log:close()
 local s = io.open(out_dir .. "/fceux_check.txt", "w"); s:write(summary); s:close()

@@ -22,7 +22,7 @@
 # not patched) and in this build (run-rom --movie, --power-on fceux unless told otherwise), dumps
 # the 2 KiB of RAM after every frame in both and compares them frame by frame; prints the frames
 # compared and differing, the first difference, the game's level, lines and score at the end, and
-# each rebirth (levelNumber $0044 from 255 to 0) seen in FCEUX and here, with its frame.
+# each rebirth (levelNumber from 255 to 0) seen in FCEUX and here, with its frame.
 # --game-ram: the game's RAM only, for a movie of an AI game (nestris-ai play --write-movie, the
 # patched ROM as ROM): the AI's own RAM (the build's RAM areas, from its cart/usage.txt) and the
 # stack page are left out. The AI searches in the time the game leaves it in each frame, so those
@@ -48,6 +48,20 @@ run_fceux() {
   HOME=$home FCEUX_HOME=$home XDG_CONFIG_HOME=$home/.config XDG_DATA_HOME=$home/.local/share \
     XDG_CACHE_HOME=$home/.cache timeout "$limit" xvfb-run -a "$fceux" "$@"
 }
+here=$(cd "$(dirname "$0")" && pwd)
+# NAME's value in an asm include, $hex (as 0x...) or decimal: the includes are the one source of
+# the game's addresses and constants, and the Python and Lua parts below get them from here.
+inc_value() {
+  sed -n -e "s/^$2[ \t]*= \$\([0-9A-F]*\).*/0x\1/p" -e "s/^$2[ \t]*= \([0-9][0-9]*\).*/\1/p" "$here/../../asm/$1" | head -1
+}
+# What of the game the checks read, as NESTRIS_TETRIS_<name> in the environment of FCEUX's Lua
+# script and of the comparisons.
+for name in gameMode levelNumber player1_levelNumber lines score player1_playState verticalBlankingInterval \
+            GAME_MODE_TITLE GAME_MODE_PLAY GAME_MODE_DEMO GAME_MODE_START_DEMO PLAY_STATE_CURTAIN; do
+  value=$(inc_value tetris.inc "$name")
+  [ -n "$value" ] || { echo "asm/tetris.inc: no $name" >&2; exit 1; }
+  export "NESTRIS_TETRIS_$name=$value"
+done
 replay=
 if [ "${1:-}" = --movie ]; then
   movie=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2
@@ -56,7 +70,6 @@ if [ "${1:-}" = --movie ]; then
   game_ram=
   if [ "${1:-}" = --game-ram ]; then game_ram=1; shift; fi
   rom=${1:?usage: tools/scripts/fceux_check.sh --movie FILE.fm2 [--power-on hardware|fceux] [--game-ram] ROM [build-dir]}
-  here=$(cd "$(dirname "$0")" && pwd)
   build=${2:-$here/../../build}
   usage_txt=
   if [ -n "$game_ram" ]; then
@@ -74,7 +87,11 @@ if [ "${1:-}" = --movie ]; then
   [ -f "$out/ram.txt" ] || { echo "FCEUX wrote no RAM dump; its output: $out/fceux.out" >&2; exit 1; }
   status=0
   python3 - "$out/ram.txt" "$out/ours.txt" "$frames" "$power_on" "$usage_txt" <<'PY' || status=$?
-import re, sys
+import os, re, sys
+def tetris(name):  # asm/tetris.inc's value (the shell part above exports them)
+    return int(os.environ["NESTRIS_TETRIS_" + name], 0)
+LEVEL, LINES, SCORE = tetris("levelNumber"), tetris("lines"), tetris("score")
+GAME_MODE, PLAY, BUSY = tetris("gameMode"), tetris("GAME_MODE_PLAY"), tetris("verticalBlankingInterval")
 frames, power_on, usage = int(sys.argv[3]), sys.argv[4], sys.argv[5]
 skip = set()
 if usage:
@@ -86,8 +103,8 @@ if usage:
 kept = [i for i in range(0x800) if i not in skip]
 def bcd(b): return (b >> 4) * 10 + (b & 15)
 def game(ram):  # the hundreds of lines count in binary past 9 (lines_made)
-    return (ram[0x44], bcd(ram[0x50]) + 100 * ram[0x51],
-            bcd(ram[0x53]) + 100 * bcd(ram[0x54]) + 10000 * bcd(ram[0x55]))
+    return (ram[LEVEL], bcd(ram[LINES]) + 100 * ram[LINES + 1],
+            bcd(ram[SCORE]) + 100 * bcd(ram[SCORE + 1]) + 10000 * bcd(ram[SCORE + 2]))
 # A frame at a time from both dumps (a whole game's dump is gigabytes): what is compared of each
 # frame, the game's figures at the last, the rebirths.
 compared = differing = busy = figures_apart = 0
@@ -111,9 +128,9 @@ with open(sys.argv[1]) as fa, open(sys.argv[2]) as fo:
             print("frame %d missing from %s" % (k, "FCEUX's dump" if ka != k else "ours"))
             sys.exit(1)
         for who, ram in (("FCEUX", ra), ("here", ro)):
-            if level_before[who] == 255 and ram[0x44] == 0 and ram[0xC0] == 4:  # in a game (not the power-on bytes)
+            if level_before[who] == 255 and ram[LEVEL] == 0 and ram[GAME_MODE] == PLAY:  # in a game (not the power-on bytes)
                 rebirths[who].append(k)
-            level_before[who] = ram[0x44]
+            level_before[who] = ram[LEVEL]
         compared += 1
         if game(ra)[:2] != game(ro)[:2]:
             figures_apart += 1
@@ -122,9 +139,9 @@ with open(sys.argv[1]) as fa, open(sys.argv[2]) as fo:
             if first is None:
                 a = next(i for i in kept if ra[i] != ro[i])
                 first = "frame %d: RAM $%04X FCEUX %02X here %02X" % (k, a, ra[a], ro[a])
-            # $0033 set: the game's frame work still under way where the frame ends, caught at
-            # another point of it in each (--replay skips such frames).
-            if ra[0x33] or ro[0x33]:
+            # verticalBlankingInterval set: the game's frame work still under way where the frame
+            # ends, caught at another point of it in each (--replay skips such frames).
+            if ra[BUSY] or ro[BUSY]:
                 busy += 1
             else:
                 for i in kept:
@@ -134,15 +151,15 @@ with open(sys.argv[1]) as fa, open(sys.argv[2]) as fo:
 what = "the game's RAM (%d bytes: the AI's and the stack page left out)" % len(kept) if skip else "RAM"
 print("FCEUX movie, power-on %s, %s: %d frames compared, %d differing%s" % (power_on, what, compared, differing, ": first " + first if first else ""))
 if differing:
-    print("  %d of them end with the game's frame work under way ($0033 not 0)%s" % (busy, "; in the others:" if idle_bytes else ""))
+    print("  %d of them end with the game's frame work under way ($%04X not 0)%s" % (busy, BUSY, "; in the others:" if idle_bytes else ""))
     for i, ks in sorted(idle_bytes.items()):
         print("  $%04X in %d frames, %d to %d" % (i, len(ks), ks[0], ks[-1]))
-print("levelNumber ($0044) or the lines ($0050-$0051) apart in %d frames" % figures_apart)
+print("levelNumber ($%04X) or the lines ($%04X-$%04X) apart in %d frames" % (LEVEL, LINES, LINES + 1, figures_apart))
 lf = game(last["FCEUX"]); lo = game(last["here"])
 print("at the end (frame %d): FCEUX level %d, %d lines, score %d; here level %d, %d lines, score %d" % ((frames,) + lf + lo))
 for who in ("FCEUX", "here"):
     if rebirths[who]:
-        print("%s: the rebirth (levelNumber $0044 from 255 to 0) in frame %s" % (who, ", ".join(str(k) for k in rebirths[who])))
+        print("%s: the rebirth (levelNumber $%04X from 255 to 0) in frame %s" % (who, LEVEL, ", ".join(str(k) for k in rebirths[who])))
 sys.exit(1 if differing else 0)
 PY
   echo "dumps: $out"
@@ -159,7 +176,6 @@ if [ -n "$coach" ]; then
   original_replay=$replay.original
   [ -f "$original_replay" ] || { echo "no $original_replay: write the movie with check-identity --coach --movie-out" >&2; exit 1; }
 fi
-here=$(cd "$(dirname "$0")" && pwd)
 build=${2:-$here/../../build}
 frames=${3:-3600}
 level=${4:-19}
@@ -179,14 +195,16 @@ if [ -n "$replay" ]; then
     NESTRIS_FCEUX_OUT=$out/$which NESTRIS_FCEUX_INPUT=$input \
       run_fceux 1800 --loadlua "$here/fceux_check.lua" "$out/$which/game.nes" >"$out/$which/fceux.out" 2>&1 || true
   done
-  # NAME's value in an asm include (the one source of the game's addresses and the coach's slots)
-  inc_value() { sed -n "s/^$2[ \t]*= \$\([0-9A-F]*\).*/0x\1/p" "$here/../../asm/$1" | head -1; }
   coach_oam="$(inc_value hooks.inc CLASS_OAM) $(inc_value hooks.inc GRADE_ONES_X) $(inc_value hooks.inc GHOST_OAM)"
   oam_staging=$(inc_value tetris.inc oamStaging)
   b_bit=$(inc_value tetris.inc BUTTON_B)
   button_bytes="$(inc_value tetris.inc newlyPressedButtons_player1) $(inc_value tetris.inc heldButtons_player1) $(inc_value tetris.inc newlyPressedButtons) $(inc_value tetris.inc generalCounter2)"
   python3 - "$out" "$ai_mode" "$build/cart/usage.txt" "$coach" "$replay" "$original_replay" "$coach_oam" "$b_bit" "$button_bytes" "$oam_staging" <<'PY' || status=$?
-import re, sys
+import os, re, sys
+def tetris(name):  # asm/tetris.inc's value (the shell part above exports them)
+    return int(os.environ["NESTRIS_TETRIS_" + name], 0)
+GAME_MODE, BUSY = tetris("gameMode"), tetris("verticalBlankingInterval")
+TO_DEMO = (tetris("GAME_MODE_DEMO"), tetris("GAME_MODE_START_DEMO"))
 out, ai = sys.argv[1], int(sys.argv[2], 16)
 coach, oam = sys.argv[4] == "1", int(sys.argv[10], 16)
 grade_first, grade_ones, ghost_first = (int(a, 16) for a in sys.argv[7].split())
@@ -210,11 +228,11 @@ with open(out + "/original/ram.txt") as a, open(out + "/patched/ram.txt") as b:
     for la, lb in zip(a, b):
         frames += 1
         ra, rb = bytes.fromhex(la.split()[1]), bytes.fromhex(lb.split()[1])
-        if ra[0xC0] in (5, 6) or rb[0xC0] in (5, 6):
+        if ra[GAME_MODE] in TO_DEMO or rb[GAME_MODE] in TO_DEMO:
             print("frame %d: the title timed out into the demo (the movie's Start came late on FCEUX): "
                   "compared up to here" % frames)
             break
-        if ra[0x33] or rb[0x33]:
+        if ra[BUSY] or rb[BUSY]:
             continue  # a game still busy at the frame's end: compared at the next idle frame
         compared += 1
         leave = set()
