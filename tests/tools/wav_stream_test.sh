@@ -7,6 +7,7 @@
 # 2; --input '.*10000000' --frames 0 grew until std::bad_alloc).
 #   wav_stream_test.sh BIN_DIR ROM   (ROM: any iNES image; the synthetic one)
 set -u
+. "$(dirname "$0")/expect_lib.sh"  # expect CODE WORDS COMMAND...
 bin=$1
 rom=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/nestris-wav.XXXXXX")
@@ -42,29 +43,14 @@ if [ $code != 130 ] || [ -n "$left" ]; then
 else
   echo "ok   run-rom --wav interrupted: exit 130, nothing left"
 fi
-# 3. play's bound counts the frames before the run (checked before the ROM is looked at).
-printf 'not a ROM\n' >"$work/rom.nes"
-"$bin/nestris-ai" play "$work/rom.nes" --input '.*10000000' --frames 0 --wav "$work/p.wav" --sample-rate 192000 \
-  >/dev/null 2>"$work/err"
-code=$?
-if [ $code != 2 ] || ! grep -q "play: error: --wav: at most 216000 frames from power-on" "$work/err" || [ -e "$work/p.wav" ]; then
-  echo "FAIL: play --input '.*10000000' --wav -> exit $code: $(cat "$work/err")"; fail=1
-else
-  echo "ok   play --input '.*10000000' --wav -> exit 2: $(cat "$work/err")"
-fi
-"$bin/nestris-ai" play "$work/rom.nes" --input '.*200000' --frames 16001 --wav "$work/p.wav" >/dev/null 2>"$work/err"
-code=$?
-if [ $code != 2 ] || ! grep -q "not 216001 (200000 before the run, 16001 of --frames)" "$work/err"; then
-  echo "FAIL: play --input '.*200000' --frames 16001 --wav -> exit $code: $(cat "$work/err")"; fail=1
-else
-  echo "ok   play --input '.*200000' --frames 16001 --wav -> exit 2: $(cat "$work/err")"
-fi
-# At the bound, the options pass (and the ROM, not Tetris, is refused: exit 1).
-"$bin/nestris-ai" play "$work/rom.nes" --input '.*200000' --frames 16000 --wav "$work/p.wav" >/dev/null 2>"$work/err"
-code=$?
-if [ $code != 1 ] || ! grep -q "not the supported ROM" "$work/err"; then
-  echo "FAIL: play at the bound -> exit $code: $(cat "$work/err")"; fail=1
-else
-  echo "ok   play at the bound: the options pass, the ROM is refused"
-fi
+# 3. play's bound counts the frames before the run (checked before the ROM is looked at); at the
+# bound the options pass and the ROM, not Tetris, is refused (exit 1).
+cd "$work" || exit 1
+printf 'not a ROM\n' >rom.nes
+expect 2 "play: error: --wav: at most 216000 frames from power-on" \
+  "$bin/nestris-ai" play rom.nes --input '.*10000000' --frames 0 --wav p.wav --sample-rate 192000
+if [ -e p.wav ]; then echo "FAIL: play wrote p.wav"; fail=1; fi
+expect 2 "not 216001 (200000 before the run, 16001 of --frames)" \
+  "$bin/nestris-ai" play rom.nes --input '.*200000' --frames 16001 --wav p.wav
+expect 1 "not the supported ROM" "$bin/nestris-ai" play rom.nes --input '.*200000' --frames 16000 --wav p.wav
 exit $fail
