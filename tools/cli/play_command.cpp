@@ -2,6 +2,7 @@
 // with this build's patch (or taken as it is if it is already this build's patched ROM); the
 // menus are walked like a player would, then the AI plays and the command reports what it saw.
 #include "tools/cli/play_command.hpp"
+#include "tools/cli/play_summary.hpp"
 
 #include "patcher/cart_image.hpp"
 #include "base/command_runner.hpp"
@@ -72,15 +73,6 @@ constexpr uint64_t kProgressFrames = 18'000;
 
 // The frames play waits at the title for the demo to start, at most.
 constexpr uint64_t kMaxDemoWait = 4000;
-
-// printf-style formatting onto std::cout (so the summary goes where the command's output goes).
-template <class... Args>
-void print(const char* format, Args... args) {
-    const int n = std::snprintf(nullptr, 0, format, args...);
-    std::string text(static_cast<size_t>(n > 0 ? n : 0), '\0');
-    std::snprintf(text.data(), text.size() + 1, format, args...);
-    std::cout << text;
-}
 
 // The options that do not go together, or are out of their range: usage errors before anything
 // is read.
@@ -189,153 +181,6 @@ void open_movie_out(std::optional<emu::Fm2Writer>& movie_out, const PlayOptions&
                           (walk && !o.title_wait ? " (title wait 0)" : "") + (o.soak ? ", game after game" : "") +
                           ", then " + std::to_string(o.frames) +
                           " frames; the pad's buttons only: the AI's moves are the cartridge's own");
-}
-
-// What the instruction hook sees of the run: the frame's margin, from the moment the game's frame
-// work is done (its main loop enters the wait for the vertical blank, ai_idle) to the next NMI,
-// the least one seen in play; and a crash: the game's code is all in ROM (and the AI's in ROM and
-// PRG-RAM: game::is_game_code), so the CPU running RAM is a jump gone astray (the high levels'
-// crash, ai-reference/MODEL.md "Time").
-struct RunWatch {
-    uint16_t idle_entry = 0, nmi_entry = 0;
-    uint64_t waited_at = 0, last_nmi = 0, margin_frames = 0;
-    int64_t worst_margin = INT64_MAX;
-    bool measuring = false;
-    std::optional<uint16_t> crash_pc;
-    bool on_the_side = false;  // screen_of_state's extra frame: not part of the run
-
-    void on_instruction(const emu::Nes& n) {
-        if (on_the_side) return;
-        const uint16_t pc = n.cpu().pc();
-        if (!game::is_game_code(pc) && !crash_pc) crash_pc = pc;
-        if (pc == idle_entry) {
-            waited_at = n.cycles();
-        } else if (pc == nmi_entry) {
-            const uint8_t state = n.read_ram(tetris::player1_playState);
-            if (measuring && state >= 1 && state < tetris::PLAY_STATE_CURTAIN) {
-                const int64_t margin = waited_at > last_nmi ? int64_t(n.cycles() - waited_at) : 0;
-                worst_margin = std::min(worst_margin, margin);
-                ++margin_frames;
-            }
-            last_nmi = n.cycles();
-        }
-    }
-};
-
-// What the run counts frame by frame from the game's RAM, for its summary. AI play: a game (or
-// the demo) the AI plays, from its first frame whose main loop ran (a game's first frames lag in
-// the original too: the screen is drawn, B-Type's garbage made) to its end (the curtain and
-// B-Type's ending are loops of their own that never reach the main loop, in the original as well).
-class PlayCounter {
-public:
-    PlayCounter(const emu::Nes& nes, uint16_t ai_mode, uint16_t late_plans)
-        : ai_mode_(ai_mode), late_plans_(late_plans), last_late_(nes.read_ram(late_plans)),
-          last_count_(nes.read_ram(tetris::spawnCount)), last_state_(nes.read_ram(tetris::player1_playState)),
-          last_level_(nes.read_ram(tetris::player1_levelNumber)) {}
-
-    // Before a frame runs: is it AI play?
-    bool frame_is_play(const emu::Nes& nes) {
-        const uint8_t state = nes.read_ram(tetris::player1_playState);
-        in_game_ = nes.read_ram(tetris::gameMode) >= tetris::GAME_MODE_PLAY && nes.read_ram(ai_mode_) != 0 && state >= 1 &&
-                   state < tetris::PLAY_STATE_CURTAIN;
-        games += in_game_ && !was_in_game_;
-        was_in_game_ = in_game_;
-        started_ = in_game_ && started_;
-        return started_;
-    }
-    // After it ran (`in_play`: frame_is_play's answer).
-    void count_play(const emu::Nes& nes, bool in_play) {
-        if (in_play) {
-            ++play_frames;
-            // (the AI's count of pieces given the best placement of a search not done at their spawn)
-            fallbacks += static_cast<uint8_t>(nes.read_ram(late_plans_) - last_late_);
-            play_lag += nes.last_frame_lagged();
-        }
-        started_ = started_ || (in_game_ && !nes.last_frame_lagged());
-    }
-    // After the frame `f` and whatever a soak pressed after it.
-    void count_game(const emu::Nes& nes, uint64_t f) {
-        if (nes.read_ram(tetris::spawnCount) != last_count_) ++pieces;
-        const uint8_t state = nes.read_ram(tetris::player1_playState);
-        if (state == tetris::PLAY_STATE_CURTAIN && last_state_ != tetris::PLAY_STATE_CURTAIN) ++top_outs;
-        last_count_ = nes.read_ram(tetris::spawnCount);
-        last_late_ = nes.read_ram(late_plans_);
-        last_state_ = state;
-        const uint8_t level_now = nes.read_ram(tetris::player1_levelNumber);
-        if (last_level_ == 255 && level_now == 0 && nes.read_ram(tetris::gameMode) == tetris::GAME_MODE_PLAY && !rebirths++)
-            first_rebirth = f;
-        last_level_ = level_now;
-    }
-
-    uint64_t pieces = 0, top_outs = 0, play_frames = 0, play_lag = 0, games = 0, fallbacks = 0;
-    // The rebirth: level 255 to 0, the level counter's wrap (docs/measurements/lag-and-crashes.md,
-    // "The rebirth on the unmodified game").
-    uint64_t rebirths = 0, first_rebirth = 0;
-
-private:
-    uint16_t ai_mode_, late_plans_;
-    uint8_t last_late_, last_count_, last_state_, last_level_;
-    bool in_game_ = false, was_in_game_ = false, started_ = false;
-};
-
-const char* ai_mode_name(uint8_t mode) {
-    switch (mode) {
-    case hooks::AI_MODE_HUMAN: return "the AI off";
-    case hooks::AI_MODE_DEMO: return "the AI in the demo";
-    case hooks::AI_MODE_GAME: return "the AI playing";
-    case hooks::AI_MODE_COACH: return "the coach on";
-    case hooks::AI_MODE_POLL_PAUSED:
-    case hooks::AI_MODE_POLL_LAG: return "the AI playing (a scoring frame left to the game)";
-    default: return "the AI in an unknown mode";
-    }
-}
-
-// The summary of the run and its game at the end: the screen and the game, the lag, the margin,
-// the coach's grade, a crash, the rebirths (`movie_before_run`: the frames a written movie holds
-// before the run's first).
-void print_summary(const PlayOptions& o, const std::string& what, const emu::Nes& nes, const PlayCounter& c,
-                   const RunWatch& watch, uint64_t crash_frame, std::optional<uint64_t> movie_before_run) {
-    namespace t = tetris;
-    const uint32_t line_count = lines_made(nes.read_ram(t::lines), nes.read_ram(t::lines + 1));
-    const uint32_t score_value = bcd_to_int(nes.ram().data() + t::score, 3);
-    static const char* const kModeNames[] = {"the legal screen", "the title", "the game type menu", "the level menu",
-                                             "a game", "the demo", "the title (to the demo)"};
-    const uint8_t mode_now = nes.read_ram(t::gameMode), ai_now = nes.read_ram(game::ai_mode_address());
-    const bool b_type_now = nes.read_ram(t::gameType) != 0;
-    print("played %s for %llu frames (%.1f s); at the end: %s, %s, level %u, %u %s, score %u, %llu %s, "
-                "%llu %s\n",
-                what.c_str(), static_cast<unsigned long long>(o.frames), static_cast<double>(o.frames) / 60.0988,
-                mode_now < 7 ? kModeNames[mode_now] : "an unknown screen", ai_mode_name(ai_now),
-                nes.read_ram(t::player1_levelNumber), line_count, b_type_now ? "lines left" : "lines", score_value,
-                static_cast<unsigned long long>(c.pieces), c.pieces == 1 ? "piece" : "pieces",
-                static_cast<unsigned long long>(c.top_outs), c.top_outs == 1 ? "top-out" : "top-outs");
-    print("frames in which the game's main loop did not run: %llu in all, the game's own (screens drawn, "
-                "line clears, top-out curtains: the original does the same); during AI play, below\n",
-                static_cast<unsigned long long>(nes.lag_frames()));
-    print("%s: %llu frames%s, %llu lag frames in them (frames whose main loop never ran); worst frame "
-                "margin %lld cycles (the least time left from the game's frame work done to the next NMI, of "
-                "29780); %llu pieces given the best placement of a search not done at their spawn\n",
-                o.coach ? "Coach play" : "AI play", static_cast<unsigned long long>(c.play_frames),
-                o.soak ? (", " + std::to_string(c.games) + " games").c_str() : "",
-                static_cast<unsigned long long>(c.play_lag),
-                static_cast<long long>(watch.margin_frames ? watch.worst_margin : 0),
-                static_cast<unsigned long long>(c.fallbacks));
-    if (o.coach)
-        print("the coach's grade, as the cartridge keeps and shows it: %s\n",
-              game::describe_grade(game::read_cart_grade(nes, shipped_cart())).c_str());
-    if (watch.crash_pc) {
-        char where[8];
-        std::snprintf(where, sizeof where, "$%04X", *watch.crash_pc);
-        print("CRASH in frame %llu: the CPU runs RAM at %s (a jump gone astray); the run stops there, the "
-              "state above is the crashed game's\n",
-              static_cast<unsigned long long>(crash_frame), where);
-    }
-    if (c.rebirths) {
-        print("the rebirth (level 255 to 0): %llu %s, the first in frame %llu%s\n", static_cast<unsigned long long>(c.rebirths),
-              c.rebirths == 1 ? "time" : "times", static_cast<unsigned long long>(c.first_rebirth),
-              movie_before_run ? (" (the movie's frame " + std::to_string(*movie_before_run + c.first_rebirth) + ")").c_str()
-                               : "");
-    }
 }
 
 // The run's frames, each through here (not screen_of_state's frame on the side), so that a written
@@ -532,7 +377,7 @@ int play(const PlayOptions& o) {
         if (progress) std::cerr << progress->update(std::min(f, o.frames), run_seconds()) << std::flush;
     }
     if (progress) std::cerr << progress->finish(run_seconds()) << std::flush;
-    print_summary(o, what, nes, counter, watch, crash_frame,
+    print_summary(SummaryOptions{o.frames, o.coach, o.soak}, what, nes, counter, watch, crash_frame,
                   movie_out ? std::optional<uint64_t>(movie_before_run) : std::nullopt);
     publish_outputs(o, nes, movie_out, movie_before_run, pictures, wav, rate, watch, published);
     return o.soak && (counter.play_lag || watch.crash_pc) ? kExitFailed : kExitDone;
