@@ -255,7 +255,10 @@ int tools::run_tune(int argc, const char* const* argv) {
     CLI::App app{"Tune the AI's evaluation weights with particle swarm optimisation on the\n"
                  "frame-accurate game model. Resumable: rerun the same command to continue.", "nestris-tune"};
     TuneOptions o;
-    const auto [fitness_option, max_lines_option] = add_tune_options(app, o);
+    // (two names, not a structured binding: clang before 16 cannot capture one in the lambda)
+    const auto options = add_tune_options(app, o);
+    CLI::Option* const fitness_option = options.first;
+    CLI::Option* const max_lines_option = options.second;
     app.set_version_flag("--version", version_text());
     return nestris::run_program(app, argc, argv, [&]() -> int {
         o.command_line = "nestris-tune";
