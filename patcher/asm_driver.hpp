@@ -24,7 +24,7 @@ struct AssembleOptions {
     std::vector<std::filesystem::path> sources;       // .s files, one object each
     std::vector<std::filesystem::path> include_dirs;  // for .include
     std::filesystem::path work_dir;                   // objects, image, labels, map, dbg
-    // The asm include that declares the hook sites (asm/hooks.inc, hook_table.hpp): their memory
+    // The asm include that declares the hook sites (game/hooks.inc, hook_table.hpp): their memory
     // areas and segments are added to the config. A site named by the game's map is looked up in
     // the constants of the table and of the files it .includes (found in include_dirs).
     std::filesystem::path hook_table;

@@ -1,7 +1,7 @@
 // The assembled cartridge code as the C++ side sees it: the bytes of every ld65 segment with
 // the CPU address it loads at, the free regions it was placed in (from the ld65 config, the
 // single source of the free-space map) and every symbol (labels and the game addresses of
-// asm/tetris.inc). Built at run time by the assembler driver, or embedded in the binary.
+// game/tetris.inc). Built at run time by the assembler driver, or embedded in the binary.
 #pragma once
 
 #include <cstdint>

@@ -66,8 +66,8 @@ std::map<std::string, uint32_t> parse_asm_constants(std::string_view text) {
 std::string config_with_hook_sites(const std::string& config_text, const std::vector<HookSite>& hooks,
                                    const std::map<std::string, uint32_t>& constants) {
     if (hooks.empty()) return config_text;
-    std::string memory = "\n    # Hook sites (asm/hooks.inc), added by nestris-asm:";
-    std::string segments = "\n    # Hook sites (asm/hooks.inc), added by nestris-asm:";
+    std::string memory = "\n    # Hook sites (game/hooks.inc), added by nestris-asm:";
+    std::string segments = "\n    # Hook sites (game/hooks.inc), added by nestris-asm:";
     for (const HookSite& h : hooks) {
         std::optional<uint32_t> start = number(h.site);
         if (!start) {

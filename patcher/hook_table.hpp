@@ -1,4 +1,4 @@
-// The hook sites as asm/hooks.inc declares them, once: `hook NAME, SITE, SIZE ; what it is`.
+// The hook sites as game/hooks.inc declares them, once: `hook NAME, SITE, SIZE ; what it is`.
 // nestris-asm writes each site's memory area and segment (HOOK_NAME) into the config ld65 links
 // with; the hook test reads the same lines.
 #pragma once
@@ -18,7 +18,7 @@ struct HookTableError : std::runtime_error {
 
 struct HookSite {
     std::string name;     // HOOK_<name> is its memory area and segment
-    std::string site;     // the game's address: a name of asm/tetris.inc, or a number ($hex, decimal)
+    std::string site;     // the game's address: a name of game/tetris.inc, or a number ($hex, decimal)
     uint32_t size = 0;    // bytes of the game's code rewritten
     std::string comment;  // what it is
     std::string area() const { return "HOOK_" + name; }

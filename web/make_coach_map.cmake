@@ -1,8 +1,8 @@
 # The coach's map for the web page (coach_map.js): the RAM addresses of what the cartridge's coach
-# keeps (from ld65's label file of this build), its mode (asm/hooks.inc) and its classes (names, labels and points, from
+# keeps (from ld65's label file of this build), its mode (game/hooks.inc) and its classes (names, labels and points, from
 # the C++ reference by nestris-gen). The page reads the class counts every frame to chart each
 # lock's class after a coach game. Deterministic: the same inputs give the same bytes.
-#   cmake -DLBL=build/cart/cart.lbl -DHOOKS=asm/hooks.inc -DCLASSES=build/generated/coach_classes.json
+#   cmake -DLBL=build/cart/cart.lbl -DHOOKS=game/hooks.inc -DCLASSES=build/generated/coach_classes.json
 #         -DOUT=coach_map.js -P make_coach_map.cmake
 file(STRINGS ${LBL} labels)
 set(fields "")
@@ -19,7 +19,7 @@ foreach(name ai_mode class_lo class_hi)
   endif()
   string(APPEND fields "${name}: 0x${address}, ")
 endforeach()
-# The coach's mode, as asm/hooks.inc declares it.
+# The coach's mode, as game/hooks.inc declares it.
 file(STRINGS ${HOOKS} coach_line REGEX "^AI_MODE_COACH *= *\\$[0-9A-Fa-f]+")
 if(NOT coach_line MATCHES "\\$([0-9A-Fa-f]+)")
   message(FATAL_ERROR "web: ${HOOKS} declares no AI_MODE_COACH")

@@ -2,14 +2,14 @@
 // evaluation needs. Laid out as the 6502 keeps it (asm/ai_board.s); see AI_DESIGN.md.
 #pragma once
 
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <array>
 #include <cstdint>
 
 namespace nestris::ai {
 
-inline constexpr int kRows = tetris::PLAYFIELD_ROWS;  // the game's (asm/tetris.inc)
+inline constexpr int kRows = tetris::PLAYFIELD_ROWS;  // the game's (game/tetris.inc)
 inline constexpr int kColumns = tetris::PLAYFIELD_COLUMNS;
 inline constexpr uint16_t kFullRow = 0x03FF;
 

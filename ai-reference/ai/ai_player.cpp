@@ -4,7 +4,7 @@
 #include <bit>
 
 #include "ai-reference/ai/ai_crash_rule.hpp"
-#include "generated/hooks_map.hpp"
+#include "game/hooks_map.hpp"
 
 namespace nestris::ai {
 

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "ai-reference/model/game_model.hpp"
-#include "generated/hooks_map.hpp"
+#include "game/hooks_map.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // A frame-accurate model of 1-player NES Tetris (USA, NTSC), A-Type and B-Type.
 //
 // GameState holds exactly the game variables that decide how a game continues, under the
-// game's own names (see asm/tetris.inc). Multi-byte counters keep the game's byte layout (BCD,
+// game's own names (see game/tetris.inc). Multi-byte counters keep the game's byte layout (BCD,
 // low byte first) so the model can reproduce the game's arithmetic quirks bit for bit.
 //
 // Frame boundary. A state is the game as it stands while its main loop waits for the vertical
@@ -24,7 +24,7 @@
 #pragma once
 
 #include "ai-reference/model/pieces.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <array>
 #include <cstddef>
@@ -45,7 +45,7 @@ enum class GameStatus : uint8_t {
 };
 std::string to_string(GameStatus status);
 
-inline constexpr int kPlayfieldWidth = tetris::PLAYFIELD_COLUMNS;  // asm/tetris.inc
+inline constexpr int kPlayfieldWidth = tetris::PLAYFIELD_COLUMNS;  // game/tetris.inc
 inline constexpr int kPlayfieldHeight = tetris::PLAYFIELD_ROWS;
 // The game's playfield page ($0400-$04FF): rows 0-19 at index 10*row + column, then bytes the
 // game never shows but does read: the two hidden rows above row 0 are at 236-245 (row -2) and

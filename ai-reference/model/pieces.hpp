@@ -7,7 +7,7 @@
 // rows -1/-2 are the two hidden rows above it.
 #pragma once
 
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <array>
 #include <cstdint>
@@ -128,7 +128,7 @@ inline constexpr uint8_t frames_per_drop(uint8_t level) {
     return level < kFramesPerDrop.size() ? kFramesPerDrop[level] : 1;
 }
 
-// Controller bits as the game stores them (newly pressed / held): tetris::BUTTON_* (asm/tetris.inc).
+// Controller bits as the game stores them (newly pressed / held): tetris::BUTTON_* (game/tetris.inc).
 inline constexpr uint8_t kDpadButtons =
     tetris::BUTTON_RIGHT | tetris::BUTTON_LEFT | tetris::BUTTON_DOWN | tetris::BUTTON_UP;
 

@@ -1,7 +1,7 @@
 #include "ai-reference/model/ram_map.hpp"
 
 #include "ai-reference/model/state_io.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <stdexcept>
 #include <string>

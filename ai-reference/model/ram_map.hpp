@@ -1,4 +1,4 @@
-// Between a model state and the game's 2 KiB of CPU RAM. Every address comes from asm/tetris.inc
+// Between a model state and the game's 2 KiB of CPU RAM. Every address comes from game/tetris.inc
 // (the one source of the game's addresses) through its generated copy, tetris_map.hpp.
 //
 // from_ram reads RAM taken at the model's frame boundary (the main loop waiting for vblank in
@@ -10,7 +10,7 @@
 #pragma once
 
 #include "ai-reference/model/game_model.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <cstdint>
 #include <span>

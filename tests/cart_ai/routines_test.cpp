@@ -2,9 +2,9 @@
 #include "tools/harness/cart_ai.hpp"
 #include "tests/cart_ai/positions.hpp"
 #include "ai-reference/ai/ai_coach.hpp"
-#include "generated/hooks_map.hpp"
+#include "game/hooks_map.hpp"
 #include "tools/harness/coach_run.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <algorithm>
 #include <array>

@@ -2,10 +2,10 @@
 // writes out exactly the RAM code the build placed in PRG-RAM, whether it runs in one go or is
 // cut at every NMI and resumed, and fast enough for the legal screen.
 #include "emu-test/flat_machine.hpp"
-#include "generated/hooks_map.hpp"
+#include "game/hooks_map.hpp"
 #include "patcher/asm_driver.hpp"
 #include "patcher/cart_image.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <catch2/catch.hpp>
 

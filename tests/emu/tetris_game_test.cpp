@@ -3,7 +3,7 @@
 // mode $C0, play state $48, piece x/y $40/$41, level $44.
 #include "emu-test/nes.hpp"
 #include "tests/support/game_rom.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -9,7 +9,7 @@
 
 #include "ai-reference/ai/ai_coach.hpp"
 #include "ai-reference/ai/ai_player.hpp"
-#include "generated/hooks_map.hpp"
+#include "game/hooks_map.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -4,8 +4,8 @@
 #include "patcher/cart_image.hpp"
 #include "patcher/hook_table.hpp"
 #include "emu-test/flat_machine.hpp"
-#include "generated/hooks_map.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/hooks_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -50,9 +50,9 @@ struct Machine {
 
 }  // namespace
 
-// The hook sites as asm/hooks.inc declares them, once.
+// The hook sites as game/hooks.inc declares them, once.
 static std::vector<HookSite> hook_sites() {
-    std::ifstream in(std::string(NESTRIS_SOURCE_DIR) + "/asm/hooks.inc");
+    std::ifstream in(std::string(NESTRIS_SOURCE_DIR) + "/game/hooks.inc");
     REQUIRE(in);
     std::ostringstream text;
     text << in.rdbuf();
@@ -70,7 +70,7 @@ TEST_CASE("every hook site is rewritten exactly at its place in the game") {
         INFO(s.area());
         const CartRegion& r = cart.region(s.area());
         CHECK(r.is_hook_site());
-        CHECK(r.start == cart.require(s.site));  // asm/tetris.inc: what is there in the game
+        CHECK(r.start == cart.require(s.site));  // game/tetris.inc: what is there in the game
         CHECK(r.size == s.size);
         const CartSegment* seg = segment_at(cart, r.start);
         REQUIRE(seg != nullptr);

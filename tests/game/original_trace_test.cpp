@@ -6,7 +6,7 @@
 #include "tools/harness/game_driver.hpp"
 #include "tools/harness/model_start.hpp"
 #include "tools/harness/fidelity.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 #include "ai-reference/model/random_movie.hpp"
 
 #include <algorithm>

@@ -7,11 +7,11 @@
 // ai_game_loop_test.cpp.)
 #include "tests/game/game_support.hpp"
 #include "tools/harness/game_driver.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include "emu-test/image.hpp"
 #include "emu-test/input.hpp"
-#include "generated/hooks_map.hpp"
+#include "game/hooks_map.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -11,7 +11,7 @@
 #include "tools/cli/patcher_commands.hpp"
 #include "tools/cli/play_command.hpp"
 #include "patcher/release_record.hpp"
-#include "generated/release_record_text.hpp"
+#include "dist/release_record_text.hpp"
 #include "patcher/rom.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/tools/cli_support.hpp"

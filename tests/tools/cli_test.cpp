@@ -16,7 +16,7 @@
 #include "tools/cli/results_chart.hpp"
 #include "ai-reference/model/power_on.hpp"
 #include "patcher/release_record.hpp"
-#include "generated/release_record_text.hpp"
+#include "dist/release_record_text.hpp"
 #include "ai-reference/model/render.hpp"
 #include "patcher/rom.hpp"
 #include "tests/support/file_size_limit.hpp"

@@ -8,7 +8,7 @@
 #include "patcher/patch.hpp"
 #include "tools/cli/patcher_commands.hpp"
 #include "patcher/release_record.hpp"
-#include "generated/release_record_text.hpp"
+#include "dist/release_record_text.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/support/scratch_dir.hpp"
 

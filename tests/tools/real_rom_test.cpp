@@ -19,7 +19,7 @@
 #include "tests/support/run_cli.hpp"
 #include "tools/cli/play_command.hpp"
 #include "patcher/release_record.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -11,7 +11,7 @@
 #include "patcher/ips.hpp"
 #include "patcher/patch.hpp"
 #include "patcher/release_record.hpp"
-#include "generated/release_record_text.hpp"
+#include "dist/release_record_text.hpp"
 #include "patcher/patch_files.hpp"
 #include "patcher/rom.hpp"
 

@@ -10,7 +10,7 @@
 #include "tools/harness/coach_run.hpp"
 #include "tools/harness/game_driver.hpp"
 #include "tools/harness/game_harness.hpp"
-#include "generated/hooks_map.hpp"
+#include "game/hooks_map.hpp"
 #include "ai-reference/ai/ai_player.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "ai-reference/model/ram_map.hpp"

@@ -1,6 +1,6 @@
 #include "tools/cli/play_summary.hpp"
 
-#include "generated/hooks_map.hpp"
+#include "game/hooks_map.hpp"
 #include "patcher/cart_image.hpp"
 #include "tools/harness/coach_run.hpp"
 #include "tools/harness/game_harness.hpp"

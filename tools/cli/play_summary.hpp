@@ -4,7 +4,7 @@
 #pragma once
 
 #include "emu-test/nes.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 #include "tools/harness/game_harness.hpp"
 
 #include <algorithm>

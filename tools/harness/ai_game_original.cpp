@@ -8,7 +8,7 @@
 #include "patcher/patch.hpp"
 #include "ai-reference/model/random_movie.hpp"
 #include "ai-reference/model/ram_map.hpp"
-#include "generated/hooks_map.hpp"
+#include "game/hooks_map.hpp"
 
 #include <cstdio>
 

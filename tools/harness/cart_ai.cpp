@@ -1,7 +1,7 @@
 #include "tools/harness/cart_ai.hpp"
 
 #include "ai-reference/model/pieces.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <stdexcept>
 

@@ -28,7 +28,7 @@ inline uint16_t cart_row(uint16_t row) { return static_cast<uint16_t>(row << 1 |
 inline uint16_t reference_row(uint16_t cart) { return static_cast<uint16_t>((cart >> 1) & 0x3FF); }
 
 // The game's own tables that the cartridge AI reads from the game's ROM (addresses in
-// asm/tetris.inc), with their contents as the reference knows them: a flat machine holds no
+// game/tetris.inc), with their contents as the reference knows them: a flat machine holds no
 // game, so the harnesses put them where the game has them. The real-game tests check that the
 // game holds exactly these bytes there.
 struct GameTable {

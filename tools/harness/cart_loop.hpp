@@ -12,7 +12,7 @@
 #include "ai-reference/model/game_model.hpp"
 #include "ai-reference/model/player.hpp"
 #include "base/tally.hpp"
-#include "generated/hooks_map.hpp"
+#include "game/hooks_map.hpp"
 
 #include <cstdint>
 #include <functional>

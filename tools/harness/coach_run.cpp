@@ -6,8 +6,8 @@
 #include "ai-reference/ai/ai_coach.hpp"
 #include "ai-reference/ai/ai_player.hpp"
 #include "ai-reference/model/ram_map.hpp"
-#include "generated/hooks_map.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/hooks_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <deque>
 #include <stdexcept>

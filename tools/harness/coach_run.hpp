@@ -7,7 +7,7 @@
 #include "ai-reference/model/player.hpp"
 #include "patcher/cart_image.hpp"
 #include "tools/harness/game_harness.hpp"
-#include "generated/hooks_map.hpp"
+#include "game/hooks_map.hpp"
 
 #include <array>
 #include <cstdint>

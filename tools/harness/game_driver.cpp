@@ -3,7 +3,7 @@
 #include "ai-reference/ai/ai_player.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/ram_map.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -13,7 +13,7 @@
 #include "patcher/cart_image.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "emu-test/nes.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -23,7 +23,7 @@
 
 namespace nestris::game {
 
-// The game's addresses and modes are tetris:: (tetris_map.hpp, generated from asm/tetris.inc);
+// The game's addresses and modes are tetris:: (tetris_map.hpp, generated from game/tetris.inc);
 // this is the one address of the cartridge's own the harness reads: its mode byte (hooks::AI_MODE_*:
 // a person, the demo, an AI game, the coach), from the shipped cartridge's labels.
 uint16_t ai_mode_address();

@@ -9,7 +9,7 @@
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/ram_map.hpp"
 #include "ai-reference/model/state_io.hpp"
-#include "generated/hooks_map.hpp"
+#include "game/hooks_map.hpp"
 
 #include <algorithm>
 #include <array>

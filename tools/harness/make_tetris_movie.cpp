@@ -18,7 +18,7 @@
 #include "emu-test/nes.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "ai-reference/model/pieces.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -2,7 +2,7 @@
 
 #include "ai-reference/model/ram_map.hpp"
 #include "base/hex.hpp"
-#include "generated/tetris_map.hpp"
+#include "game/tetris_map.hpp"
 
 #include <stdexcept>
 

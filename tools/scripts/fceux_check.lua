@@ -6,7 +6,7 @@ local out_dir = os.getenv("NESTRIS_FCEUX_OUT") or "."
 local game_frames = tonumber(os.getenv("NESTRIS_FCEUX_FRAMES") or "3600")
 local level = tonumber(os.getenv("NESTRIS_FCEUX_LEVEL") or "19")
 
--- The game's addresses and values: the shell script passes asm/tetris.inc's (NESTRIS_TETRIS_<name>)
+-- The game's addresses and values: the shell script passes game/tetris.inc's (NESTRIS_TETRIS_<name>)
 -- and this build's ai_mode, so that they are written in one place.
 local function given(variable)
   local value = tonumber(os.getenv(variable) or "")

@@ -49,17 +49,17 @@ run_fceux() {
     XDG_CACHE_HOME=$home/.cache timeout "$limit" xvfb-run -a "$fceux" "$@"
 }
 here=$(cd "$(dirname "$0")" && pwd)
-# NAME's value in an asm include, $hex (as 0x...) or decimal: the includes are the one source of
+# NAME's value in an include of game/, $hex (as 0x...) or decimal: the includes are the one source of
 # the game's addresses and constants, and the Python and Lua parts below get them from here.
 inc_value() {
-  sed -n -e "s/^$2[ \t]*= \$\([0-9A-F]*\).*/0x\1/p" -e "s/^$2[ \t]*= \([0-9][0-9]*\).*/\1/p" "$here/../../asm/$1" | head -1
+  sed -n -e "s/^$2[ \t]*= \$\([0-9A-F]*\).*/0x\1/p" -e "s/^$2[ \t]*= \([0-9][0-9]*\).*/\1/p" "$here/../../game/$1" | head -1
 }
 # What of the game the checks read, as NESTRIS_TETRIS_<name> in the environment of FCEUX's Lua
 # script and of the comparisons.
 for name in gameMode levelNumber player1_levelNumber lines score player1_playState verticalBlankingInterval \
             GAME_MODE_TITLE GAME_MODE_PLAY GAME_MODE_DEMO GAME_MODE_START_DEMO PLAY_STATE_CURTAIN; do
   value=$(inc_value tetris.inc "$name")
-  [ -n "$value" ] || { echo "asm/tetris.inc: no $name" >&2; exit 1; }
+  [ -n "$value" ] || { echo "game/tetris.inc: no $name" >&2; exit 1; }
   export "NESTRIS_TETRIS_$name=$value"
 done
 replay=
@@ -88,7 +88,7 @@ if [ "${1:-}" = --movie ]; then
   status=0
   python3 - "$out/ram.txt" "$out/ours.txt" "$frames" "$power_on" "$usage_txt" <<'PY' || status=$?
 import os, re, sys
-def tetris(name):  # asm/tetris.inc's value (the shell part above exports them)
+def tetris(name):  # game/tetris.inc's value (the shell part above exports them)
     return int(os.environ["NESTRIS_TETRIS_" + name], 0)
 LEVEL, LINES, SCORE = tetris("levelNumber"), tetris("lines"), tetris("score")
 GAME_MODE, PLAY, BUSY = tetris("gameMode"), tetris("GAME_MODE_PLAY"), tetris("verticalBlankingInterval")
@@ -201,7 +201,7 @@ if [ -n "$replay" ]; then
   button_bytes="$(inc_value tetris.inc newlyPressedButtons_player1) $(inc_value tetris.inc heldButtons_player1) $(inc_value tetris.inc newlyPressedButtons) $(inc_value tetris.inc generalCounter2)"
   python3 - "$out" "$ai_mode" "$build/cart/usage.txt" "$coach" "$replay" "$original_replay" "$coach_oam" "$b_bit" "$button_bytes" "$oam_staging" <<'PY' || status=$?
 import os, re, sys
-def tetris(name):  # asm/tetris.inc's value (the shell part above exports them)
+def tetris(name):  # game/tetris.inc's value (the shell part above exports them)
     return int(os.environ["NESTRIS_TETRIS_" + name], 0)
 GAME_MODE, BUSY = tetris("gameMode"), tetris("verticalBlankingInterval")
 TO_DEMO = (tetris("GAME_MODE_DEMO"), tetris("GAME_MODE_START_DEMO"))
@@ -212,10 +212,10 @@ grade_first, grade_ones, ghost_first = (int(a, 16) for a in sys.argv[7].split())
 coach_sprites = set(range(oam + grade_first, oam + grade_ones + 4)) | set(range(oam + ghost_first, oam + 0x100))
 pads = [l.strip() for l in open(sys.argv[5])]
 original_pads = [l.strip() for l in open(sys.argv[6])]
-B_BIT = int(sys.argv[8], 16)  # the game's B, in the controller poll's bytes (asm/tetris.inc):
+B_BIT = int(sys.argv[8], 16)  # the game's B, in the controller poll's bytes (game/tetris.inc):
 # newlyPressedButtons_player1, heldButtons_player1, newlyPressedButtons, generalCounter2
 button_bytes = tuple(int(a, 16) for a in sys.argv[9].split())
-assert len(button_bytes) == 4, "asm/tetris.inc: the controller's bytes not found"
+assert len(button_bytes) == 4, "game/tetris.inc: the controller's bytes not found"
 # the AI's RAM (the build's RAM areas, from its usage report) and the stack page
 skip = set(range(0x100, 0x200))
 for line in open(sys.argv[3]):
