@@ -1,8 +1,6 @@
 #include "emu-test/flat_machine.hpp"
 #include "base/hex.hpp"
 
-#include "patcher/cart_image.hpp"
-
 #include <algorithm>
 #include <cstdio>
 
@@ -39,12 +37,6 @@ void FlatMachine::load(uint16_t addr, std::span<const uint8_t> bytes) {
         throw std::out_of_range("load of " + std::to_string(bytes.size()) + " bytes at " + hex(addr, 4) + " runs past $FFFF");
     }
     std::copy(bytes.begin(), bytes.end(), mem_.begin() + addr);
-}
-
-void FlatMachine::load(const CartImage& cart) {
-    for (const auto& seg : cart.segments) {
-        if (!seg.bytes.empty()) load(seg.address, seg.bytes);
-    }
 }
 
 void FlatMachine::reset() {

@@ -14,10 +14,6 @@
 #include <stdexcept>
 #include <string>
 
-namespace nestris {
-struct CartImage;
-}
-
 namespace nestris::emu {
 
 struct FlatBus {
@@ -76,8 +72,6 @@ public:
     void write16(uint16_t addr, uint16_t value);
     // Copies bytes to addr..; throws std::out_of_range if they run past $FFFF.
     void load(uint16_t addr, std::span<const uint8_t> bytes);
-    // Every segment with bytes (code and data; bss has none) at its address.
-    void load(const CartImage& cart);
 
     // ---- CPU --------------------------------------------------------------------------------
     Cpu6502& cpu() { return cpu_; }

@@ -170,32 +170,4 @@ DebugInfo parse_ld65_debug(std::string_view dbg_text) {
     return info;
 }
 
-std::vector<CartSymbol> parse_vice_labels(std::string_view text) {
-    std::vector<CartSymbol> out;
-    size_t pos = 0;
-    int line_number = 0;
-    while (pos < text.size()) {
-        size_t eol = text.find('\n', pos);
-        if (eol == std::string_view::npos) eol = text.size();
-        std::string_view line = trim(text.substr(pos, eol - pos));
-        pos = eol + 1;
-        ++line_number;
-        if (line.empty()) continue;
-        // al 00D6C9 .name
-        if (!line.starts_with("al ")) continue;
-        line.remove_prefix(3);
-        const size_t space = line.find(' ');
-        if (space == std::string_view::npos)
-            throw Ld65Error("label file line " + std::to_string(line_number) + ": no name");
-        auto value = parse_number("0x" + std::string(line.substr(0, space)));
-        std::string_view name = trim(line.substr(space + 1));
-        if (name.starts_with('.')) name.remove_prefix(1);
-        if (!value || name.empty() || *value > 0xFFFF)
-            throw Ld65Error("label file line " + std::to_string(line_number) +
-                            ": expected 'al ADDRESS .name'");
-        out.push_back({std::string(name), static_cast<uint16_t>(*value), true});
-    }
-    return out;
-}
-
 }  // namespace nestris

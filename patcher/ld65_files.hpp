@@ -41,7 +41,4 @@ struct DebugInfo {
 // Parses an ld65 --dbgfile. Symbol names are qualified with their enclosing scopes.
 DebugInfo parse_ld65_debug(std::string_view dbg_text);
 
-// Parses a VICE label file as written by ld65 -Ln ("al 00D6C9 .name").
-std::vector<CartSymbol> parse_vice_labels(std::string_view text);
-
 }  // namespace nestris

@@ -1,27 +1,56 @@
 #include "emu-test/debug/symbols.hpp"
 
-#include "patcher/cart_image.hpp"
 #include "base/file_io.hpp"
-#include "patcher/ld65_files.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <fstream>
 #include <sstream>
 
 namespace nestris::emu {
 
-Symbols Symbols::from_cart(const CartImage& cart) {
-    Symbols s;
-    for (const auto& sym : cart.symbols) s.add(sym.name, sym.value);
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
     return s;
 }
 
+// A label file's address column: hex without a prefix (ld65 writes six digits).
+std::optional<uint32_t> label_value(std::string_view hex) {
+    hex = trim(hex);
+    uint32_t value = 0;
+    const auto [end, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), value, 16);
+    if (ec != std::errc{} || end != hex.data() + hex.size() || hex.empty()) return std::nullopt;
+    return value;
+}
+
+}  // namespace
+
 Symbols Symbols::from_label_text(std::string_view text) {
     Symbols s;
-    try {
-        for (const auto& sym : parse_vice_labels(text)) s.add(sym.name, sym.value);
-    } catch (const std::exception& e) {
-        throw SymbolError(std::string("label file: ") + e.what());
+    size_t pos = 0;
+    int line_number = 0;
+    while (pos < text.size()) {
+        size_t eol = text.find('\n', pos);
+        if (eol == std::string_view::npos) eol = text.size();
+        std::string_view line = trim(text.substr(pos, eol - pos));
+        pos = eol + 1;
+        ++line_number;
+        // al 00D6C9 .name (ld65 writes no other lines; anything else is skipped)
+        if (!line.starts_with("al ")) continue;
+        line.remove_prefix(3);
+        const size_t space = line.find(' ');
+        if (space == std::string_view::npos)
+            throw SymbolError("label file line " + std::to_string(line_number) + ": no name");
+        const auto value = label_value(line.substr(0, space));
+        std::string_view name = trim(line.substr(space + 1));
+        if (name.starts_with('.')) name.remove_prefix(1);
+        if (!value || name.empty() || *value > 0xFFFF)
+            throw SymbolError("label file line " + std::to_string(line_number) + ": expected 'al ADDRESS .name'");
+        s.add(std::string(name), static_cast<uint16_t>(*value));
     }
     return s;
 }

@@ -1,5 +1,6 @@
-// Names for addresses, so tests and tools say "nmi" or "ai::search" instead of $8005: from an
-// assembled CartImage or from an ld65 label file (ld65 -Ln, VICE format "al 00D6C9 .name").
+// Names for addresses, so tests and tools say "nmi" or "ai::search" instead of $8005: added one
+// by one (the harnesses add a cartridge's), or from an ld65 label file (ld65 -Ln, VICE format
+// "al 00D6C9 .name").
 #pragma once
 
 #include <cstdint>
@@ -11,10 +12,6 @@
 #include <string_view>
 #include <vector>
 
-namespace nestris {
-struct CartImage;
-}
-
 namespace nestris::emu {
 
 struct SymbolError : std::runtime_error {
@@ -24,7 +21,6 @@ struct SymbolError : std::runtime_error {
 class Symbols {
 public:
     Symbols() = default;
-    static Symbols from_cart(const CartImage& cart);
     static Symbols from_label_text(std::string_view text);  // throws SymbolError
     static Symbols from_label_file(const std::filesystem::path& path);
 

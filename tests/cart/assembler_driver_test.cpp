@@ -45,15 +45,6 @@ TEST_CASE("ld65 MEMORY blocks are read with names, ranges and RAM areas") {
     CHECK_THROWS_AS(parse_ld65_memory("MEMORY { A: start = $10; }"), Ld65Error);
 }
 
-TEST_CASE("VICE label files are parsed and malformed lines rejected") {
-    const auto labels = parse_vice_labels("al 00D6C9 .foo\nal 00D6CB .loop\n\n");
-    REQUIRE(labels.size() == 2);
-    CHECK(labels[1].name == "loop");
-    CHECK(labels[1].value == 0xD6CB);
-    CHECK_THROWS_AS(parse_vice_labels("al 00D6C9\n"), Ld65Error);
-    CHECK_THROWS_AS(parse_vice_labels("al XYZ .a\n"), Ld65Error);
-}
-
 TEST_CASE("the driver assembles code into its region and reports usage and symbols") {
     const test::ScratchDir work("asm_fits");
     const CartImage cart = assemble_cart(fixture("fits.s", work));

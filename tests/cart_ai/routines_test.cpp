@@ -8,10 +8,24 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 
 #include <catch2/catch.hpp>
 
 using namespace nestris;
+
+TEST_CASE("load_cart puts every segment with bytes at its address, and leaves bss alone") {
+    CartImage cart;
+    cart.segments.push_back({"CODE", 0xD6C9, "SMALL", {0xA9, 0x42, 0x60}});
+    cart.segments.push_back({"BSS", 0x0500, "VARS", {}});
+    auto m = std::make_unique<emu::FlatMachine>();
+    m->write(0x0500, 0x77);
+    tools::load_cart(*m, cart);
+    CHECK(m->read(0xD6C9) == 0xA9);
+    CHECK(m->read(0xD6CA) == 0x42);
+    CHECK(m->read(0xD6CB) == 0x60);
+    CHECK(m->read(0x0500) == 0x77);
+}
 
 namespace {
 

@@ -4,6 +4,7 @@
 #include "patcher/cart_image.hpp"
 #include "patcher/hook_table.hpp"
 #include "emu-test/flat_machine.hpp"
+#include "tools/harness/cart_ai.hpp"
 #include "game/hooks_map.hpp"
 #include "game/tetris_map.hpp"
 
@@ -36,7 +37,7 @@ std::vector<uint8_t> call_bytes(uint8_t opcode, uint16_t target) {
 struct Machine {
     const CartImage& cart = shipped_cart();
     emu::FlatMachine m;
-    Machine() { m.load(cart); }
+    Machine() { tools::load_cart(m, cart); }
     uint16_t sym(const char* name) const { return cart.require(name); }
     uint8_t ram(const char* name) const { return m.read(sym(name)); }
     void set(const char* name, uint8_t v) { m.write(sym(name), v); }

@@ -11,7 +11,7 @@ cmake_minimum_required(VERSION 3.20)  # IN_LIST in script mode
 set(uses_base "")
 set(uses_game "")
 set(uses_patcher base)
-set(uses_emu-test base patcher)
+set(uses_emu-test base)
 set(uses_ai-reference base game)
 set(uses_tools base game patcher emu-test ai-reference dist)
 set(uses_web base patcher emu-test)

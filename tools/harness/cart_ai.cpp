@@ -36,12 +36,17 @@ std::vector<GameTable> game_tables_read_by_ai() {
     return {gravity, types, spawn, rotation};
 }
 
+void load_cart(emu::FlatMachine& machine, const CartImage& cart) {
+    for (const CartSegment& segment : cart.segments)
+        if (!segment.bytes.empty()) machine.load(segment.address, segment.bytes);
+}
+
 void load_game_tables(emu::FlatMachine& machine) {
     for (const GameTable& table : game_tables_read_by_ai()) machine.load(table.address, table.bytes);
 }
 
 CartAi::CartAi(const CartImage& cart) : cart_(cart) {
-    machine_.load(cart);
+    load_cart(machine_, cart);
     load_game_tables(machine_);
 }
 

@@ -23,6 +23,10 @@ struct CartSearchResult {
     uint64_t cycles = 0;
 };
 
+// The cartridge on a flat machine: every segment with bytes (code and data; bss has none) at its
+// address. Here, not in emu-test/: the machine knows no cartridge (it stands on base/ alone).
+void load_cart(emu::FlatMachine& machine, const CartImage& cart);
+
 // A row as the cartridge keeps it: bit 0 the left wall, bit c+1 column c, bit 11 the right wall.
 inline uint16_t cart_row(uint16_t row) { return static_cast<uint16_t>(row << 1 | 0x801); }
 inline uint16_t reference_row(uint16_t cart) { return static_cast<uint16_t>((cart >> 1) & 0x3FF); }

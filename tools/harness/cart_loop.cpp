@@ -39,7 +39,7 @@ void CartLoopStats::merge(const CartLoopStats& other) {
 CartridgeInTheLoop::CartridgeInTheLoop(const GameState& start, CartLoopOptions options)
     : state_(start), options_(options) {
     const CartImage& cart = shipped_cart();
-    machine_.load(cart);
+    load_cart(machine_, cart);
     load_game_tables(machine_);
     // ai_idle ends the wait as the game does, resetting the sprite staging through the game's
     // memset_page: here an rts, and ai_idle's own rts returns to the sentinel idle() pushed.
