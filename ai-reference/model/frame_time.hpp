@@ -1,14 +1,12 @@
 // The game's time: how many CPU cycles the work of a lock takes, so that the model can tell
 // which frames outlast the NMI (the lag, and from level ~150 the crash; see MODEL.md "Time").
-//
-// Every lock runs the line-clear score loop, clears or not: (level + 1) additions of the
-// points of the lines cleared (0 for none), counted in 8 bits, each a binary add with its
-// decimal adjust and the 999 999 cap checked after it. Its cycles follow from its instructions
-// (all in one page, zero-page operands), so they are computed here exactly, branch by branch,
-// from the score before the loop; `measure-lock` traces the same loop on the game.
+// The lock's score loop, whose cycles are exact, is score_loop.hpp's; the rest of a frame's work
+// is measured ranges, here. The model's step takes its score from the loop and knows nothing of
+// time: this file uses game_model.hpp, never the other way round.
 #pragma once
 
 #include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/score_loop.hpp"
 #include "game/hooks_map.hpp"
 
 #include <array>
@@ -17,15 +15,6 @@
 #include <string>
 
 namespace nestris {
-
-struct ScoreLoopWork {
-    uint64_t cycles = 0;                 // from addLineClearPoints' first instruction to the loop's end
-    std::array<uint8_t, 3> score{};      // the score after it (BCD, low byte first)
-};
-
-// `level` is levelNumber (the loop runs level + 1 times, 256 at level 255), `lines` the lines
-// cleared (0-4), `score` the score before the loop.
-ScoreLoopWork score_loop_work(uint8_t level, uint8_t lines, std::array<uint8_t, 3> score);
 
 // ---- the crash ------------------------------------------------------------------------------
 // A scoring frame whose work outlasts the frame is interrupted by the next NMI; when that NMI

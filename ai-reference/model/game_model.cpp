@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "ai-reference/model/frame_time.hpp"
+#include "ai-reference/model/score_loop.hpp"
 
 #include "ai-reference/model/rng.hpp"
 
@@ -248,7 +248,7 @@ void add_hold_down_points(GameState& s) {
     }
 }
 
-// The loop and its cycles are one function (frame_time.hpp): the model takes its score.
+// The loop and its cycles are one function (score_loop.hpp): the model takes its score.
 void add_line_clear_points(GameState& s) {
     s.holdDownPoints = 0;
     s.score = score_loop_work(s.levelNumber, s.completedLines, s.score).score;
