@@ -166,172 +166,213 @@ std::string describe_grade(const CartGrade& grade) {
     return s;
 }
 
-CoachGame run_coach_game(const GameRoms& roms, const CartImage& cart, const MenuWalk& walk, Player& player,
-                         uint64_t frames) {
-    if (!walk.coach || walk.ai) throw std::invalid_argument("run_coach_game: the walk must start a coach game");
-    const CoachLabels at(cart);
-    emu::Nes nes(roms.patched);
-    nes.run_input(menu_walk_input(walk));
-    if (nes.read_ram(at.ai_mode) != hooks::AI_MODE_COACH)
-        throw std::runtime_error("the menu walk did not start a coach game (ai_mode " +
-                                 std::to_string(nes.read_ram(at.ai_mode)) + ")");
+namespace {
 
+// What the harness's count of the grade shows against the cartridge's, said (the frame, both
+// counts, both classes best to blunder, both points and what each box shows).
+std::string grade_counts_differ(uint64_t frame, const GhostSeen& cart, const CoachGame& g, unsigned want_shown) {
+    std::string cart_text, want_text;
+    for (uint8_t c = 0; c < ai::kLockClasses; ++c) {
+        cart_text += (c ? "/" : "") + std::to_string(cart.classes[c]);
+        want_text += (c ? "/" : "") + std::to_string(g.classes[c]);
+    }
+    return "frame " + std::to_string(frame) + ": the cartridge's grade is " + std::to_string(cart.matched) + " of " +
+           std::to_string(cart.total) + ", classes (best to blunder) " + cart_text + ", " + std::to_string(cart.points) +
+           " points in " + std::to_string(cart.tenths) + " tenths (shown " + std::to_string(cart.box.shown) +
+           "); the harness's " + std::to_string(g.matched) + " of " + std::to_string(g.graded) + ", " + want_text + ", " +
+           std::to_string(g.points) + " points in " + std::to_string(10u * g.classed) + " tenths (shown " +
+           std::to_string(want_shown) + ")";
+}
+
+// A coach game under way: the patched game, what the instruction hook saw of the coach's task,
+// and the harness's own account of the game (CoachGame), frame by frame.
+class CoachRun {
+public:
+    CoachRun(const GameRoms& roms, const CartImage& cart, const MenuWalk& walk) : at_(cart), nes_(roms.patched) {
+        nes_.run_input(menu_walk_input(walk));
+        if (nes_.read_ram(at_.ai_mode) != hooks::AI_MODE_COACH)
+            throw std::runtime_error("the menu walk did not start a coach game (ai_mode " +
+                                     std::to_string(nes_.read_ram(at_.ai_mode)) + ")");
+        nes_.set_instruction_hook([this](const emu::Nes& n) { watch_the_task(n); });
+    }
+    CoachRun(const CoachRun&) = delete;  // the hook holds `this`
+    CoachRun& operator=(const CoachRun&) = delete;
+
+    CoachGame play(Player& player, uint64_t frames) {
+        const uint64_t lag_before = nes_.lag_frames();
+        for (; frame_ < frames; ++frame_) {
+            at_idle_.reset();
+            nes_.set_buttons(pad_of(player));
+            nes_.run_frame();
+            ++g_.frames;
+            const uint8_t play_state = nes_.read_ram(tetris::playState);
+            const bool on_screen = nes_.read_ram(tetris::renderMode) == tetris::RENDER_MODE_PLAY;
+            if (on_screen && at_idle_ && g_.grade_difference.empty()) compare_grade();
+            if (on_screen && play_state == tetris::PLAY_STATE_LOCK && at_idle_ && at_idle_->gradable) count_lock();
+            if (play_state == tetris::PLAY_STATE_CURTAIN) {
+                g_.topped_out = true;
+                break;
+            }
+            const uint8_t id = nes_.read_ram(tetris::spawnCount);
+            const bool now_active = play_state == tetris::PLAY_STATE_ACTIVE &&
+                                    nes_.read_ram(tetris::currentPiece) < tetris::PIECE_NONE;
+            if (now_active && (!active_ || id != piece_id_)) take_spawn(id);  // a piece spawned this frame
+            if (now_active && !g_.pieces.empty()) follow_piece();
+            if (active_ && !now_active && !g_.pieces.empty()) note_lock();  // it locked (or the game left play)
+            active_ = now_active;
+        }
+        // (the last lock's class may still wait for a spawn search the run did not reach)
+        if (g_.grade_difference.empty() && wanted_.size() > 1)
+            g_.grade_difference = std::to_string(wanted_.size()) + " locks the reference classed, the cartridge did not";
+        g_.lag_frames = nes_.lag_frames() - lag_before;
+        g_.lines = lines_made(nes_.read_ram(tetris::lines), nes_.read_ram(tetris::lines + 1));
+        return g_;
+    }
+
+private:
     // The task reaching ai_task_main::published for the piece on screen: its decision is out.
-    uint64_t frame = 0;
-    int64_t published_frame = -1;
     // coach_ghost's entry, the start of the coach's idle time: the ghost it reads, and whether the
     // decision for the piece came before (it may come in the frame the piece locks, before the
     // game's work: the task runs on after the NMI to its next yield).
-    std::optional<GhostSeen> at_idle;
-    int published_id = -1;
-    nes.set_instruction_hook([&](const emu::Nes& n) {
-        if (n.cpu().pc() == at.published && n.read_ram(at.cur_id) == n.read_ram(tetris::spawnCount)) {
-            published_frame = static_cast<int64_t>(frame);
-            published_id = n.read_ram(at.cur_id);
+    void watch_the_task(const emu::Nes& n) {
+        if (n.cpu().pc() == at_.published && n.read_ram(at_.cur_id) == n.read_ram(tetris::spawnCount)) {
+            published_frame_ = static_cast<int64_t>(frame_);
+            published_id_ = n.read_ram(at_.cur_id);
         }
-        if (n.cpu().pc() == at.coach_ghost) {
-            at_idle = ghost_seen(n, at);
-            at_idle->decided = published_id == n.read_ram(tetris::spawnCount);
+        if (n.cpu().pc() == at_.coach_ghost) {
+            at_idle_ = ghost_seen(n, at_);
+            at_idle_->decided = published_id_ == n.read_ram(tetris::spawnCount);
         }
-    });
-
-    CoachGame g;
-    std::optional<SpawnSeen> spawn;  // the piece on screen's search input, at its spawn
-    std::deque<ClassWanted> wanted;  // locks classed by the reference, not yet by the cartridge
-    const uint64_t lag_before = nes.lag_frames();
-    bool active = false;
-    uint8_t piece_id = 0;
-    uint64_t spawn_frame = 0;
-    ai::Target reference{};
-    bool reference_found = false;
-    for (; frame < frames; ++frame) {
-        at_idle.reset();
-        // The player sees the frames the model can read (play); between them (the game's own
-        // screens: the start of a game, line clears' busy frames) it holds nothing, as the
-        // harness's driver does.
-        uint8_t pad = 0;
-        try {
-            pad = pad_from_game(player.buttons(view_of(from_ram(std::span<const uint8_t, kCpuRamSize>(nes.ram().data(), kCpuRamSize)))));
-        } catch (const std::exception&) {
-            pad = 0;
-        }
-        nes.set_buttons(pad);
-        nes.run_frame();
-        ++g.frames;
-
-        const uint8_t play_state = nes.read_ram(tetris::playState);
-        const bool on_screen = nes.read_ram(tetris::renderMode) == tetris::RENDER_MODE_PLAY;
-        // The grade (AI_DESIGN.md "The coach's grade"), as coach_ghost found it at the start of
-        // this frame's idle time: its sprites show what the box held; its counts are the
-        // harness's to the end of the frame before, with the classes the cartridge has counted
-        // since taken from the locks the reference classed, in order. Then this frame's lock of
-        // a piece with a plan is counted, and matched when it is where the ghost was; when the
-        // full search had decided it, the reference grades it (the cartridge counts the class
-        // at once when matched, else at the next piece's spawn search).
-        if (on_screen && at_idle && g.grade_difference.empty()) {
-            if (auto d = grade_sprites_differ(nes, at_idle->box)) g.grade_difference = "frame " + std::to_string(frame) + ": " + *d;
-            unsigned cart_classed = 0;
-            for (uint16_t n : at_idle->classes) cart_classed += n;
-            while (cart_classed > g.classed && !wanted.empty()) {
-                const ClassWanted w = wanted.front();
-                wanted.pop_front();
-                const uint8_t c = static_cast<uint8_t>(w.grade.lock_class);
-                ++g.classes[c];
-                ++g.classed;
-                g.points = static_cast<uint16_t>(g.points + ai::kClassPoints[c]);
-                g.misses.push_back(w.grade.miss);
-            }
-            const unsigned want_shown = g.classed ? ai::coach_accuracy(g.points, g.classed) + 1u : 0u;
-            std::string cart_text, want_text;
-            for (uint8_t c = 0; c < ai::kLockClasses; ++c) {
-                cart_text += (c ? "/" : "") + std::to_string(at_idle->classes[c]);
-                want_text += (c ? "/" : "") + std::to_string(g.classes[c]);
-            }
-            if (g.grade_difference.empty() &&
-                (at_idle->total != g.graded || at_idle->matched != g.matched || at_idle->classes != g.classes ||
-                 at_idle->points != g.points || at_idle->tenths != 10u * g.classed || at_idle->box.shown != want_shown))
-                g.grade_difference = "frame " + std::to_string(frame) + ": the cartridge's grade is " +
-                                     std::to_string(at_idle->matched) + " of " + std::to_string(at_idle->total) +
-                                     ", classes (best to blunder) " + cart_text + ", " + std::to_string(at_idle->points) +
-                                     " points in " + std::to_string(at_idle->tenths) + " tenths (shown " +
-                                     std::to_string(at_idle->box.shown) + "); the harness's " + std::to_string(g.matched) +
-                                     " of " + std::to_string(g.graded) + ", " + want_text + ", " + std::to_string(g.points) +
-                                     " points in " + std::to_string(10u * g.classed) + " tenths (shown " +
-                                     std::to_string(want_shown) + ")";
-        }
-        if (on_screen && play_state == tetris::PLAY_STATE_LOCK && at_idle && at_idle->gradable) {
-            if (!g.pieces.empty() && g.pieces.back().graded && g.grade_difference.empty())
-                g.grade_difference = "frame " + std::to_string(frame) + ": a piece graded twice";
-            ++g.graded;
-            const ai::Target person{nes.read_ram(tetris::currentPiece), nes.read_ram(tetris::tetriminoX),
-                                    static_cast<int8_t>(nes.read_ram(tetris::tetriminoY))};
-            g.matched += person.x == at_idle->x && static_cast<uint8_t>(person.landing_y) == at_idle->y &&
-                         person.orientation == at_idle->orientation;
-            if (!g.pieces.empty()) {
-                g.pieces.back().graded = true;
-                if (at_idle->decided && spawn)
-                    if (const auto grade = ai::grade_lock(spawn->in, spawn->next_type, spawn->preview_shown, person))
-                        wanted.push_back({frame, *grade});
-            }
-        }
-        if (play_state == tetris::PLAY_STATE_CURTAIN) {
-            g.topped_out = true;
-            break;
-        }
-        const uint8_t id = nes.read_ram(tetris::spawnCount);
-        const bool now_active = play_state == tetris::PLAY_STATE_ACTIVE &&
-                                nes.read_ram(tetris::currentPiece) < tetris::PIECE_NONE;
-        if (now_active && (!active || id != piece_id)) {  // a piece spawned this frame
-            piece_id = id;
-            spawn_frame = frame;
-            published_frame = published_frame >= 0 && nes.read_ram(at.cur_id) == id ? published_frame : -1;
-            const PlayerView seen = view_of(from_ram(std::span<const uint8_t, kCpuRamSize>(nes.ram().data(), kCpuRamSize)));
-            // (a frame with a piece under control is one from_ram reads: it throws only on a bad state)
-            const ai::Decision d = ai::decide(seen, (seen.autorepeatY & 0x80) != 0, nes.read_ram(tetris::gameType) != 0,
-                                              ai::default_tables());
-            spawn = spawn_seen(nes, seen);
-            reference_found = d.chosen.has_value();
-            reference = d.target();
-            CoachPiece p;
-            p.level = nes.read_ram(tetris::levelNumber);
-            g.pieces.push_back(p);
-        }
-        if (now_active && !g.pieces.empty()) {
-            CoachPiece& p = g.pieces.back();
-            const int since = static_cast<int>(frame - spawn_frame);
-            const bool shown = ghost_slots_used(nes);  // (coach_ghost stages only a plan for the piece on screen)
-            if (shown && p.first_ghost < 0) p.first_ghost = since;
-            if (published_frame >= static_cast<int64_t>(spawn_frame) && !p.searched) {
-                p.searched = true;
-                p.full_published = static_cast<int>(published_frame - static_cast<int64_t>(spawn_frame));
-                p.equals_reference = reference_found && nes.read_ram(at.ghost_o) == reference.orientation &&
-                                     nes.read_ram(at.ghost_x) == reference.x &&
-                                     static_cast<int8_t>(nes.read_ram(at.ghost_y)) == reference.landing_y;
-                if (!p.equals_reference && g.first_difference.empty())
-                    g.first_difference =
-                        "piece " + std::to_string(g.pieces.size()) + " (level " + std::to_string(p.level) +
-                        "): the ghost is orientation " + std::to_string(nes.read_ram(at.ghost_o)) +
-                        ", column " + std::to_string(nes.read_ram(at.ghost_x)) + ", row " +
-                        std::to_string(static_cast<int8_t>(nes.read_ram(at.ghost_y))) + "; the reference's " +
-                        (reference_found ? "orientation " + std::to_string(reference.orientation) + ", column " +
-                                               std::to_string(reference.x) + ", row " + std::to_string(reference.landing_y)
-                                         : std::string("none (nothing reachable)"));
-            }
-            if (p.searched && shown && p.full_ghost < 0) p.full_ghost = since;
-        }
-        if (active && !now_active && !g.pieces.empty()) {  // it locked (or the game left play)
-            CoachPiece& p = g.pieces.back();
-            p.followed = p.searched && at_idle && nes.read_ram(tetris::currentPiece) == at_idle->orientation &&
-                         nes.read_ram(tetris::tetriminoX) == at_idle->x && nes.read_ram(tetris::tetriminoY) == at_idle->y;
-        }
-        active = now_active;
     }
-    // (the last lock's class may still wait for a spawn search the run did not reach)
-    if (g.grade_difference.empty() && wanted.size() > 1)
-        g.grade_difference = std::to_string(wanted.size()) + " locks the reference classed, the cartridge did not";
-    g.lag_frames = nes.lag_frames() - lag_before;
-    g.lines = lines_made(nes.read_ram(tetris::lines), nes.read_ram(tetris::lines + 1));
-    return g;
+
+    // The player sees the frames the model can read (play); between them (the game's own
+    // screens: the start of a game, line clears' busy frames) it holds nothing, as the
+    // harness's driver does.
+    uint8_t pad_of(Player& player) {
+        try {
+            return pad_from_game(player.buttons(view_of(from_ram(std::span<const uint8_t, kCpuRamSize>(nes_.ram().data(), kCpuRamSize)))));
+        } catch (const std::exception&) {
+            return 0;
+        }
+    }
+
+    // The grade (AI_DESIGN.md "The coach's grade"), as coach_ghost found it at the start of this
+    // frame's idle time: its sprites show what the box held; its counts are the harness's to the
+    // end of the frame before, with the classes the cartridge has counted since taken from the
+    // locks the reference classed, in order.
+    void compare_grade() {
+        if (auto d = grade_sprites_differ(nes_, at_idle_->box)) g_.grade_difference = "frame " + std::to_string(frame_) + ": " + *d;
+        unsigned cart_classed = 0;
+        for (uint16_t n : at_idle_->classes) cart_classed += n;
+        while (cart_classed > g_.classed && !wanted_.empty()) {
+            const ClassWanted w = wanted_.front();
+            wanted_.pop_front();
+            const uint8_t c = static_cast<uint8_t>(w.grade.lock_class);
+            ++g_.classes[c];
+            ++g_.classed;
+            g_.points = static_cast<uint16_t>(g_.points + ai::kClassPoints[c]);
+            g_.misses.push_back(w.grade.miss);
+        }
+        const unsigned want_shown = g_.classed ? ai::coach_accuracy(g_.points, g_.classed) + 1u : 0u;
+        const GhostSeen& cart = *at_idle_;
+        if (g_.grade_difference.empty() &&
+            (cart.total != g_.graded || cart.matched != g_.matched || cart.classes != g_.classes ||
+             cart.points != g_.points || cart.tenths != 10u * g_.classed || cart.box.shown != want_shown))
+            g_.grade_difference = grade_counts_differ(frame_, cart, g_, want_shown);
+    }
+
+    // This frame's lock of a piece with a plan is counted, and matched when it is where the ghost
+    // was; when the full search had decided it, the reference grades it (the cartridge counts the
+    // class at once when matched, else at the next piece's spawn search).
+    void count_lock() {
+        if (!g_.pieces.empty() && g_.pieces.back().graded && g_.grade_difference.empty())
+            g_.grade_difference = "frame " + std::to_string(frame_) + ": a piece graded twice";
+        ++g_.graded;
+        const ai::Target person{nes_.read_ram(tetris::currentPiece), nes_.read_ram(tetris::tetriminoX),
+                                static_cast<int8_t>(nes_.read_ram(tetris::tetriminoY))};
+        g_.matched += person.x == at_idle_->x && static_cast<uint8_t>(person.landing_y) == at_idle_->y &&
+                      person.orientation == at_idle_->orientation;
+        if (!g_.pieces.empty()) {
+            g_.pieces.back().graded = true;
+            if (at_idle_->decided && spawn_)
+                if (const auto grade = ai::grade_lock(spawn_->in, spawn_->next_type, spawn_->preview_shown, person))
+                    wanted_.push_back({frame_, *grade});
+        }
+    }
+
+    // A piece spawned: the reference's decision for it, and its search input for the grade.
+    void take_spawn(uint8_t id) {
+        piece_id_ = id;
+        spawn_frame_ = frame_;
+        published_frame_ = published_frame_ >= 0 && nes_.read_ram(at_.cur_id) == id ? published_frame_ : -1;
+        const PlayerView seen = view_of(from_ram(std::span<const uint8_t, kCpuRamSize>(nes_.ram().data(), kCpuRamSize)));
+        // (a frame with a piece under control is one from_ram reads: it throws only on a bad state)
+        const ai::Decision d = ai::decide(seen, (seen.autorepeatY & 0x80) != 0, nes_.read_ram(tetris::gameType) != 0,
+                                          ai::default_tables());
+        spawn_ = spawn_seen(nes_, seen);
+        reference_found_ = d.chosen.has_value();
+        reference_ = d.target();
+        CoachPiece p;
+        p.level = nes_.read_ram(tetris::levelNumber);
+        g_.pieces.push_back(p);
+    }
+
+    // The piece under control: when its ghost first shows, when the full search's decision is
+    // out and whether it is the reference's, when the full search's ghost shows.
+    void follow_piece() {
+        CoachPiece& p = g_.pieces.back();
+        const int since = static_cast<int>(frame_ - spawn_frame_);
+        const bool shown = ghost_slots_used(nes_);  // (coach_ghost stages only a plan for the piece on screen)
+        if (shown && p.first_ghost < 0) p.first_ghost = since;
+        if (published_frame_ >= static_cast<int64_t>(spawn_frame_) && !p.searched) {
+            p.searched = true;
+            p.full_published = static_cast<int>(published_frame_ - static_cast<int64_t>(spawn_frame_));
+            p.equals_reference = reference_found_ && nes_.read_ram(at_.ghost_o) == reference_.orientation &&
+                                 nes_.read_ram(at_.ghost_x) == reference_.x &&
+                                 static_cast<int8_t>(nes_.read_ram(at_.ghost_y)) == reference_.landing_y;
+            if (!p.equals_reference && g_.first_difference.empty())
+                g_.first_difference =
+                    "piece " + std::to_string(g_.pieces.size()) + " (level " + std::to_string(p.level) +
+                    "): the ghost is orientation " + std::to_string(nes_.read_ram(at_.ghost_o)) + ", column " +
+                    std::to_string(nes_.read_ram(at_.ghost_x)) + ", row " +
+                    std::to_string(static_cast<int8_t>(nes_.read_ram(at_.ghost_y))) + "; the reference's " +
+                    (reference_found_ ? "orientation " + std::to_string(reference_.orientation) + ", column " +
+                                            std::to_string(reference_.x) + ", row " + std::to_string(reference_.landing_y)
+                                      : std::string("none (nothing reachable)"));
+        }
+        if (p.searched && shown && p.full_ghost < 0) p.full_ghost = since;
+    }
+
+    // The piece left control: whether the player locked it where the ghost was.
+    void note_lock() {
+        CoachPiece& p = g_.pieces.back();
+        p.followed = p.searched && at_idle_ && nes_.read_ram(tetris::currentPiece) == at_idle_->orientation &&
+                     nes_.read_ram(tetris::tetriminoX) == at_idle_->x && nes_.read_ram(tetris::tetriminoY) == at_idle_->y;
+    }
+
+    const CoachLabels at_;
+    emu::Nes nes_;
+    uint64_t frame_ = 0;
+    int64_t published_frame_ = -1;
+    int published_id_ = -1;
+    std::optional<GhostSeen> at_idle_;
+    CoachGame g_;
+    std::optional<SpawnSeen> spawn_;  // the piece on screen's search input, at its spawn
+    std::deque<ClassWanted> wanted_;  // locks classed by the reference, not yet by the cartridge
+    bool active_ = false;
+    uint8_t piece_id_ = 0;
+    uint64_t spawn_frame_ = 0;
+    ai::Target reference_{};
+    bool reference_found_ = false;
+};
+
+}  // namespace
+
+CoachGame run_coach_game(const GameRoms& roms, const CartImage& cart, const MenuWalk& walk, Player& player,
+                         uint64_t frames) {
+    if (!walk.coach || walk.ai) throw std::invalid_argument("run_coach_game: the walk must start a coach game");
+    CoachRun run(roms, cart, walk);
+    return run.play(player, frames);
 }
 
 }  // namespace nestris::game

@@ -136,6 +136,147 @@ void write_lines(emu::Nes& nes, uint16_t bcd) {
     }
 }
 
+// Takes the menus by the path `p` (Start at the earliest frame of each screen plus its extra
+// frames, Right in the type menu for B-Type, the start level and height written in the level
+// menu) to the game's first frame boundary, where the buttons are let go.
+void walk_the_menus(Harness& h, const PowerOnSequence& p) {
+    // NMI numbers of the presses (see power_on.hpp for where they come from).
+    const uint64_t legal = kNmisToLegalStartCheck + p.legal_frames;
+    const uint64_t title = kNmisToTitleFrameCounterReset + 1 + p.legal_frames + p.title_frames;
+    const uint64_t type_first = title + 4;
+    const uint64_t type_start = type_first + p.game_type_frames;
+    const uint64_t level_first = kNmisToLevelMenuFirstCheck + p.legal_frames + p.title_frames + p.game_type_frames;
+    const uint64_t level_start = level_first + p.level_menu_frames;
+    const uint64_t give_up = level_start + 40;
+    for (;;) {
+        h.next_nmi();
+        const uint64_t n = h.nmis;
+        uint8_t b = 0;
+        if ((p.legal_frames < 255 && n == legal) || n == title || n == type_start || n == level_start)
+            b = tetris::BUTTON_START;
+        if (p.game_type == 1 && n == type_first) b = tetris::BUTTON_RIGHT;
+        if (n == level_first + 1) {
+            // Inside the level menu, after it has brought player1_startLevel into 0-9.
+            h.nes.write_ram(static_cast<uint16_t>(tetris::startLevel + kPlayer1Offset), p.start_level);
+            h.nes.write_ram(static_cast<uint16_t>(tetris::startHeight + kPlayer1Offset), p.start_height);
+        }
+        h.nes.set_buttons(to_pad(b));
+        const auto ram = h.nes.ram();
+        if (n > level_start && ram[tetris::gameMode] == tetris::GAME_MODE_PLAY && ram[tetris::gameModeState] == 2 &&
+            ram[tetris::renderMode] == 3)
+            break;
+        if (n > give_up) throw std::runtime_error("the game did not start (menu path lost)");
+    }
+    h.nes.set_buttons(0);
+}
+
+// The game's first frame against power_on_game's for the same path, then what the game asks for
+// written into its RAM (the lines counter, a random stack, the score at 999 999): the state the
+// game and the model go on from.
+GameState starting_state(Harness& h, const FidelityGame& game, const GameState& expected_start, FidelityResult& r) {
+    GameState s = h.state();
+    r.start_matches_power_on = s == expected_start;
+    if (!r.start_matches_power_on) r.start_difference = state_difference(expected_start, s);
+    if (game.lines) {
+        write_lines(h.nes, *game.lines);
+        s = h.state();
+    }
+    if (game.stack_top || game.max_score) {
+        if (game.stack_top) build_stack(s, *game.stack_top, game.movie_seed);
+        if (game.max_score) s.score = {0x99, 0x99, 0x99};
+        to_ram(s, h.nes.ram());
+        if (!(h.state() == s)) throw std::runtime_error("to_ram/from_ram do not round-trip");
+    }
+    return s;
+}
+
+// A frame of the movie in the game: its NMI polls the pad at `i`; each NMI that then lands in
+// the frame's work (a lag frame) polls the movie's next pad (`i` ends at the last one polled),
+// which the model steps all at once.
+struct GameFrame {
+    uint64_t nmi_at = 0;                // the interrupt of the frame's NMI
+    std::optional<std::string> astray;  // the game went astray in the frame or its lag NMIs
+    LagNmis lag;
+};
+GameFrame run_game_frame(Harness& h, const Movie& movie, std::size_t& i) {
+    GameFrame f;
+    h.nes.set_buttons(to_pad(movie.frames[i]));
+    f.nmi_at = h.nmi_at;
+    f.astray = h.try_next_nmi();
+    while (!f.astray && h.lag && i + 1 < movie.frames.size()) {
+        game::count_lag_nmi(f.lag, h.nes, h.reached_state6, h.reached_state7);
+        h.nes.set_buttons(to_pad(movie.frames[++i]));
+        f.astray = h.try_next_nmi();
+    }
+    return f;
+}
+
+// The model's state after frame `frame` against the game's: false, with the divergence said in
+// `r`, when they differ (or the game's RAM is no state).
+bool same_as_game(const Harness& h, const GameState& before, const GameState& model, std::size_t frame, uint8_t buttons,
+                  FidelityResult& r) {
+    std::optional<GameState> rom_state;
+    try {
+        rom_state = h.state();
+        if (*rom_state == model) return true;
+    } catch (const std::exception& e) {
+        r.rom_error = e.what();
+    }
+    r.diverged = true;
+    r.divergence_frame = frame;
+    r.divergence_buttons = buttons;
+    r.before = before;
+    r.model = model;
+    r.rom = rom_state;
+    return false;
+}
+
+// The game and the model run the same random movie from `s`, compared after every frame, until
+// they part, the game goes astray (a crash: did the model forecast it?) or leaves play.
+void follow_movie(Harness& h, const FidelityGame& game, GameState& s, FidelityResult& r) {
+    // The last lock's score loop (the frame that moved play state 5 on), for a crash's account.
+    struct {
+        std::size_t frame = 0;
+        uint8_t level = 0, lines = 0;
+    } last_score;
+    const Movie movie = make_random_movie(s, game.movie_seed, game.frames).movie;
+    for (std::size_t i = 0; i < movie.frames.size(); ++i) {
+        const std::size_t first = i;
+        const uint8_t b = movie.frames[i];
+        const GameFrame f = run_game_frame(h, movie, i);
+        const GameState before = s;
+        const FrameTimeForecast forecast = forecast_frame_time(before, kOriginalWork);
+        const bool lagged = f.lag.total() > 0 || h.lag;
+        if (!f.astray && forecast.scoring && !lagged)
+            r.besides_loop.add(forecast.lines, h.wait_at - f.nmi_at - forecast.loop_cycles);
+        if (!f.astray)
+            r.forecast.add(forecast, lagged,
+                           "frame " + std::to_string(first + 1) + " (level " + std::to_string(before.levelNumber) +
+                               ", play state " + std::to_string(before.playState) + ", gameModeState " +
+                               std::to_string(before.gameModeState) + ")");
+        std::size_t polled = first;
+        auto poll = [&](const GameState&) { return movie.frames[++polled]; };
+        step_with_lag(s, b, f.lag, poll);
+        r.lag_frames += f.lag.total();
+        if (scored(before, s)) last_score = {first + 1, s.levelNumber, before.completedLines};
+        if (f.astray) {
+            // The game went astray in this frame or the NMIs in its work: the model's account
+            // is a lock's score loop in this frame that may crash the game (frame_time.hpp).
+            r.crash = FidelityCrash{i + 1, *f.astray, last_score.level, last_score.lines, false};
+            r.crash->predicted = last_score.frame == first + 1 && forecast.crash == Maybe::May;
+            break;
+        }
+        if (h.lag) break;  // the movie ran out in the middle of a frame's work
+        // The model stops following where the game leaves play (game over, ending, B-Type
+        // goal, reset): that frame ends in the game's menus or animations, not at a frame
+        // boundary of play, so there is nothing to compare.
+        if (s.status != GameStatus::Playing) break;
+        ++r.frames_compared;
+        if (!same_as_game(h, before, s, i + 1, b, r)) break;
+        count_events(before, s, r);
+    }
+}
+
 }  // namespace
 
 std::string state_difference(const GameState& model, const GameState& game) {
@@ -159,115 +300,9 @@ FidelityResult run_fidelity_game(std::span<const uint8_t> rom, const FidelityGam
         const GameState expected_start = power_on_game(p);  // also checks the path
 
         Harness h(rom, std::move(observe));
-        // NMI numbers of the presses (see power_on.hpp for where they come from).
-        const uint64_t legal = kNmisToLegalStartCheck + p.legal_frames;
-        const uint64_t title = kNmisToTitleFrameCounterReset + 1 + p.legal_frames + p.title_frames;
-        const uint64_t type_first = title + 4;
-        const uint64_t type_start = type_first + p.game_type_frames;
-        const uint64_t level_first = kNmisToLevelMenuFirstCheck + p.legal_frames + p.title_frames + p.game_type_frames;
-        const uint64_t level_start = level_first + p.level_menu_frames;
-        const uint64_t give_up = level_start + 40;
-        for (;;) {
-            h.next_nmi();
-            const uint64_t n = h.nmis;
-            uint8_t b = 0;
-            if ((p.legal_frames < 255 && n == legal) || n == title || n == type_start || n == level_start)
-                b = tetris::BUTTON_START;
-            if (p.game_type == 1 && n == type_first) b = tetris::BUTTON_RIGHT;
-            if (n == level_first + 1) {
-                // Inside the level menu, after it has brought player1_startLevel into 0-9.
-                h.nes.write_ram(static_cast<uint16_t>(tetris::startLevel + kPlayer1Offset), p.start_level);
-                h.nes.write_ram(static_cast<uint16_t>(tetris::startHeight + kPlayer1Offset), p.start_height);
-            }
-            h.nes.set_buttons(to_pad(b));
-            const auto ram = h.nes.ram();
-            if (n > level_start && ram[tetris::gameMode] == tetris::GAME_MODE_PLAY && ram[tetris::gameModeState] == 2 &&
-                ram[tetris::renderMode] == 3)
-                break;
-            if (n > give_up) throw std::runtime_error("the game did not start (menu path lost)");
-        }
-        h.nes.set_buttons(0);
-
-        GameState s = h.state();
-        r.start_matches_power_on = s == expected_start;
-        if (!r.start_matches_power_on) r.start_difference = state_difference(expected_start, s);
-        if (game.lines) {
-            write_lines(h.nes, *game.lines);
-            s = h.state();
-        }
-        if (game.stack_top || game.max_score) {
-            if (game.stack_top) build_stack(s, *game.stack_top, game.movie_seed);
-            if (game.max_score) s.score = {0x99, 0x99, 0x99};
-            to_ram(s, h.nes.ram());
-            if (!(h.state() == s)) throw std::runtime_error("to_ram/from_ram do not round-trip");
-        }
-        // The last lock's score loop (the frame that moved play state 5 on), for a crash's account.
-        struct {
-            std::size_t frame = 0;
-            uint8_t level = 0, lines = 0;
-        } last_score;
-        const Movie movie = make_random_movie(s, game.movie_seed, game.frames).movie;
-        for (std::size_t i = 0; i < movie.frames.size(); ++i) {
-            // The frame's NMI polls b; each NMI that then lands in the frame's work (a lag
-            // frame) polls the movie's next pad: the model steps them all at once.
-            const std::size_t first = i;
-            const uint8_t b = movie.frames[i];
-            h.nes.set_buttons(to_pad(b));
-            const uint64_t frame_nmi_at = h.nmi_at;
-            std::optional<std::string> astray = h.try_next_nmi();
-            LagNmis lag;
-            while (!astray && h.lag && i + 1 < movie.frames.size()) {
-                game::count_lag_nmi(lag, h.nes, h.reached_state6, h.reached_state7);
-                h.nes.set_buttons(to_pad(movie.frames[++i]));
-                astray = h.try_next_nmi();
-            }
-            const GameState before = s;
-            const FrameTimeForecast forecast = forecast_frame_time(before, kOriginalWork);
-            if (!astray && forecast.scoring && lag.total() == 0 && !h.lag)
-                r.besides_loop.add(forecast.lines, h.wait_at - frame_nmi_at - forecast.loop_cycles);
-            if (!astray)
-                r.forecast.add(forecast, lag.total() > 0 || h.lag,
-                               "frame " + std::to_string(first + 1) + " (level " + std::to_string(before.levelNumber) +
-                                   ", play state " + std::to_string(before.playState) + ", gameModeState " +
-                                   std::to_string(before.gameModeState) + ")");
-            std::size_t polled = first;
-            auto poll = [&](const GameState&) { return movie.frames[++polled]; };
-            step_with_lag(s, b, lag, poll);
-            r.lag_frames += lag.total();
-            if (scored(before, s)) last_score = {first + 1, s.levelNumber, before.completedLines};
-            if (astray) {
-                // The game went astray in this frame or the NMIs in its work: the model's
-                // account is a lock's score loop in this frame that may crash the game
-                // (frame_time.hpp).
-                r.crash = FidelityCrash{i + 1, *astray, last_score.level, last_score.lines, false};
-                r.crash->predicted = last_score.frame == first + 1 && forecast.crash == Maybe::May;
-                break;
-            }
-            if (h.lag) break;  // the movie ran out in the middle of a frame's work
-            // The model stops following where the game leaves play (game over, ending, B-Type
-            // goal, reset): that frame ends in the game's menus or animations, not at a frame
-            // boundary of play, so there is nothing to compare.
-            if (s.status != GameStatus::Playing) break;
-            ++r.frames_compared;
-            bool same = false;
-            std::optional<GameState> rom_state;
-            try {
-                rom_state = h.state();
-                same = *rom_state == s;
-            } catch (const std::exception& e) {
-                r.rom_error = e.what();
-            }
-            if (!same) {
-                r.diverged = true;
-                r.divergence_frame = i + 1;
-                r.divergence_buttons = b;
-                r.before = before;
-                r.model = s;
-                r.rom = rom_state;
-                break;
-            }
-            count_events(before, s, r);
-        }
+        walk_the_menus(h, p);
+        GameState s = starting_state(h, game, expected_start, r);
+        follow_movie(h, game, s, r);
         r.end = s;
     } catch (const std::exception& e) {
         r.error = e.what();
