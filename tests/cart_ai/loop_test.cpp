@@ -173,3 +173,30 @@ TEST_CASE("a search cut short at its piece's spawn and finished there for the pr
         CHECK(given_best_so_far.count(piece) == 1);
     }
 }
+
+TEST_CASE("the cartridge loop's figures of many games add up") {
+    using tools::CartLoopStats;
+    CartLoopStats one{.frames = 100, .task_cycles = 1000, .max_overrun = 50, .late_pieces = 1, .fallback_plans = 2,
+                      .finished_plans = 4, .redone_searches = 3, .max_stack = 7, .first_piece_input_max = 20, .max_step = 900,
+                      .max_step_from = 0x1234};
+    CartLoopStats two{.frames = 10, .task_cycles = 1, .max_overrun = 70, .fallback_plans = 5, .max_stack = 3,
+                      .first_piece_input_max = 30, .max_step = 800, .max_step_from = 0x5678};
+    one.first_input.add(4);
+    one.first_input.add(6);
+    two.first_input.add(11);
+    one.merge(two);
+    CHECK(one.frames == 110);
+    CHECK(one.task_cycles == 1001);
+    CHECK(one.max_overrun == 70);
+    CHECK(one.late_pieces == 1);
+    CHECK(one.fallback_plans == 7);
+    CHECK(one.finished_plans == 4);
+    CHECK(one.redone_searches == 3);
+    CHECK(one.max_stack == 7);
+    CHECK(one.first_input.count() == 3);
+    CHECK(one.first_input.mean() == 7.0);
+    CHECK(one.first_input.max() == 11);
+    CHECK(one.first_piece_input_max == 30);
+    CHECK(one.max_step == 900);
+    CHECK(one.max_step_from == 0x1234);  // where the longest step was, kept with it
+}

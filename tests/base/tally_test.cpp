@@ -1,5 +1,4 @@
-// The stats tally (base/tally.hpp) and the cartridge loop's figures summed over games.
-#include "tools/harness/cart_loop.hpp"
+// The stats tally (base/tally.hpp).
 #include "base/tally.hpp"
 
 #include <catch2/catch.hpp>
@@ -7,7 +6,6 @@
 #include <cstdint>
 #include <stdexcept>
 
-using nestris::tools::CartLoopStats;
 using nestris::Tally;
 
 TEST_CASE("tally: count, sum, mean, min, max") {
@@ -72,30 +70,4 @@ TEST_CASE("tally: merging tallies is adding their samples") {
     CHECK(a.count() == all.count());
     CHECK(a.min() == 0);
     CHECK_THROWS_AS(a.median(), std::logic_error);
-}
-
-TEST_CASE("the cartridge loop's figures of many games add up") {
-    CartLoopStats one{.frames = 100, .task_cycles = 1000, .max_overrun = 50, .late_pieces = 1, .fallback_plans = 2,
-                      .finished_plans = 4, .redone_searches = 3, .max_stack = 7, .first_piece_input_max = 20, .max_step = 900,
-                      .max_step_from = 0x1234};
-    CartLoopStats two{.frames = 10, .task_cycles = 1, .max_overrun = 70, .fallback_plans = 5, .max_stack = 3,
-                      .first_piece_input_max = 30, .max_step = 800, .max_step_from = 0x5678};
-    one.first_input.add(4);
-    one.first_input.add(6);
-    two.first_input.add(11);
-    one.merge(two);
-    CHECK(one.frames == 110);
-    CHECK(one.task_cycles == 1001);
-    CHECK(one.max_overrun == 70);
-    CHECK(one.late_pieces == 1);
-    CHECK(one.fallback_plans == 7);
-    CHECK(one.finished_plans == 4);
-    CHECK(one.redone_searches == 3);
-    CHECK(one.max_stack == 7);
-    CHECK(one.first_input.count() == 3);
-    CHECK(one.first_input.mean() == 7.0);
-    CHECK(one.first_input.max() == 11);
-    CHECK(one.first_piece_input_max == 30);
-    CHECK(one.max_step == 900);
-    CHECK(one.max_step_from == 0x1234);  // where the longest step was, kept with it
 }
