@@ -1,7 +1,7 @@
 // nestris-tune's state files: refused with TuneStateError or read, never a crash or an
 // allocation the bytes do not justify; a state read writes back to text that reads as the same
 // swarm.
-#include "tools/harness/tune_state.hpp"
+#include "tools/tune/tune_state.hpp"
 
 #include <cstdint>
 #include <cstdlib>

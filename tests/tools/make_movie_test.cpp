@@ -1,7 +1,7 @@
 // make-tetris-movie ends as every tool does (command_runner.hpp): refusals are one line
 // "make-tetris-movie: error: ..." and exit 1, never an abort; usage errors exit 2. Run in-process.
 #include "base/file_io.hpp"
-#include "tools/harness/make_tetris_movie.hpp"
+#include "tools/movie/movie_command.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/support/scratch_dir.hpp"
 

@@ -4,8 +4,8 @@
 #include "base/file_io.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/support/scratch_dir.hpp"
-#include "tools/cli/tune_command.hpp"
-#include "tools/harness/tune_state.hpp"
+#include "tools/tune/tune_command.hpp"
+#include "tools/tune/tune_state.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// nestris-tune as a function, so that the tests run it as a user does (tools/bench/nestris_tune.cpp is
+// nestris-tune as a function, so that the tests run it as a user does (tools/tune/nestris_tune.cpp is
 // the program).
 #pragma once
 

@@ -18,14 +18,14 @@
 // by tune_state.hpp, which checks every count against the bytes there), --out and --state are
 // written by the shared atomic writer and checked before the first game, since the tuner may
 // run for hours before it writes: neither may be --weights or the other.
-#include "tools/cli/tune_command.hpp"
+#include "tools/tune/tune_command.hpp"
 #include "tools/harness/version.hpp"
 
 #include "ai-reference/ai/ai_eval.hpp"
 #include "tools/harness/ai_protocol.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
-#include "tools/harness/tune_state.hpp"
+#include "tools/tune/tune_state.hpp"
 #include "base/worker_pool.hpp"
 
 #include <CLI/CLI.hpp>

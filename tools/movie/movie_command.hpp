@@ -1,5 +1,5 @@
 // make-tetris-movie as a function, so that the tests run it as a user does
-// (tools/bench/make_tetris_movie.cpp is the program).
+// (tools/movie/make_tetris_movie.cpp is the program).
 #pragma once
 
 namespace nestris::tools {

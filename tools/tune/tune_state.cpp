@@ -1,4 +1,4 @@
-#include "tools/harness/tune_state.hpp"
+#include "tools/tune/tune_state.hpp"
 
 #include "base/error_text.hpp"
 #include "base/file_io.hpp"

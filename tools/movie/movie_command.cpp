@@ -7,9 +7,9 @@
 //
 //   make-tetris-movie ROM -o tests/fixtures/fceux/tetris_game.fm2 [--level 5] [--pieces 60]
 //
-// A function (tools/bench/make_tetris_movie.cpp is the program), so that the tests run it as a user does;
+// A function (tools/movie/make_tetris_movie.cpp is the program), so that the tests run it as a user does;
 // it ends as every tool does (command_runner.hpp).
-#include "tools/harness/make_tetris_movie.hpp"
+#include "tools/movie/movie_command.hpp"
 #include "tools/harness/version.hpp"
 
 #include "base/command_runner.hpp"
