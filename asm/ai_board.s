@@ -315,6 +315,86 @@ below:
     jmp ai_yield            ; (and a step ends)
 .endproc
 
+; The row term's tables in the step of the search's speed, Y its stack table (0, or
+; STACK_FAST_OFFSET at one row a frame): ROW_STEP or ROW_STEP_FAST a class, in gen_row (by a
+; row's transitions) and gen_row_delta (by a placement's class changes). They are in PRG-RAM and
+; say themselves which step they hold, by gen_row_delta's entry for +4 classes, written last:
+; s_stack_off cannot say it, being cleared before a person plays. Rewritten only when the speed
+; changed: then C = 1 (eb's caches were worked out in the other step). Y kept.
+.segment "RAM_ai_row_tables"
+.proc ai_row_tables
+step_lo   = z_t0
+step_hi   = z_t1
+sum_lo    = z_t2
+sum_hi    = z_t3
+kept_y    = z_t4
+    sty kept_y
+    ldx #<ROW_STEP
+    lda #>ROW_STEP
+    cpy #0
+    beq chosen
+    ldx #<ROW_STEP_FAST
+    lda #>ROW_STEP_FAST
+chosen:
+    stx step_lo
+    sta step_hi
+    ; 4 x the step against the table's
+    asl step_lo             ; (steps are below $4000: ai_eval.hpp's cap)
+    rol
+    asl step_lo
+    rol
+    cmp gen_row_delta_hi+8
+    bne rewrite
+    lda step_lo
+    cmp gen_row_delta_lo+8
+    bne rewrite
+    clc
+    rts
+rewrite:
+    stx step_lo             ; (A: 4 x the step's high byte, step_hi kept)
+    lda #0
+    sta sum_lo
+    sta sum_hi
+    tax                     ; k = 0..4: the class, and the class changes
+each:
+    txa                     ; -k x the step at class changes -k (entry 4 - k)
+    eor #$FF
+    clc
+    adc #4+1
+    tay
+    lda #0
+    sec
+    sbc sum_lo
+    sta gen_row_delta_lo,y
+    lda #0
+    sbc sum_hi
+    sta gen_row_delta_hi,y
+    txa                     ; class k: 2k + 2 transitions
+    asl
+    tay
+    lda sum_lo
+    sta gen_row_lo+2,y
+    lda sum_hi
+    sta gen_row_hi+2,y
+    lda sum_lo              ; +k x the step at class changes +k (entry 4 + k)
+    sta gen_row_delta_lo+4,x
+    lda sum_hi
+    sta gen_row_delta_hi+4,x
+    lda sum_lo
+    clc
+    adc step_lo
+    sta sum_lo
+    lda sum_hi
+    adc step_hi
+    sta sum_hi
+    inx
+    cpx #4+1
+    bne each
+    ldy kept_y
+    sec
+    rts
+.endproc
+
 ; z_cost += stack, spawn and well costs, from max08, min08, max38 and well_h (the scratch
 ; bytes of the column extremes, named in ai.inc).
 .segment "RAM_ai_extremes_cost"

@@ -212,8 +212,12 @@ keep:
     sbc #0
     eor #$FF
     stx s_keep
-    cpy s_stack_off         ; eb's caches (eb_base, the hole sums) were worked out in the terms
-    bne terms_changed       ; of the search before: again only when this one's differ
+    pha
+    jsr ai_row_tables       ; (the rows' step by Y, the speed's)
+    pla
+    bcs terms_changed
+    cpy s_stack_off         ; eb's caches (eb_base, the hole sums, the rows' sum) were worked out
+    bne terms_changed       ; in the terms of the search before: again only when this one's differ
     cmp s_well_holes
     beq terms_same
 terms_changed:

@@ -41,6 +41,7 @@ EvalSet expand_set(const Weights& w) {
     }
     e.danger_height = static_cast<uint8_t>(p("danger_height"));
     e.row_step = capped(p("row_each"), kCapRowStep);
+    e.row_step_fast = capped(p("row_fast_each"), kCapRowStep);
     e.keep = static_cast<uint8_t>(p("keep"));
     e.keep_fast = static_cast<uint8_t>(p("keep_fast"));
     e.keep_margin = static_cast<uint16_t>(p("keep_margin"));
@@ -56,7 +57,7 @@ const std::vector<std::string>& weight_names() {
         "ready_each", "ready_over", "cover_first", "cover_each", "lines0",     "lines1",
         "lines2",     "lines3",     "lines4",      "row_each",   "stack_lin",  "gap_first",
         "gap_each",   "stack_fast_free", "stack_fast_lin", "stack_fast_sq", "danger_height",
-        "danger_burn", "lines_fast0", "lines_fast1", "lines_fast2", "lines_fast3", "lines_fast4"};
+        "danger_burn", "lines_fast0", "lines_fast1", "lines_fast2", "lines_fast3", "lines_fast4", "row_fast_each"};
     return names;
 }
 
@@ -159,7 +160,7 @@ uint16_t evaluate(const Board& b, const EvalSet& e, bool fast, bool danger) {
     add(e.spawn[spawn_high]);
     unsigned classes = 0;
     for (int r = 0; r < kRows; ++r) classes += row_class(b.rows[r]);
-    add(static_cast<uint16_t>(e.row_step * classes));
+    add(static_cast<uint16_t>((fast ? e.row_step_fast : e.row_step) * classes));
     for (int c = 0; c < 9; ++c) add(e.gap[gap_depth(b, c)]);
     const uint8_t well = b.height[9];
     if (well <= lowest)

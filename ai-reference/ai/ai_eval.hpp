@@ -21,8 +21,10 @@ inline constexpr uint16_t kCostMax = 0xFFFF;
 // Every table entry is capped so that no sum the search forms (an evaluation plus two lines
 // costs) can reach kCostMax: sums are exact, so the cartridge may add the terms in any order
 // (incrementally) and still match the reference bit for bit.
-inline constexpr uint16_t kCapHole = 1200, kCapStack = 8000, kCapSpawn = 8000, kCapWell = 4000,
-                          kCapRowStep = 150, kCapLines = 3000, kCapGap = 1500;
+// The row step's cap leaves room for row_fast_each (222): the spawn and lines caps were lowered
+// for it to 5 000 and 1 000, above every entry the weights give them (4 104, 417).
+inline constexpr uint16_t kCapHole = 1200, kCapStack = 8000, kCapSpawn = 5000, kCapWell = 4000,
+                          kCapRowStep = 250, kCapLines = 1000, kCapGap = 1500;
 // The well's depth the ready table tells apart (deeper wells cost as this one).
 inline constexpr int kReadyCap = 6;
 // A well this many rows ready (a tetris) costs nothing in the ready table: fewer cost ready_each
@@ -55,6 +57,8 @@ struct EvalSet {
     std::array<uint16_t, 21> cover{};  // well column above the lowest other column: by how much
     uint16_t row_step = 0;             // per row and class (transitions - 2) / 2: linear, so a
                                        // placement changes the sum by row_step per class gained
+    uint16_t row_step_fast = 0;        // the same at one row a frame (level 29 on), where a
+                                       // rough surface leaves the next pieces fewer places
     std::array<uint16_t, 5> lines{};   // by lines cleared by the placement
     std::array<uint16_t, 5> lines_danger{};  // the same on a high stack (danger_height): burns
                                              // (1-3 lines) cost danger_burn less

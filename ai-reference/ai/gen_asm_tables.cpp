@@ -365,13 +365,18 @@ std::string generate(const EvalTables& tables) {
     const auto [lines_lo, lines_hi] = split16(
         "gen_lines", entries(one_after_other(one_after_other(tables.lines, tables.lines_danger), tables.lines_fast)));
     table(o, lines_lo.name, lines_lo.v);
+    overlapped(o, {well_hi, lines_hi});
     // The row cost of a row by its transitions 0..10: row_step x class (a full row: class 0). A
-    // row's transitions are even (both walls are filled): the odd entries are never read, so the
-    // low and high bytes interleave.
-    std::vector<int> by_transitions(11, kAny);
-    for (int t = 0; t <= 10; t += 2) by_transitions[static_cast<size_t>(t)] = (tables.row_step * (t == 0 ? 0 : t / 2 - 1)) & 0xFFFF;
-    const auto [row_lo, row_hi] = split16("gen_row", by_transitions);
-    overlapped(o, {well_hi, lines_hi, row_lo, row_hi});
+    // row's transitions are even (both walls are filled), so the low and high bytes interleave:
+    // gen_row_hi is gen_row_lo + 1 (ai_constants.inc). It shares no byte: ai_row_tables rewrites
+    // it, and gen_row_delta, in PRG-RAM in the step of the search's speed.
+    std::vector<int> by_transitions(12, 0);
+    for (size_t t = 0; t <= 10; t += 2) {
+        const int cost = (tables.row_step * (t == 0 ? 0 : static_cast<int>(t) / 2 - 1)) & 0xFFFF;
+        by_transitions[t] = cost & 0xFF;
+        by_transitions[t + 1] = cost >> 8;
+    }
+    table(o, "gen_row_lo", by_transitions);
     // A placement's row cost change by its count of class changes d = -4..+4 (entry d + 4),
     // modulo 2^16: added to a 16-bit sum.
     std::vector<int> delta;
@@ -468,6 +473,9 @@ std::string generate_constants(const EvalTables& tables) {
       << "     ; gen_hole's last entry: more holes cost the same (the index is clamped to it)\n";
     o << "GAP_LAST    = " << saturated_from(tables.gap)
       << "     ; gen_gap's last entry: deeper gaps cost the same (the index is clamped to it)\n";
+    o << "ROW_STEP    = " << tables.row_step << "     ; the row term's step a class (row_each)\n";
+    o << "ROW_STEP_FAST = " << tables.row_step_fast << "   ; ... at one row a frame (row_fast_each)\n";
+    o << "gen_row_hi  = gen_row_lo + 1 ; (interleaved: a row's transitions are even)\n";
     o << "STACK_FAST_OFFSET = " << std::tuple_size_v<decltype(tables.stack)>
       << " ; gen_stack's second table (one row a frame)\n";
     // ai_board_caches leaves the well out of eb_base by reading this entry: it must cost nothing.

@@ -142,3 +142,43 @@ TEST_CASE("cartridge search equals the reference at the soft drop's level (clear
     CHECK(late_clears - late_barred >= 25);
     CHECK(clears_kept >= 50);
 }
+
+TEST_CASE("cartridge search equals the reference as the speed changes, also after the AI's RAM is cleared (the row term's step)") {
+    // The row term's tables hold ROW_STEP or ROW_STEP_FAST (one row a frame) and are rewritten
+    // where the speed changes; clear_ai_ram (before a person's game) zeroes the search's state
+    // but not them, so the search cannot learn their step from that state.
+    REQUIRE(ai::default_tables().row_step != ai::default_tables().row_step_fast);
+    std::mt19937 rng(42);
+    tools::CartAi cart;
+    auto delta_top = [&] {  // gen_row_delta's entry for +4 classes: 4 x the step the tables hold
+        return cart.machine().read(static_cast<uint16_t>(cart.symbol("gen_row_delta_lo") + 8)) |
+               cart.machine().read(static_cast<uint16_t>(cart.symbol("gen_row_delta_hi") + 8)) << 8;
+    };
+    int mismatches = 0;
+    for (int i = 0; i < 24; ++i) {
+        ai::SearchInput in = test::random_input(rng);
+        const bool fast = i % 4 < 2;  // fast, fast, slow, slow, ...: each change and each stay
+        in.level.level = fast ? 29 : 19;
+        in.level.lines_hi = 0;
+        in.level.lines_lo = 0;
+        in.first_piece = false;
+        if (i % 3 == 2) {
+            cart.machine().cpu().set_a(0);
+            REQUIRE(cart.machine().call(cart.symbol("clear_ai_ram")).ok());
+        }
+        const ai::Precomputed ref = ai::precompute(in);
+        const tools::CartSearchResult got = cart.precompute(in);
+        bool same = got.count == ref.count;
+        for (uint8_t k = 0; same && k < ref.count; ++k)
+            same = got.candidates[k].cost == ref.candidates[k].cost && got.candidates[k].target.x == ref.candidates[k].target.x &&
+                   got.candidates[k].target.orientation == ref.candidates[k].target.orientation;
+        const tools::ReferenceChoice choice = tools::reference_choice(ref);
+        for (uint8_t t = 0; same && ref.count && t < ai::kPieceTypes; ++t)
+            same = choice.best_total[t] == got.best_total[t];
+        if (!same) UNSCOPED_INFO("position " << i << " at level " << int(in.level.level) << " differs");
+        mismatches += !same;
+        const ai::EvalSet& set = ai::default_tables();
+        CHECK(delta_top() == 4 * (fast ? set.row_step_fast : set.row_step));
+    }
+    CHECK(mismatches == 0);
+}
