@@ -3,14 +3,14 @@
 #include "base/checksums.hpp"
 #include "base/file_io.hpp"
 #include "base/hex.hpp"
+#include "base/process.hpp"
 #include "patcher/hook_table.hpp"
 #include "patcher/ld65_files.hpp"
-#include "base/process.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <optional>
-#include <fstream>
 #include <ostream>
 #include <regex>
 #include <sstream>

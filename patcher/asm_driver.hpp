@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <iosfwd>
 #include <stdexcept>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nestris {

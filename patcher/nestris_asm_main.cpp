@@ -1,9 +1,9 @@
 // nestris-asm: the build step that assembles asm/ into the cartridge image compiled into
 // nestris-ai. Prints the region usage report; any failure (missing tool, syntax error, a region
 // overflow) stops the build with a message, and leaves no half-written output.
-#include "patcher/asm_driver.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
+#include "patcher/asm_driver.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -1,8 +1,8 @@
 #include "patcher/patch_files.hpp"
 
-#include "patcher/bps.hpp"
-#include "base/hex.hpp"
 #include "base/checksums.hpp"
+#include "base/hex.hpp"
+#include "patcher/bps.hpp"
 #include "patcher/rom.hpp"
 
 #include <algorithm>

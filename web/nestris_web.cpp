@@ -2,11 +2,11 @@
 // patching as `nestris-ai identify` / `patch`, and the same embedded NES as the command line,
 // bound to JavaScript with embind. Nothing here is a rewrite: it calls the patcher and emu-test
 // layers. Results cross to JavaScript as JSON text and byte arrays.
-#include "patcher/bps.hpp"
 #include "base/checksums.hpp"
-#include "patcher/ips.hpp"
 #include "emu-test/controller.hpp"
 #include "emu-test/nes.hpp"
+#include "patcher/bps.hpp"
+#include "patcher/ips.hpp"
 #include "patcher/patch.hpp"
 #include "patcher/patch_files.hpp"
 #include "patcher/rom.hpp"

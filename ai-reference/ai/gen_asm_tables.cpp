@@ -6,10 +6,10 @@
 #include "ai-reference/ai/ai_eval.hpp"
 #include "ai-reference/ai/ai_geometry.hpp"
 #include "ai-reference/ai/ai_search.hpp"
-#include "base/file_io.hpp"
 #include "ai-reference/model/frame_time.hpp"
-#include "base/hex.hpp"
 #include "ai-reference/model/pieces.hpp"
+#include "base/file_io.hpp"
+#include "base/hex.hpp"
 
 #include <algorithm>
 #include <array>

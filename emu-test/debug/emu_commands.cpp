@@ -3,13 +3,13 @@
 #include "base/hex.hpp"
 
 #include "base/command_runner.hpp"
-#include "emu-test/debug/disasm.hpp"
 #include "base/file_io.hpp"
-#include "emu-test/flat_machine.hpp"
+#include "emu-test/debug/disasm.hpp"
 #include "emu-test/debug/fm2.hpp"
+#include "emu-test/debug/symbols.hpp"
+#include "emu-test/flat_machine.hpp"
 #include "emu-test/input.hpp"
 #include "emu-test/nes.hpp"
-#include "emu-test/debug/symbols.hpp"
 #include "emu-test/wav.hpp"
 
 #include <chrono>

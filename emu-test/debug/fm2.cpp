@@ -1,8 +1,8 @@
 #include "emu-test/debug/fm2.hpp"
 
-#include "emu-test/controller.hpp"
-#include "base/error_text.hpp"
 #include "base/checksums.hpp"
+#include "base/error_text.hpp"
+#include "emu-test/controller.hpp"
 
 #include <cstdio>
 #include <cstring>

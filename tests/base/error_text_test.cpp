@@ -1,7 +1,7 @@
 // Text from files in error lines (error_text.hpp) and the command runner's error line: bounded,
 // one line, nothing a terminal would act on.
-#include "base/command_runner.hpp"
 #include "base/error_text.hpp"
+#include "base/command_runner.hpp"
 #include "tests/support/run_cli.hpp"
 
 #include <catch2/catch.hpp>

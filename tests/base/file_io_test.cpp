@@ -1,5 +1,5 @@
-#include "base/command_runner.hpp"
 #include "base/file_io.hpp"
+#include "base/command_runner.hpp"
 #include "tests/patcher/support.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,8 +1,8 @@
 // The packed RAM code: the stream's format (patcher/code_pack.hpp) round trip, its chunks in
 // rooms, its errors, and the shipped cartridge's stream against its RAM code.
+#include "patcher/code_pack.hpp"
 #include "patcher/asm_driver.hpp"
 #include "patcher/cart_image.hpp"
-#include "patcher/code_pack.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-#include "patcher/cart_image.hpp"
 #include "game/tetris_map.hpp"
+#include "patcher/cart_image.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -5,9 +5,9 @@
 // real game's idle time is a benchmark figure (bench-cart, simulate --player cart).
 #include "ai-reference/ai/ai_crash_rule.hpp"
 #include "ai-reference/ai/ai_player.hpp"
-#include "tools/harness/cart_loop.hpp"
 #include "ai-reference/model/power_on.hpp"
 #include "ai-reference/model/simulator.hpp"
+#include "tools/harness/cart_loop.hpp"
 
 #include <catch2/catch.hpp>
 #include <set>

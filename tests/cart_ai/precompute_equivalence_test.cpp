@@ -1,9 +1,9 @@
 // The shipped 6502 AI decides exactly as the reference: same candidates (placement, costs, lines)
 // and the same choice and total for every preview type, on random positions.
 #include "ai-reference/ai/ai_crash_rule.hpp"
-#include "tools/harness/cart_ai.hpp"
 #include "ai-reference/model/frame_time.hpp"
 #include "tests/cart_ai/positions.hpp"
+#include "tools/harness/cart_ai.hpp"
 
 #include <catch2/catch.hpp>
 

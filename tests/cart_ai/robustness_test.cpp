@@ -3,9 +3,9 @@
 // case the shipped bytes run in the loop (cart_loop.hpp) against the game model; "no wrong move"
 // means a piece gets the reference's plan for the game as it is, or no input at all.
 #include "ai-reference/ai/ai_player.hpp"
+#include "ai-reference/model/power_on.hpp"
 #include "patcher/cart_image.hpp"
 #include "tools/harness/cart_loop.hpp"
-#include "ai-reference/model/power_on.hpp"
 
 #include <catch2/catch.hpp>
 

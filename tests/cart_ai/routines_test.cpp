@@ -1,10 +1,10 @@
 // Each routine of the cartridge AI against its reference counterpart, on random boards.
-#include "tools/harness/cart_ai.hpp"
-#include "tests/cart_ai/positions.hpp"
 #include "ai-reference/ai/ai_coach.hpp"
 #include "game/hooks_map.hpp"
-#include "tools/harness/coach_run.hpp"
 #include "game/tetris_map.hpp"
+#include "tests/cart_ai/positions.hpp"
+#include "tools/harness/cart_ai.hpp"
+#include "tools/harness/coach_run.hpp"
 
 #include <algorithm>
 #include <array>

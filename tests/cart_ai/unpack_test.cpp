@@ -3,9 +3,9 @@
 // cut at every NMI and resumed, and fast enough for the legal screen.
 #include "emu-test/flat_machine.hpp"
 #include "game/hooks_map.hpp"
+#include "game/tetris_map.hpp"
 #include "patcher/asm_driver.hpp"
 #include "patcher/cart_image.hpp"
-#include "game/tetris_map.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,9 +2,9 @@
 // movie, the label file, not only the ROM), long outputs streamed with bounded counts, and an
 // interrupted command (SIGINT, SIGTERM) leaves no temporary file and exits 128 + the signal.
 #include "base/command_runner.hpp"
-#include "tests/emu/emu_test_support.hpp"
-#include "emu-test/debug/emu_commands.hpp"
 #include "base/file_io.hpp"
+#include "emu-test/debug/emu_commands.hpp"
+#include "tests/emu/emu_test_support.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/support/scratch_dir.hpp"
 

@@ -1,9 +1,9 @@
 // The emulator's subcommands (run-bin, trace, run-rom) as a user runs them: outputs written
 // atomically or not at all, inputs checked before they are opened, numbers that do not wrap.
 #include "base/command_runner.hpp"
-#include "tests/emu/emu_test_support.hpp"
-#include "emu-test/debug/emu_commands.hpp"
 #include "base/file_io.hpp"
+#include "emu-test/debug/emu_commands.hpp"
+#include "tests/emu/emu_test_support.hpp"
 #include "tests/support/file_size_limit.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/support/scratch_dir.hpp"

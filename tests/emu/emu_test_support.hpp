@@ -2,9 +2,9 @@
 // program of tests/fixtures/emu (ca65/ld65 run once per test process).
 #pragma once
 
-#include "emu-test/nes.hpp"
 #include "base/process.hpp"
 #include "emu-test/debug/symbols.hpp"
+#include "emu-test/nes.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include <catch2/catch.hpp>

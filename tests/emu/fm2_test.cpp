@@ -1,10 +1,10 @@
 // FCEUX .fm2 movies: the parser (hand-written movie text), MD5, and the FCEUX power-on on a tiny
 // test cartridge (no ROM needed).
-#include "tests/emu/emu_test_support.hpp"
 #include "emu-test/debug/fm2.hpp"
 #include "base/checksums.hpp"
 #include "base/file_io.hpp"
 #include "base/hex.hpp"
+#include "tests/emu/emu_test_support.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include <catch2/catch.hpp>

@@ -2,9 +2,9 @@
 // trace lines in the nestest format.
 #include "emu-test/controller.hpp"
 #include "emu-test/debug/disasm.hpp"
+#include "emu-test/debug/symbols.hpp"
 #include "emu-test/flat_machine.hpp"
 #include "emu-test/input.hpp"
-#include "emu-test/debug/symbols.hpp"
 
 #include <catch2/catch.hpp>
 

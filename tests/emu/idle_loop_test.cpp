@@ -1,7 +1,7 @@
 // Idle-loop skipping (Nes::set_skip_idle_loops): a machine that skips the iterations of a loop
 // waiting for the NMI must be, at every point a caller can stop it, the machine that runs them.
-#include "tests/emu/emu_test_support.hpp"
 #include "emu-test/input.hpp"
+#include "tests/emu/emu_test_support.hpp"
 #include "tests/support/game_rom.hpp"
 
 #include <catch2/catch.hpp>

@@ -3,9 +3,9 @@
 // Meant to run under -DNESTRIS_SANITIZE=ON. The size is modest by default; set
 // NESTRIS_EMU_RANDOM_CYCLES to run more (e.g. 100000000 locally).
 #include "emu-test/debug/disasm.hpp"
-#include "tests/emu/emu_test_support.hpp"
 #include "emu-test/flat_machine.hpp"
 #include "emu-test/nes.hpp"
+#include "tests/emu/emu_test_support.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,10 +2,10 @@
 // the WAV is 16-bit PCM mono at the rate asked, as long as the run, and holds that tone; bad
 // paths and options are refused with the reason, and nothing is written.
 #include "emu-test/debug/emu_commands.hpp"
+#include "emu-test/wav.hpp"
 #include "tests/emu/emu_test_support.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/support/scratch_dir.hpp"
-#include "emu-test/wav.hpp"
 
 #include <catch2/catch.hpp>
 

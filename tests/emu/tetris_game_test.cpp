@@ -2,8 +2,8 @@
 // otherwise). Addresses are the public facts of the brief: NMI $8005, main loop $8138, game
 // mode $C0, play state $48, piece x/y $40/$41, level $44.
 #include "emu-test/nes.hpp"
-#include "tests/support/game_rom.hpp"
 #include "game/tetris_map.hpp"
+#include "tests/support/game_rom.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,8 +2,8 @@
 // random patch would never get past it), and once the structure reads, the footer is given the
 // source's CRC32 too, so the actions run. Any input is refused with BpsError or applied; what
 // applies has the size the header promised and the CRC32 the footer names.
-#include "patcher/bps.hpp"
 #include "base/checksums.hpp"
+#include "patcher/bps.hpp"
 
 #include <cstdint>
 #include <cstdlib>

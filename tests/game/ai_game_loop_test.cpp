@@ -4,8 +4,8 @@
 // frame boundary, pieces, board, score and all (ai_game_loop.hpp, compare_ai_game_with_loop).
 // The search's timing is part of the game (a piece that spawns before its search is done gets
 // the best placement found so far), so the loop gets the real idle time, not a constant.
-#include "tests/game/game_support.hpp"
 #include "tools/harness/ai_game_loop.hpp"
+#include "tests/game/game_support.hpp"
 #include "tools/harness/model_start.hpp"
 
 #include <catch2/catch.hpp>

@@ -2,10 +2,10 @@
 // original game, frame for frame, and its ghost is the reference AI's decision. The big runs:
 // check-identity --coach (the movies) and bench-coach (the ghost's latency).
 #include "tests/game/game_support.hpp"
+#include "tools/harness/coach_run.hpp"
 #include "tools/harness/game_driver.hpp"
 #include "tools/harness/identity.hpp"
 #include "tools/harness/model_start.hpp"
-#include "tools/harness/coach_run.hpp"
 
 #include "ai-reference/ai/ai_coach.hpp"
 #include "ai-reference/ai/ai_player.hpp"

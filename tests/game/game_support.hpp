@@ -1,10 +1,10 @@
 // Helpers of the real-game tests: the user's ROM (or a skip), and the regions of the map.
 #pragma once
 
+#include "tests/support/game_rom.hpp"
 #include "tools/harness/access_trace.hpp"
 #include "tools/harness/ai_game_original.hpp"
 #include "tools/harness/game_harness.hpp"
-#include "tests/support/game_rom.hpp"
 
 #include <catch2/catch.hpp>
 

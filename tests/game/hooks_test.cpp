@@ -1,12 +1,12 @@
 // The game hooks without the game: where they are, what bytes they write, and what the hook
 // code does, run on the flat 6502 machine with stand-ins for the few game routines it calls.
 // (The real game: the other files of this suite, with TETRIS_ROM.)
-#include "patcher/cart_image.hpp"
-#include "patcher/hook_table.hpp"
 #include "emu-test/flat_machine.hpp"
-#include "tools/harness/cart_ai.hpp"
 #include "game/hooks_map.hpp"
 #include "game/tetris_map.hpp"
+#include "patcher/cart_image.hpp"
+#include "patcher/hook_table.hpp"
+#include "tools/harness/cart_ai.hpp"
 
 #include <catch2/catch.hpp>
 

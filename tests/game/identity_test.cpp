@@ -4,9 +4,9 @@
 // writes identical (register, value, VRAM address, in order) once the level-menu hint's writes
 // are taken out. The driver never holds Select in the level menu (that starts an AI game) and
 // always leaves the title before the demo. A bigger run: tools/bench/check_identity.cpp.
+#include "tools/harness/identity.hpp"
 #include "tests/game/game_support.hpp"
 #include "tools/harness/game_driver.hpp"
-#include "tools/harness/identity.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,10 +1,10 @@
 // The game's time at a lock, on the real game (TETRIS_ROM; skipped without): the model's score
 // loop takes the game's cycles, and a lock whose work outlasts the frame is seen for what it is
 // (lag, or a crash when the NMI lands in a jump-table dispatch). See MODEL.md "Time".
+#include "tools/harness/lock_timing.hpp"
 #include "ai-reference/ai/ai_crash_rule.hpp"
 #include "ai-reference/model/frame_time.hpp"
 #include "tests/game/game_support.hpp"
-#include "tools/harness/lock_timing.hpp"
 
 #include <catch2/catch.hpp>
 

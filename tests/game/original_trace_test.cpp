@@ -2,12 +2,12 @@
 // every read, write and execute of the original over long runs of every screen (legal, title,
 // menus, the demo, A-Type and B-Type games at many levels with line clears, level-ups, pauses,
 // resets, top-outs and curtains, high-score entry, endings), by the driver of tools/game_harness.
+#include "ai-reference/model/random_movie.hpp"
+#include "game/tetris_map.hpp"
 #include "tests/game/game_support.hpp"
+#include "tools/harness/fidelity.hpp"
 #include "tools/harness/game_driver.hpp"
 #include "tools/harness/model_start.hpp"
-#include "tools/harness/fidelity.hpp"
-#include "game/tetris_map.hpp"
-#include "ai-reference/model/random_movie.hpp"
 
 #include <algorithm>
 #include <array>

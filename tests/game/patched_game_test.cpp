@@ -5,9 +5,9 @@
 // checks are about the game around the AI: when the demo starts and ends, its level and pieces,
 // the RNG, how AI games start, pause and end. (That the AI's play is the cartridge-in-the-loop's:
 // ai_game_loop_test.cpp.)
+#include "game/tetris_map.hpp"
 #include "tests/game/game_support.hpp"
 #include "tools/harness/game_driver.hpp"
-#include "game/tetris_map.hpp"
 
 #include "emu-test/image.hpp"
 #include "emu-test/input.hpp"

@@ -3,14 +3,14 @@
 // games that top out end early), start levels 0, 9, 18, 19 and 29,
 // A-Type and B-Type, random movies with line clears, pauses and level-ups.
 #include "tools/harness/fidelity.hpp"
-#include "tests/support/game_rom.hpp"
 #include "base/worker_pool.hpp"
+#include "tests/support/game_rom.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <set>
-#include <algorithm>
 
 using namespace nestris;
 

@@ -2,9 +2,9 @@
 // Right+Left+Down quirk; expected frame counts and values are worked out from the game's code:
 // the NMI copies four playfield rows per frame and the game waits for that copy before locking,
 // before checking rows (one row per frame, four rows) and before spawning.
-#include "tests/model/model_test_support.hpp"
 #include "ai-reference/model/rng.hpp"
 #include "ai-reference/model/state_io.hpp"
+#include "tests/model/model_test_support.hpp"
 
 #include <catch2/catch.hpp>
 

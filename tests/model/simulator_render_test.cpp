@@ -1,9 +1,9 @@
 // The simulator (determinism, counting, summaries) and the renderers.
-#include "tests/model/model_test_support.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/power_on.hpp"
 #include "ai-reference/model/render.hpp"
 #include "ai-reference/model/simulator.hpp"
+#include "tests/model/model_test_support.hpp"
 
 #include <catch2/catch.hpp>
 

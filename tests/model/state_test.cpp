@@ -1,11 +1,11 @@
 // The state as a value, files, RAM, the power-on start and the players.
-#include "tests/model/model_test_support.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/power_on.hpp"
 #include "ai-reference/model/ram_map.hpp"
 #include "ai-reference/model/render.hpp"
 #include "ai-reference/model/rng.hpp"
 #include "ai-reference/model/state_io.hpp"
+#include "tests/model/model_test_support.hpp"
 
 #include <catch2/catch.hpp>
 

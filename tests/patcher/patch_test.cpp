@@ -1,6 +1,6 @@
-#include "patcher/asm_driver.hpp"
-#include "base/checksums.hpp"
 #include "patcher/patch.hpp"
+#include "base/checksums.hpp"
+#include "patcher/asm_driver.hpp"
 #include "tests/patcher/support.hpp"
 
 #include <catch2/catch.hpp>

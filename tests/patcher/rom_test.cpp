@@ -1,6 +1,6 @@
+#include "patcher/rom.hpp"
 #include "base/checksums.hpp"
 #include "tests/patcher/support.hpp"
-#include "patcher/rom.hpp"
 
 #include <catch2/catch.hpp>
 

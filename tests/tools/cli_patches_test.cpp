@@ -1,20 +1,20 @@
 // The patch-file commands as a user runs them (in-process): identify, verify, apply-ips,
 // apply-bps; exit codes, messages, and files written or not written.
-#include "patcher/bps.hpp"
-#include "patcher/cart_image.hpp"
 #include "base/checksums.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
+#include "dist/release_record_text.hpp"
+#include "patcher/bps.hpp"
+#include "patcher/cart_image.hpp"
 #include "patcher/ips.hpp"
 #include "patcher/patch.hpp"
-#include "tests/patcher/support.hpp"
-#include "tools/cli/patcher_commands.hpp"
-#include "tools/cli/play_command.hpp"
 #include "patcher/release_record.hpp"
-#include "dist/release_record_text.hpp"
 #include "patcher/rom.hpp"
+#include "tests/patcher/support.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/tools/cli_support.hpp"
+#include "tools/cli/patcher_commands.hpp"
+#include "tools/cli/play_command.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "tests/patcher/support.hpp"
-#include "tools/cli/patcher_commands.hpp"
 #include "tests/support/run_cli.hpp"
+#include "tools/cli/patcher_commands.hpp"
 
 #include <filesystem>
 #include <fstream>

@@ -1,16 +1,16 @@
 // The release files in dist/: this build makes them byte for byte (a reproducible build), the
 // release record is of this build, and README links it. Runs without the game; the
 // real-game tests check the record's patched-ROM checksums against the game.
-#include "patcher/bps.hpp"
-#include "patcher/cart_image.hpp"
 #include "base/checksums.hpp"
 #include "base/file_io.hpp"
-#include "patcher/patch.hpp"
-#include "tools/cli/patcher_commands.hpp"
-#include "patcher/release_record.hpp"
 #include "dist/release_record_text.hpp"
+#include "patcher/bps.hpp"
+#include "patcher/cart_image.hpp"
+#include "patcher/patch.hpp"
+#include "patcher/release_record.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/support/scratch_dir.hpp"
+#include "tools/cli/patcher_commands.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,9 +1,9 @@
 // make-tetris-movie ends as every tool does (command_runner.hpp): refusals are one line
 // "make-tetris-movie: error: ..." and exit 1, never an abort; usage errors exit 2. Run in-process.
 #include "base/file_io.hpp"
-#include "tools/movie/movie_command.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/support/scratch_dir.hpp"
+#include "tools/movie/movie_command.hpp"
 
 #include <catch2/catch.hpp>
 

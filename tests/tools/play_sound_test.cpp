@@ -2,11 +2,11 @@
 // (power-on, the menu walk, the frames asked), the game's music is in it, the game played is the
 // same as without --wav, and the screenshots' side frames are not heard (the WAV is byte for
 // byte the same with --png-every).
-#include "tools/cli/play_command.hpp"
+#include "emu-test/wav.hpp"
 #include "tests/support/game_rom.hpp"
 #include "tests/support/run_cli.hpp"
 #include "tests/support/scratch_dir.hpp"
-#include "emu-test/wav.hpp"
+#include "tools/cli/play_command.hpp"
 
 #include <catch2/catch.hpp>
 

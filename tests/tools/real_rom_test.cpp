@@ -1,25 +1,25 @@
 // Tests on the genuine game: they run only where the user has it (TETRIS_ROM=/path/to/tetris.nes,
 // and TETRIS_PAL_ROM for Tetris (Europe)); otherwise they print SKIPPED and ctest says so.
-#include "patcher/bps.hpp"
-#include "tools/harness/cart_ai.hpp"
+#include "ai-reference/model/game_model.hpp"
 #include "base/checksums.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
-#include "tools/harness/game_harness.hpp"
-#include "ai-reference/model/game_model.hpp"
 #include "emu-test/debug/fm2.hpp"
 #include "emu-test/image.hpp"
 #include "emu-test/input.hpp"
-#include "patcher/ips.hpp"
 #include "emu-test/nes.hpp"
+#include "game/tetris_map.hpp"
+#include "patcher/bps.hpp"
+#include "patcher/ips.hpp"
 #include "patcher/patch.hpp"
+#include "patcher/release_record.hpp"
 #include "tests/patcher/support.hpp"
-#include "tools/cli/patcher_commands.hpp"
 #include "tests/support/game_rom.hpp"
 #include "tests/support/run_cli.hpp"
+#include "tools/cli/patcher_commands.hpp"
 #include "tools/cli/play_command.hpp"
-#include "patcher/release_record.hpp"
-#include "game/tetris_map.hpp"
+#include "tools/harness/cart_ai.hpp"
+#include "tools/harness/game_harness.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,13 +3,13 @@
 //   level 19 start, to 230 lines or top-out (seed 004's protocol)
 //   level 18 start, until level 29: top-outs before level 29
 //   level 29 start: lines until top-out (capped by --l29-cap)
-#include "tools/harness/version.hpp"
 #include "ai-reference/ai/ai_eval.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
-#include "tools/harness/ai_protocol.hpp"
 #include "base/tally.hpp"
 #include "base/worker_pool.hpp"
+#include "tools/harness/ai_protocol.hpp"
+#include "tools/harness/version.hpp"
 
 #include <CLI/CLI.hpp>
 

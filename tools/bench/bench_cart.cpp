@@ -5,27 +5,27 @@
 //   --loop-games N: N whole games of the cartridge in the loop (cart_loop.hpp) beside the
 //     reference's, frame by frame, and the budget table (ROM and RAM used, the task's longest
 //     step, frames from spawn to first input, the margin left in the worst frame)
-#include "tools/harness/version.hpp"
 #include "ai-reference/ai/ai_player.hpp"
-#include "base/command_runner.hpp"
-#include "tools/harness/cart_ai.hpp"
-#include "patcher/cart_image.hpp"
-#include "tools/harness/cart_loop.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "ai-reference/model/power_on.hpp"
+#include "base/command_runner.hpp"
 #include "base/tally.hpp"
 #include "base/worker_pool.hpp"
+#include "patcher/cart_image.hpp"
 #include "tools/cli/command_line.hpp"
+#include "tools/harness/cart_ai.hpp"
+#include "tools/harness/cart_loop.hpp"
+#include "tools/harness/version.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <mutex>
-#include <cstdio>
 #include <random>
 #include <vector>
 

@@ -8,7 +8,6 @@
 // AI's decision; and each game's grade (the locks graded, those where the ghost was), which the
 // harness checks against the cartridge's every frame. Prints figures; exit status 1 only when a
 // ghost was not the reference's or a game's grade not the harness's.
-#include "tools/harness/version.hpp"
 #include "ai-reference/ai/ai_coach.hpp"
 #include "ai-reference/ai/ai_player.hpp"
 #include "base/command_runner.hpp"
@@ -17,6 +16,7 @@
 #include "base/worker_pool.hpp"
 #include "patcher/cart_image.hpp"
 #include "tools/harness/coach_run.hpp"
+#include "tools/harness/version.hpp"
 
 #include <CLI/CLI.hpp>
 

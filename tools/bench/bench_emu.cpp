@@ -12,20 +12,20 @@
 // Figures are printed; nothing is checked here (the tests do that). Each figure is given per
 // second of this thread's CPU time (what the emulator costs, whatever else the machine runs)
 // and per second of wall-clock time (the same on an idle machine).
-#include "tools/harness/version.hpp"
-#include "emu-test/flat_machine.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
-#include "emu-test/nes.hpp"
 #include "base/worker_pool.hpp"
+#include "emu-test/flat_machine.hpp"
+#include "emu-test/nes.hpp"
+#include "tools/harness/version.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>

@@ -1,13 +1,13 @@
 // bench-model: speed of the game model (frames per second on one core) and of the simulator
 // (games per minute at level 19 with the scripted drop player).
-#include "tools/harness/version.hpp"
 #include "ai-reference/model/game_model.hpp"
-#include "base/command_runner.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/power_on.hpp"
 #include "ai-reference/model/random_movie.hpp"
 #include "ai-reference/model/simulator.hpp"
+#include "base/command_runner.hpp"
 #include "base/worker_pool.hpp"
+#include "tools/harness/version.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -4,29 +4,29 @@
 // Prints one line per movie and the totals; exit status 1 on a mismatch or a bad ROM.
 // --ai-games: the AI's games on the patched ROM against the cartridge in the loop instead (the
 // big run of tests/game/ai_game_loop_test.cpp).
-#include "tools/harness/version.hpp"
-#include "patcher/cart_image.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "base/tally.hpp"
+#include "base/worker_pool.hpp"
+#include "patcher/cart_image.hpp"
+#include "tools/cli/command_line.hpp"
 #include "tools/harness/ai_game_loop.hpp"
 #include "tools/harness/ai_game_original.hpp"
 #include "tools/harness/crash_rule_rom.hpp"
 #include "tools/harness/game_harness.hpp"
 #include "tools/harness/identity.hpp"
 #include "tools/harness/model_start.hpp"
-#include "tools/cli/command_line.hpp"
-#include "base/worker_pool.hpp"
+#include "tools/harness/version.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <functional>
 #include <iostream>
-#include <string>
-#include <cstdio>
 #include <mutex>
+#include <string>
 #include <vector>
 
 using namespace nestris;

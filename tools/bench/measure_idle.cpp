@@ -11,20 +11,19 @@
 // line-clear animation, lines/score update, entry delay (spawn waiting for the playfield
 // copy), a level-up, a score change, the first frame of a game. A frame without a wait before
 // its NMI is a lag frame of the original game. Prints figures; tests nothing.
-#include "tools/harness/version.hpp"
 #include "ai-reference/ai/ai_player.hpp"
-#include "base/command_runner.hpp"
-#include "base/file_io.hpp"
-#include "patcher/cart_image.hpp"
-#include "tools/harness/game_driver.hpp"
-#include "tools/harness/game_harness.hpp"
-#include "tools/cli/command_line.hpp"
-#include "emu-test/input.hpp"
-#include "emu-test/nes.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/ram_map.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
 #include "base/tally.hpp"
+#include "emu-test/input.hpp"
+#include "emu-test/nes.hpp"
+#include "patcher/cart_image.hpp"
 #include "tools/cli/command_line.hpp"
+#include "tools/harness/game_driver.hpp"
+#include "tools/harness/game_harness.hpp"
+#include "tools/harness/version.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -13,27 +13,27 @@
 // executing outside the game's code, or no wait for vertical blank before the next piece).
 // `--phases N` repeats each case with N different frame phases (extra frames in the menu), since
 // the work before the loop varies with the frame. Prints figures; tests nothing.
-#include "tools/harness/version.hpp"
-#include "base/command_runner.hpp"
-#include "base/file_io.hpp"
-#include "patcher/cart_image.hpp"
 #include "ai-reference/ai/ai_crash_rule.hpp"
 #include "ai-reference/model/frame_time.hpp"
 #include "ai-reference/model/game_model.hpp"
-#include "tools/harness/game_harness.hpp"
-#include "tools/harness/model_start.hpp"
-#include "tools/harness/lock_timing.hpp"
-#include "tools/cli/command_line.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
 #include "base/worker_pool.hpp"
+#include "patcher/cart_image.hpp"
+#include "tools/cli/command_line.hpp"
+#include "tools/harness/game_harness.hpp"
+#include "tools/harness/lock_timing.hpp"
+#include "tools/harness/model_start.hpp"
+#include "tools/harness/version.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <mutex>
 #include <optional>
-#include <cstdio>
 #include <string>
 #include <vector>
 

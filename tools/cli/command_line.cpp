@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
-#include <utility>
 #include <unistd.h>
+#include <utility>
 
 namespace nestris {
 

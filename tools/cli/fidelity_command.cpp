@@ -1,12 +1,12 @@
 // nestris-ai fidelity: the game model against the real game in the embedded emulator.
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
-#include "tools/cli/patcher_commands.hpp"
 #include "base/tally.hpp"
-#include "tools/harness/fidelity.hpp"
+#include "patcher/rom.hpp"
 #include "tools/cli/command_line.hpp"
 #include "tools/cli/model_commands.hpp"
-#include "patcher/rom.hpp"
+#include "tools/cli/patcher_commands.hpp"
+#include "tools/harness/fidelity.hpp"
 
 #include <chrono>
 #include <cstdlib>

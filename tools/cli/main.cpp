@@ -1,10 +1,10 @@
 // nestris-ai: one command line for players and developers. Each area of the project registers
 // its own subcommands; this file only puts them together.
-#include "patcher/cart_image.hpp"
 #include "base/checksums.hpp"
 #include "base/command_runner.hpp"
-#include "patcher/patch.hpp"
 #include "emu-test/debug/emu_commands.hpp"
+#include "patcher/cart_image.hpp"
+#include "patcher/patch.hpp"
 #include "tools/cli/model_commands.hpp"
 #include "tools/cli/patcher_commands.hpp"
 #include "tools/cli/play_command.hpp"

@@ -3,16 +3,16 @@
 // failures print one clear message on stderr and leave a non-zero exit code.
 #include "tools/cli/patcher_commands.hpp"
 
-#include "patcher/bps.hpp"
-#include "patcher/cart_image.hpp"
 #include "base/checksums.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
+#include "dist/release_record_text.hpp"
+#include "patcher/bps.hpp"
+#include "patcher/cart_image.hpp"
 #include "patcher/ips.hpp"
 #include "patcher/patch.hpp"
-#include "patcher/release_record.hpp"
-#include "dist/release_record_text.hpp"
 #include "patcher/patch_files.hpp"
+#include "patcher/release_record.hpp"
 #include "patcher/rom.hpp"
 
 #include <algorithm>

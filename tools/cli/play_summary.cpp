@@ -1,11 +1,11 @@
 #include "tools/cli/play_summary.hpp"
 
+#include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/ram_map.hpp"
 #include "game/hooks_map.hpp"
 #include "patcher/cart_image.hpp"
 #include "tools/harness/coach_run.hpp"
 #include "tools/harness/game_harness.hpp"
-#include "ai-reference/model/game_model.hpp"
-#include "ai-reference/model/ram_map.hpp"
 
 namespace nestris {
 

@@ -1,13 +1,13 @@
 // nestris-ai render: pictures of model states (text for terminals, PNG).
 #include "ai-reference/ai/ai_player.hpp"
-#include "base/command_runner.hpp"
-#include "base/file_io.hpp"
-#include "tools/cli/command_line.hpp"
-#include "tools/cli/model_commands.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/power_on.hpp"
 #include "ai-reference/model/render.hpp"
 #include "ai-reference/model/state_io.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "tools/cli/command_line.hpp"
+#include "tools/cli/model_commands.hpp"
 
 #include <filesystem>
 #include <iomanip>

@@ -1,17 +1,17 @@
 // nestris-ai simulate: many games of a player against the game model.
 #include "ai-reference/ai/ai_player.hpp"
-#include "tools/harness/cart_loop.hpp"
-#include "base/command_runner.hpp"
-#include "base/file_io.hpp"
-#include "tools/cli/command_line.hpp"
-#include "tools/cli/model_commands.hpp"
-#include "tools/cli/results_chart.hpp"
-#include "base/png.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/power_on.hpp"
 #include "ai-reference/model/render.hpp"
 #include "ai-reference/model/simulator.hpp"
+#include "base/command_runner.hpp"
+#include "base/file_io.hpp"
+#include "base/png.hpp"
 #include "base/worker_pool.hpp"
+#include "tools/cli/command_line.hpp"
+#include "tools/cli/model_commands.hpp"
+#include "tools/cli/results_chart.hpp"
+#include "tools/harness/cart_loop.hpp"
 
 #include <algorithm>
 #include <filesystem>

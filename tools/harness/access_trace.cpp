@@ -2,12 +2,12 @@
 #include "tools/harness/access_trace.hpp"
 
 #include "ai-reference/ai/ai_player.hpp"
-#include "tools/harness/cart_loop.hpp"
-#include "emu-test/opcodes.hpp"
-#include "patcher/patch.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/ram_map.hpp"
 #include "ai-reference/model/state_io.hpp"
+#include "emu-test/opcodes.hpp"
+#include "patcher/patch.hpp"
+#include "tools/harness/cart_loop.hpp"
 
 #include <algorithm>
 #include <cstdio>

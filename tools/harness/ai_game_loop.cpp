@@ -1,19 +1,19 @@
 // The AI's games on the real game against the cartridge in the loop (ai_game_loop.hpp).
 #include "tools/harness/ai_game_loop.hpp"
-#include "tools/harness/crash_rule_rom.hpp"
 #include "base/hex.hpp"
+#include "tools/harness/crash_rule_rom.hpp"
 
 #include "ai-reference/ai/ai_player.hpp"
-#include "tools/harness/cart_loop.hpp"
-#include "emu-test/opcodes.hpp"
-#include "patcher/patch.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/ram_map.hpp"
 #include "ai-reference/model/state_io.hpp"
+#include "emu-test/opcodes.hpp"
+#include "patcher/patch.hpp"
+#include "tools/harness/cart_loop.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <cstdio>
+#include <deque>
 #include <fstream>
 #include <iterator>
 #include <sstream>

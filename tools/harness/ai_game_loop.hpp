@@ -2,8 +2,8 @@
 // that the model, run on the shipped AI's bytes, is the real game frame by frame.
 #pragma once
 
-#include "patcher/cart_image.hpp"
 #include "ai-reference/model/frame_time.hpp"
+#include "patcher/cart_image.hpp"
 #include "tools/harness/game_harness.hpp"
 #include "tools/harness/model_start.hpp"
 

@@ -1,14 +1,14 @@
 // An AI game of the patched game replayed on the original (ai_game_original.hpp): the proof that the
 // AI adds no lag frame and that a crash is the game's own.
 #include "tools/harness/ai_game_original.hpp"
-#include "tools/harness/identity.hpp"
 #include "ai-reference/ai/ai_crash_rule.hpp"
 #include "base/hex.hpp"
+#include "tools/harness/identity.hpp"
 
-#include "patcher/patch.hpp"
-#include "ai-reference/model/random_movie.hpp"
 #include "ai-reference/model/ram_map.hpp"
+#include "ai-reference/model/random_movie.hpp"
 #include "game/hooks_map.hpp"
+#include "patcher/patch.hpp"
 
 #include <cstdio>
 

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "ai-reference/ai/ai_search.hpp"
-#include "patcher/cart_image.hpp"
 #include "emu-test/flat_machine.hpp"
+#include "patcher/cart_image.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,8 +1,8 @@
 #include "tools/harness/cart_loop.hpp"
 
-#include "tools/harness/cart_ai.hpp"
-#include "patcher/cart_image.hpp"
 #include "ai-reference/model/ram_map.hpp"
+#include "patcher/cart_image.hpp"
+#include "tools/harness/cart_ai.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -8,10 +8,10 @@
 // controller read is a stub: no one touches the controller.
 #pragma once
 
-#include "emu-test/flat_machine.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "ai-reference/model/player.hpp"
 #include "base/tally.hpp"
+#include "emu-test/flat_machine.hpp"
 #include "game/hooks_map.hpp"
 
 #include <cstdint>

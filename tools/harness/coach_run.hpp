@@ -5,9 +5,9 @@
 #pragma once
 
 #include "ai-reference/model/player.hpp"
+#include "game/hooks_map.hpp"
 #include "patcher/cart_image.hpp"
 #include "tools/harness/game_harness.hpp"
-#include "game/hooks_map.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,14 +1,14 @@
 #include "tools/harness/fidelity.hpp"
 #include "tools/harness/game_harness.hpp"
 
-#include "patcher/cart_image.hpp"
-#include "emu-test/nes.hpp"
 #include "ai-reference/model/frame_time.hpp"
 #include "ai-reference/model/ram_map.hpp"
 #include "ai-reference/model/random_movie.hpp"
 #include "ai-reference/model/state_io.hpp"
 #include "base/hex.hpp"
 #include "base/worker_pool.hpp"
+#include "emu-test/nes.hpp"
+#include "patcher/cart_image.hpp"
 
 #include <algorithm>
 #include <array>

@@ -17,11 +17,11 @@
 // next boundary.
 #pragma once
 
-#include "emu-test/nes.hpp"
 #include "ai-reference/model/frame_time.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/power_on.hpp"
+#include "emu-test/nes.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -10,10 +10,10 @@
 // Everything here needs the user's own Tetris (USA); nothing of the game is stored.
 #pragma once
 
-#include "patcher/cart_image.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "emu-test/nes.hpp"
 #include "game/tetris_map.hpp"
+#include "patcher/cart_image.hpp"
 
 #include <cstdint>
 #include <optional>

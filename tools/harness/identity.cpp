@@ -3,13 +3,13 @@
 #include "base/hex.hpp"
 
 #include "ai-reference/ai/ai_player.hpp"
-#include "tools/harness/cart_loop.hpp"
-#include "emu-test/opcodes.hpp"
-#include "patcher/patch.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/ram_map.hpp"
 #include "ai-reference/model/state_io.hpp"
+#include "emu-test/opcodes.hpp"
 #include "game/hooks_map.hpp"
+#include "patcher/patch.hpp"
+#include "tools/harness/cart_loop.hpp"
 
 #include <algorithm>
 #include <array>

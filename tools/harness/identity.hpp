@@ -2,8 +2,8 @@
 // compared after every frame: the proof that the patch changes nothing of the game.
 #pragma once
 
-#include "patcher/cart_image.hpp"
 #include "emu-test/nes.hpp"
+#include "patcher/cart_image.hpp"
 #include "tools/harness/game_driver.hpp"
 #include "tools/harness/game_harness.hpp"
 

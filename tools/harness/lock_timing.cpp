@@ -1,9 +1,9 @@
 #include "tools/harness/lock_timing.hpp"
 
-#include "base/hex.hpp"
-#include "emu-test/nes.hpp"
 #include "ai-reference/model/pieces.hpp"
 #include "ai-reference/model/ram_map.hpp"
+#include "base/hex.hpp"
+#include "emu-test/nes.hpp"
 
 #include <optional>
 #include <stdexcept>

@@ -2,9 +2,9 @@
 // first frame of play) instead of playing up to it, and the AI's start over on such a state.
 #pragma once
 
-#include "patcher/cart_image.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "emu-test/nes.hpp"
+#include "patcher/cart_image.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,8 +1,8 @@
 #include "tools/harness/version.hpp"
 
 #include "base/checksums.hpp"
-#include "patcher/patch.hpp"
 #include "patcher/cart_image.hpp"
+#include "patcher/patch.hpp"
 
 namespace nestris::tools {
 

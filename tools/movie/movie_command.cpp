@@ -12,12 +12,12 @@
 #include "tools/movie/movie_command.hpp"
 #include "tools/harness/version.hpp"
 
+#include "ai-reference/model/game_model.hpp"
+#include "ai-reference/model/pieces.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
 #include "emu-test/debug/fm2.hpp"
 #include "emu-test/nes.hpp"
-#include "ai-reference/model/game_model.hpp"
-#include "ai-reference/model/pieces.hpp"
 #include "game/tetris_map.hpp"
 
 #include <CLI/CLI.hpp>

@@ -22,11 +22,11 @@
 #include "tools/harness/version.hpp"
 
 #include "ai-reference/ai/ai_eval.hpp"
-#include "tools/harness/ai_protocol.hpp"
 #include "base/command_runner.hpp"
 #include "base/file_io.hpp"
-#include "tools/tune/tune_state.hpp"
 #include "base/worker_pool.hpp"
+#include "tools/harness/ai_protocol.hpp"
+#include "tools/tune/tune_state.hpp"
 
 #include <CLI/CLI.hpp>
 

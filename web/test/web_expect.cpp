@@ -6,8 +6,8 @@
 //   web-expect ROM PATCH.ips FRAMES BUTTONS HELD_FRAMES
 #include "base/checksums.hpp"
 #include "base/file_io.hpp"
-#include "patcher/ips.hpp"
 #include "emu-test/nes.hpp"
+#include "patcher/ips.hpp"
 #include "patcher/patch.hpp"
 
 #include <iostream>
