@@ -269,13 +269,8 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
                                            const MenuWalk& walk, uint64_t max_frames,
                                            std::optional<ModelStart> start) {
     emu::Nes nes(patched_rom);
-    nes.run_input(menu_walk_input(walk));
-    nes.set_buttons(0);
     AiRestart restart(cart);
-    if (start) {
-        start_from_model_state({&nes}, *start);
-        restart.arm(nes);
-    }
+    begin_ai_game(nes, walk, restart, start);
     AiGameComparison out;
     RealGameWatch watch(cart, nes.nmi_vector(), out);
     nes.set_instruction_hook([&](const emu::Nes& n) {

@@ -150,13 +150,8 @@ AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const Cart
         return false;
     };
     emu::Nes nes(patched_rom);
-    nes.run_input(menu_walk_input(walk));
-    nes.set_buttons(0);
     AiRestart restart(cart);
-    if (start) {
-        start_from_model_state({&nes}, *start);
-        restart.arm(nes);
-    }
+    begin_ai_game(nes, walk, restart, start);
     DispatchWatch dispatch;
     AiGameTimes out;
     uint64_t last_nmi = 0, loop_start = 0;

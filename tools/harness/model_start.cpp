@@ -78,4 +78,12 @@ void AiRestart::on_instruction(emu::Nes& patched, const emu::Nes& n) {
     }
 }
 
+void begin_ai_game(emu::Nes& patched, const MenuWalk& walk, AiRestart& restart, const std::optional<ModelStart>& start) {
+    patched.run_input(menu_walk_input(walk));
+    patched.set_buttons(0);
+    if (!start) return;
+    start_from_model_state({&patched}, *start);
+    restart.arm(patched);
+}
+
 }  // namespace nestris::game

@@ -5,10 +5,12 @@
 #include "ai-reference/model/game_model.hpp"
 #include "emu-test/nes.hpp"
 #include "patcher/cart_image.hpp"
+#include "tools/harness/game_harness.hpp"
 
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 
 namespace nestris::game {
@@ -54,5 +56,9 @@ private:
     uint16_t idle_entry_, last_mode_, drv_active_, drv_held_;
     bool armed_ = false;
 };
+
+// An AI game's start on the patched game: the menu walk, then nothing held; from the model-made
+// state `start` when there is one, with the AI started over on it (restart armed).
+void begin_ai_game(emu::Nes& patched, const MenuWalk& walk, AiRestart& restart, const std::optional<ModelStart>& start);
 
 }  // namespace nestris::game
