@@ -221,6 +221,11 @@ ai_or_lag:
     ; loop then runs 256 times, longer than a frame, and the next NMI lands in it again. The
     ; original freezes there until a button is held; no one holds one in an AI game. An NMI in
     ; that loop with a count over 4 is in the runaway loop: it stops at the mino under way.
+    ; The sprite loader keeps its pointer's high byte there too (a sprite's page in ROM, over 4):
+    ; an NMI in its loop leaves the buttons as that page, 0 (none held) reads the zero page and
+    ; the stack to a $FF, which frameCounter becomes within 256 frames: the picture stalls up to
+    ; 4 seconds. The buttons A and B (SPRITE_LOADER_STOP_BUTTONS) make it read the game's bytes at
+    ; $C0xx instead, which end it within 10 records.
     lda generalCounter2
     cmp #5
     bcs runaway
@@ -230,7 +235,7 @@ runaway:
     tsx                     ; the interrupted instruction: above the NMI's P, its A, X, Y (pushed
     lda $0108,x             ; by its handler) and the handler's return address
     cmp #>game_stageMinoLoop
-    bne poll
+    bne loader
     lda $0107,x
     cmp #<game_stageMinoLoop
     bcc poll
@@ -239,6 +244,20 @@ runaway:
     .assert >game_stageMinoLoop = >game_stageMinoLoopLast, error, "the mino loop is in one page"
     jsr game_pollController
     lda #1
+    sta generalCounter2
+    rts
+loader:
+    cmp #>game_spriteLoaderPointerSet
+    bne poll
+    lda $0107,x
+    cmp #<game_spriteLoaderPointerSet
+    bcc poll
+    cmp #<(game_spriteLoaderLoopJmp + 1)
+    bcs poll
+    .assert >game_spriteLoaderPointerSet = >game_spriteLoaderLoopJmp, error, "the sprite loader's loop is in one page"
+    jsr game_pollController
+    .assert SPRITE_LOADER_STOP_BUTTONS = BUTTON_A | BUTTON_B, error, "the loader's stop is A and B held"
+    lda #SPRITE_LOADER_STOP_BUTTONS
     sta generalCounter2
     rts
 ai_on:

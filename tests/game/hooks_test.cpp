@@ -364,9 +364,10 @@ TEST_CASE("the level-menu hint is a copy list of one row of the menu's font") {
 
 // A lag NMI of an AI game's scoring frame (AI_MODE_POLL_LAG): the game's own poll, and a stop to
 // stageSpriteForCurrentPiece's runaway loop: an NMI that lands in its loop over the minos with a
-// count over 4 (the poll's 0, decremented) sets the count to 1; anywhere else, or with a count of
-// 4 or less, the byte is the poll's.
-TEST_CASE("ai_poll: a lag NMI in the current piece's runaway sprite staging stops it, and nothing else") {
+// count over 4 (the poll's 0, decremented) sets the count to 1; one in the sprite loader's loop
+// (its pointer's high byte in the same byte) leaves A and B held there; anywhere else, or with a
+// count of 4 or less, the byte is the poll's.
+TEST_CASE("ai_poll: a lag NMI in the current piece's runaway sprite staging or the sprite loader stops it, and nothing else") {
     Machine t;
     const uint16_t gc2 = tetris::generalCounter2;
     const uint8_t poll_stub[] = {0xA9, 0x00, 0x85, static_cast<uint8_t>(gc2), kRts};  // the poll's scratch: 0
@@ -381,7 +382,14 @@ TEST_CASE("ai_poll: a lag NMI in the current piece's runaway sprite staging stop
                          Case{tetris::game_stageMinoLoop, 4, 0},
                          Case{tetris::game_stageMinoLoop - 1, 200, 0}, Case{tetris::game_stageMinoLoopLast + 1, 200, 0},
                          Case{tetris::game_scoreLoopDone, 200, 0},  // elsewhere in the frame's work
-                         Case{tetris::game_stageMinoLoop + 0x100, 200, 0}}) {
+                         Case{tetris::game_stageMinoLoop + 0x100, 200, 0},
+                         // the sprite loader's loop, its pointer on a sprite's page: A and B held
+                         Case{tetris::game_spriteLoaderPointerSet, 0x8D, 0xC0},
+                         Case{tetris::game_spriteLoaderLoop, 0x8E, 0xC0},
+                         Case{tetris::game_spriteLoaderLoopJmp, 0x8D, 0xC0},
+                         Case{tetris::game_spriteLoaderPointerSet - 1, 0x8D, 0},
+                         Case{tetris::game_spriteLoaderLoopJmp + 1, 0x8D, 0},
+                         Case{tetris::game_spriteLoaderLoop, 4, 0}}) {
         INFO("interrupted at $" << std::hex << c.interrupted << ", count " << std::dec << int(c.count));
         t.set("ai_mode", hooks::AI_MODE_POLL_LAG);
         t.m.write(gc2, c.count);

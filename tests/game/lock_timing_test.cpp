@@ -174,3 +174,44 @@ TEST_CASE("real game: after a lock with a block in row 5 the cartridge sets the 
         CHECK(g.end == game::AiGameTimes::End::Curtain);
     }
 }
+
+TEST_CASE("stalls_of: the runs of lag NMIs in frames in a row, from the given length") {
+    using Lag = game::AiGameTimes::Lag;
+    const std::vector<Lag> lags = {{10, 6, 161, 0x8C4B}, {11, 6, 161, 0}, {12, 6, 161, 0},  // 3 in a row
+                                   {20, 5, 161, 0x9C4E},                                     // 1
+                                   {30, 6, 162, 0x8C3D}, {31, 6, 162, 0},                    // 2
+                                   {33, 6, 162, 0x8C57}, {34, 6, 162, 0}, {35, 6, 162, 0}, {36, 6, 163, 0}};
+    const std::vector<game::Stall> three = game::stalls_of(lags, 3);
+    REQUIRE(three.size() == 2);
+    CHECK(three[0].first_frame == 10);
+    CHECK(three[0].frames == 3);
+    CHECK(three[0].pc == 0x8C4B);
+    CHECK(three[1].first_frame == 33);
+    CHECK(three[1].frames == 4);
+    CHECK(three[1].level == 162);
+    CHECK(game::stalls_of(lags, 1).size() == 4);
+    CHECK(game::stalls_of(lags, 5).empty());
+    CHECK(game::stalls_of({}, 1).empty());
+}
+
+// A lag NMI in the sprite loader's loop (from the store of its pointer) leaves the buttons the
+// poll read as its pointer's high byte: with none held it reads the zero page and the stack to a
+// $FF, which frameCounter becomes within 256 frames, and the picture stalls that long (from level
+// 158, seed 1, at title wait 0: 190 frames from frame 2 494 with build CCCE0F86; builds before it
+// stalled in every long game, up to 254 frames, at levels 161-176). In an AI game ai_poll leaves
+// the pointer at $C0xx there (A and B held, SPRITE_LOADER_STOP_BUTTONS), which the game's bytes
+// end within 10 records: the NMIs land in the loader and the frame goes on.
+// (`measure-lock tetris.nes --ai-game 20000 --ai-games 6 --from-level 158 --first-seed 1`
+// lists the stalls of 3 or more frames.)
+TEST_CASE("real game: a lag NMI in an AI game's sprite loader stalls no picture") {
+    auto roms = game_roms_or_skip();
+    if (!roms) return;
+    const game::AiGameTimes g = game::trace_ai_game_locks(roms->patched, shipped_cart(), {.level = 19, .title_wait = 0},
+                                                          4000, game::ModelStart{158, 1, {}});
+    REQUIRE(g.end == game::AiGameTimes::End::FramesRanOut);
+    uint64_t in_loader = 0;
+    for (const game::AiGameTimes::Lag& l : g.lags) in_loader += game::in_sprite_loader_window(l.pc);
+    INFO(g.lags.size() << " lag NMIs, " << in_loader << " in the sprite loader, level " << int(g.level));
+    CHECK(in_loader >= 3);
+    CHECK(game::stalls_of(g.lags, 3).empty());
+}

@@ -215,3 +215,27 @@ TEST_CASE("real game: the original reads no free ROM when a lag NMI rewrites the
         FAIL_CHECK("the original game touches a free region or the AI's RAM, or reads a hook site as data");
     }
 }
+
+// ai_poll's stop to a sprite loader that a lag NMI sent astray (SPRITE_LOADER_STOP_BUTTONS, A and
+// B held: its pointer's high byte $C0) holds because of the game's own bytes: from any low byte,
+// the loop's record starts (every 4th byte, y wrapping within 256) meet a $FF within 10 records.
+TEST_CASE("real game: the game's bytes at $C0xx end the sprite loader within 10 records from any start") {
+    const auto roms = game_roms_or_skip();
+    if (!roms) return;
+    const emu::Nes nes(roms->original);
+    const uint16_t page = static_cast<uint16_t>(tetris::SPRITE_LOADER_STOP_BUTTONS << 8);
+    CHECK(tetris::SPRITE_LOADER_STOP_BUTTONS == (tetris::BUTTON_A | tetris::BUTTON_B));
+    unsigned worst = 0;
+    for (unsigned low = 0; low < 256; ++low) {
+        std::vector<unsigned> ends;  // the records (0-63) that start with $FF
+        for (unsigned record = 0; record < 64; ++record)
+            if (nes.peek(static_cast<uint16_t>(page + low + 4 * record)) == 0xFF) ends.push_back(record);
+        INFO("low byte " << low);
+        REQUIRE_FALSE(ends.empty());
+        for (std::size_t i = 0; i < ends.size(); ++i) {  // the records from one end to the next, y wrapping
+            const unsigned next = i + 1 < ends.size() ? ends[i + 1] : ends[0] + 64;
+            worst = std::max(worst, next - ends[i]);
+        }
+    }
+    CHECK(worst <= 10);
+}

@@ -239,6 +239,11 @@ int print_ai_rule(uint32_t margin) {
     return 0;
 }
 
+// A run of lag NMIs this long is a stall a viewer sees (two in a row: a score loop's double lag);
+// issue 50's bar is none over kLongStallFrames.
+constexpr uint32_t kStallFrames = 3;
+constexpr uint32_t kLongStallFrames = 60;
+
 // Many AI games to their end (title waits first .. first + count - 1), a line each and the totals.
 int print_ai_games(const game::GameRoms& roms, int first, int from_level, uint64_t first_seed, int count, uint64_t frames,
                    unsigned threads) {
@@ -272,6 +277,11 @@ int print_ai_games(const game::GameRoms& roms, int first, int from_level, uint64
                     at.name.c_str(), static_cast<unsigned long long>(g.frames_run), g.level, g.lines,
                     static_cast<unsigned long long>(lagged), g.lags.size(), end_name(g).c_str());
         std::printf("  %s\n%s", tally.summary().c_str(), outside.c_str());
+        const std::vector<game::Stall> stalls = game::stalls_of(g.lags, kStallFrames);
+        std::printf("  stalls (%u or more frames in a row, each with a lag NMI): %zu\n", kStallFrames, stalls.size());
+        for (const game::Stall& st : stalls)
+            std::printf("  stall: frame %llu, %u frames, level %u, the first NMI at $%04X\n",
+                        static_cast<unsigned long long>(st.first_frame), st.frames, st.level, st.pc);
         for (const auto& l : g.lags)
             std::printf("  lag: frame %llu, level %u, play state %u, the NMI at $%04X\n",
                         static_cast<unsigned long long>(l.frame), l.level, l.play_state, l.pc);
@@ -282,8 +292,14 @@ int print_ai_games(const game::GameRoms& roms, int first, int from_level, uint64
     progress.finish();
     // From level 19 the rebirth (level 255 -> 0) comes with the line that makes the 237th level-up.
     const uint32_t rebirth = first_reaching(19, 256 - 19).count;
-    uint64_t curtains = 0, crashes = 0, ran_out = 0, lines = 0, past_1500 = 0, reborn = 0;
+    uint64_t curtains = 0, crashes = 0, ran_out = 0, lines = 0, past_1500 = 0, reborn = 0, stalls = 0, long_stalls = 0;
+    uint32_t longest = 0;
     for (const game::AiGameTimes& g : games) {
+        for (const game::Stall& st : game::stalls_of(g.lags, kStallFrames)) {
+            ++stalls;
+            long_stalls += st.frames > kLongStallFrames;
+            longest = std::max(longest, st.frames);
+        }
         curtains += g.end == game::AiGameTimes::End::Curtain;
         crashes += g.end == game::AiGameTimes::End::Crash;
         ran_out += g.end == game::AiGameTimes::End::FramesRanOut;
@@ -298,7 +314,9 @@ int print_ai_games(const game::GameRoms& roms, int first, int from_level, uint64
                 static_cast<unsigned long long>(past_1500));
     if (from_level < 0)
         std::printf(", %llu past the rebirth (level 255 -> 0, at %u lines)", static_cast<unsigned long long>(reborn), rebirth);
-    std::printf("\n");
+    std::printf("; %llu stalls of %u or more frames, %llu over %u, the longest %u frames\n",
+                static_cast<unsigned long long>(stalls), kStallFrames, static_cast<unsigned long long>(long_stalls),
+                kLongStallFrames, longest);
     return crashes ? 1 : 0;
 }
 

@@ -38,6 +38,25 @@ bool in_dispatch_crash_window(uint16_t pc) {
     return pc >= tetris::game_switchWindowFirst && pc <= tetris::game_switchWindowLast;
 }
 
+std::vector<Stall> stalls_of(const std::vector<AiGameTimes::Lag>& lags, uint32_t min_frames) {
+    std::vector<Stall> out;
+    std::optional<Stall> run;
+    const auto close = [&] {
+        if (run && run->frames >= min_frames) out.push_back(*run);
+        run.reset();
+    };
+    for (const AiGameTimes::Lag& l : lags) {
+        if (run && l.frame == run->first_frame + run->frames) {
+            ++run->frames;
+            continue;
+        }
+        close();
+        run = Stall{l.frame, 1, l.level, l.pc};
+    }
+    close();
+    return out;
+}
+
 bool in_mino_window(uint16_t pc) { return pc >= tetris::game_stageMinoLoop && pc <= tetris::game_stageMinoLoopLast; }
 
 bool in_sprite_loader_window(uint16_t pc) {

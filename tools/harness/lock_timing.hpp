@@ -120,6 +120,18 @@ struct AiGameTimes {
     uint32_t lines = 0;
     uint8_t level = 0;
 };
+// A stall: frames in a row whose NMIs each landed in the game's work (a lag NMI in every one), so
+// the picture holds that long; a lag NMI in the sprite loader made them up to 256 (MODEL.md
+// "Time"). The first frame, how many, the level and where the first NMI landed.
+struct Stall {
+    uint64_t first_frame = 0;
+    uint32_t frames = 0;
+    uint8_t level = 0;
+    uint16_t pc = 0;
+};
+// The runs of `lags` (in frame order) of at least `min_frames` frames in a row.
+std::vector<Stall> stalls_of(const std::vector<AiGameTimes::Lag>& lags, uint32_t min_frames);
+
 // With `start`, the game goes on from a model-made state (the AI restarts there: AiRestart).
 AiGameTimes trace_ai_game_locks(std::span<const uint8_t> patched_rom, const CartImage& cart, const MenuWalk& walk,
                                 uint64_t frames, std::optional<ModelStart> start = std::nullopt);
