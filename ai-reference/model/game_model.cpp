@@ -441,6 +441,18 @@ void step(GameState& s, uint8_t held) {
     run_main_loop(s);
 }
 
+void override_next_piece(GameState& s, uint8_t piece_type) {
+    s.nextPiece = kSpawnOrientation.at(piece_type);  // the preview holds a spawn orientation id
+}
+
+bool step_choosing_next(GameState& s, uint8_t held, const NextPieceChoice& choose) {
+    const uint8_t before = s.playState;
+    step(s, held);
+    const bool spawned = before == tetris::PLAY_STATE_SPAWN && s.playState == tetris::PLAY_STATE_ACTIVE;
+    if (spawned && choose) override_next_piece(s, choose(s));
+    return spawned;
+}
+
 std::optional<ScoreLoopInput> score_loop_input(const GameState& state) {
     // (The NMI changes neither the game mode's state nor a play state but 4 -> 5: most frames
     // end here, without a copy of the state.)

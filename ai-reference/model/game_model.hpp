@@ -106,6 +106,18 @@ inline GameState stepped(GameState state, uint8_t held_buttons) {
     step(state, held_buttons);
     return state;
 }
+// Hate mode (AI_DESIGN.md "Hate mode"): at a spawn the game draws the preview (nextPiece) as
+// ever, then an adversary's piece type replaces what it drew. Only nextPiece changes: the RNG and
+// the picker's memory (spawnID, spawnCount) stay the game's own, as the cartridge will override
+// the draw's result and nothing else. `choose` sees the state after the spawn's frame: the board
+// after the last lock (the falling piece is not in the playfield), the level and lines after it.
+using NextPieceChoice = std::function<uint8_t(const GameState& at_spawn)>;
+void override_next_piece(GameState& state, uint8_t piece_type);  // throws on a type past 6
+// One frame (step); when it spawned a piece (play state 8 -> 1: one play state a frame, so no
+// other frame does) and `choose` is set, the preview it drew is replaced by choose's type.
+// Nothing after the spawn in that frame reads nextPiece, so replacing it at the frame's end is
+// replacing it at the draw. Returns whether the frame spawned a piece.
+bool step_choosing_next(GameState& state, uint8_t held_buttons, const NextPieceChoice& choose);
 // The two halves of a frame, for harnesses that need to stop in between.
 void run_nmi(GameState& state, uint8_t held_buttons);
 void run_main_loop(GameState& state);

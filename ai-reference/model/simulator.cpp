@@ -71,7 +71,7 @@ GameResult play_game(const SimulationConfig& config, uint32_t seed) {
         const FrameTimeForecast time = forecast_ai_frame_time(s);
         r.lag_sure += time.lag == Maybe::Yes;
         r.lag_may += time.lag == Maybe::May;
-        step(s, player->buttons(view_of(s)));
+        step_choosing_next(s, player->buttons(view_of(s)), config.choose_next);
         ++r.frames;
         if (time.crash == Maybe::May) {
             r.end = GameEnd::MayCrash;

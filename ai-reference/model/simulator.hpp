@@ -3,8 +3,8 @@
 // Game i starts from seeded_game(seeds[i], start level, type, height) (power_on.hpp: the
 // game's own piece sequences) and runs until the player tops out, the game ends, a line or frame
 // limit is reached. Results come back in the order of the seeds whatever the thread count, and
-// each game depends only on its seed and the player, so a seed list always gives the same
-// results.
+// each game depends only on its seed, the player and hate mode's choice (a function of the
+// state), so a seed list always gives the same results.
 #pragma once
 
 #include "ai-reference/model/game_model.hpp"
@@ -33,6 +33,10 @@ struct SimulationConfig {
     unsigned threads = 0;     // 0 = every core
     // A fresh player for each game (players keep per-game memory).
     std::function<std::unique_ptr<Player>(uint32_t seed)> make_player;
+    // Hate mode (AI_DESIGN.md "Hate mode"): at each spawn, the preview the game drew is replaced
+    // by this type (step_choosing_next), called from the thread that plays the game. Empty: the
+    // game's own pieces. The game's start deals its first two pieces as ever.
+    NextPieceChoice choose_next;
     // Called at the end of each game, from the thread that played it, with the final state and
     // the game's player (for pictures of the board and the player's own figures).
     std::function<void(const GameResult&, const GameState& final_state, Player&)> on_game_end;

@@ -349,6 +349,20 @@ TEST_CASE("cli: simulate bounds its games (named in --help) and refuses more bef
     CHECK_THROWS_AS(parse_number_list("0-4294967295"), UsageError);
 }
 
+TEST_CASE("cli: simulate --hate: --help says what it is, the cartridge is refused, the summary says hate mode") {
+    const CliResult help = run_commands(add_simulate_command, {"simulate", "--help"});
+    CHECK_THAT(help.out, Contains("--hate") && Contains("first two pieces") && Contains("Not with --player cart"));
+    CliResult r = run_commands(add_simulate_command, {"simulate", "--hate", "--player", "cart", "--games", "1"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Contains("nestris-ai simulate: error:") && Contains("--hate"));
+    r = run_commands(add_simulate_command,
+                     {"simulate", "--hate", "--player", "drop", "--games", "2", "--max-frames", "3000", "--quiet"});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("2 games (drop, level 19, A-Type, hate mode)") &&
+                          Contains("pieces dealt by the adversary; its seven sweeps"));
+}
+
 TEST_CASE("cli: simulate rounds what it measures (one decimal, rates in per cent)") {
     const CliResult r = run_commands(add_simulate_command, {"simulate", "--player", "drop", "--games", "2", "--quiet"});
     INFO(r.out << r.err);

@@ -1,4 +1,5 @@
 // nestris-ai simulate: many games of a player against the game model.
+#include "ai-reference/ai/ai_hate.hpp"
 #include "ai-reference/ai/ai_player.hpp"
 #include "ai-reference/model/player.hpp"
 #include "ai-reference/model/power_on.hpp"
@@ -14,6 +15,7 @@
 #include "tools/harness/cart_loop.hpp"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <mutex>
 
@@ -83,6 +85,7 @@ struct SimulateOptions {
     bool boards = false;
     std::string png_dir;
     std::string histogram;
+    bool hate = false;
 };
 
 // What the cartridge's games add to the summary: did it keep up with the game?
@@ -96,6 +99,36 @@ struct CartFigures {
         stats.merge(s);
     }
 };
+
+// What the adversary of hate mode costs: its sweeps' work a choice (the cartridge's cycles).
+struct HateFigures {
+    std::mutex mutex;
+    uint64_t choices = 0, evaluations = 0, positions = 0;
+    uint32_t max_evaluations = 0;
+    std::array<uint64_t, ai::kPieceTypes> dealt{};  // by type
+    void add(const ai::HateChoice& c) {
+        const ai::SearchStats& s = c.stats;
+        std::lock_guard lock(mutex);
+        ++choices;
+        ++dealt[c.type];
+        evaluations += s.evaluations;
+        positions += s.positions_checked;
+        max_evaluations = std::max(max_evaluations, s.evaluations);
+    }
+    double mean(uint64_t total) const {
+        return choices ? static_cast<double>(total) / static_cast<double>(choices) : 0;
+    }
+};
+
+// simulate --hate: every piece the game draws at a spawn is the adversary's (the reference's
+// hate_choice on the board at that moment), counted in `figures`.
+NextPieceChoice hate_chooser(HateFigures& figures) {
+    return [&figures](const GameState& s) {
+        const ai::HateChoice c = ai::hate_choice_at(s);
+        figures.add(c);
+        return c.type;
+    };
+}
 
 // simulate --png-dir's pictures: DIR/game-SEED.png for each seed of the run.
 OutputSeries picture_series(const std::string& dir, const std::vector<uint32_t>& seeds) {
@@ -145,10 +178,21 @@ void write_results(const SimulateOptions& o, const std::vector<GameResult>& resu
     commit_together({json ? &*json : nullptr, csv ? &*csv : nullptr, histogram ? &*histogram : nullptr});
 }
 
-void print_summary(const SimulateOptions& o, const SimulationSummary& summary, const CartFigures& cart, double elapsed) {
+// The adversary's work a choice (for the cartridge's cycles) and the types it dealt.
+void print_hate_figures(const HateFigures& hate) {
+    std::cout << "  hate mode: " << hate.choices << " pieces dealt by the adversary; its seven sweeps "
+              << fixed(hate.mean(hate.evaluations)) << " evaluations a choice on average (" << hate.max_evaluations
+              << " at most), " << fixed(hate.mean(hate.positions)) << " placements tested\n  dealt:";
+    for (uint8_t t = 0; t < ai::kPieceTypes; ++t)
+        std::cout << ' ' << "TJZOSLI"[t] << ' ' << percent(hate.mean(hate.dealt[t]))
+                  << (t + 1 < ai::kPieceTypes ? "," : "\n");
+}
+
+void print_summary(const SimulateOptions& o, const SimulationSummary& summary, const CartFigures& cart,
+                   const HateFigures& hate, double elapsed) {
     const tools::CartLoopStats& cs = cart.stats;
     std::cout << summary.games << " games (" << o.player << ", level " << o.level << ", " << o.type
-              << "-Type) in " << fixed(elapsed) << " s: "
+              << "-Type" << (o.hate ? ", hate mode" : "") << ") in " << fixed(elapsed) << " s: "
               << fixed(elapsed > 0 ? summary.games * 60.0 / elapsed : 0) << " games/min, "
               << fixed(elapsed > 0 ? static_cast<double>(summary.total_frames) / elapsed : 0, 0) << " frames/s\n"
               << "  lines mean " << fixed(summary.lines.mean) << " median " << fixed(summary.lines.median) << " p10 "
@@ -164,6 +208,7 @@ void print_summary(const SimulateOptions& o, const SimulationSummary& summary, c
               << percent(summary.may_crash_rate) << "\n"
               << "  lag frames forecast (not stepped, MODEL.md \"Time\"): " << summary.lag_sure << " for sure, "
               << summary.lag_may << " more that may\n";
+    if (o.hate) print_hate_figures(hate);
     if (o.player == "cart" && cart.pieces) {
         std::cout << "  cartridge: " << cart.pieces << " pieces; search not done at the spawn: "
                   << cs.fallback_plans + cs.finished_plans << ", of which " << cs.finished_plans
@@ -204,6 +249,8 @@ int run_simulate(const SimulateOptions& o) {
         const bool b_type = config.game_type == 1;
         config.make_player = [b_type](uint32_t) { return std::make_unique<ai::AiPlayer>(ai::default_tables(), b_type); };
     } else if (o.player == "cart") {
+        if (o.hate)
+            throw UsageError("--hate is not for --player cart: the cartridge has no hate mode yet (ai, drop, movie)");
         tools::CartLoopOptions options;
         options.idle_cycles = o.idle;
         config.make_player = [options, &config](uint32_t seed) {
@@ -222,6 +269,8 @@ int run_simulate(const SimulateOptions& o) {
     PublishedFiles pictures;  // removed again if the run fails before its end
     if (!o.png_dir.empty()) pictures.make_directory(o.png_dir);
     CartFigures cart;
+    HateFigures hate;
+    if (o.hate) config.choose_next = hate_chooser(hate);
     std::mutex print_mutex;
     config.on_game_end = [&](const GameResult& r, const GameState& final_state, Player& player) {
         if (auto* c = dynamic_cast<tools::CartLoopPlayer*>(&player)) cart.add(c->stats(), r.pieces);
@@ -273,10 +322,16 @@ int run_simulate(const SimulateOptions& o) {
                  {"cart_first_input_mean_frames", cs.first_input.mean()},
                  {"cart_first_input_max_frames", double(cs.first_input.max())},
                  {"cart_first_piece_input_max_frames", double(cs.first_piece_input_max)}};
+    if (o.hate)
+        extra = {{"hate_mode", 1},
+                 {"hate_choices", double(hate.choices)},
+                 {"hate_evaluations_mean", hate.mean(hate.evaluations)},
+                 {"hate_evaluations_max", double(hate.max_evaluations)},
+                 {"hate_positions_mean", hate.mean(hate.positions)}};
     write_results(o, results, summary, config, elapsed, extra);
     pictures.keep();
     if (o.json != "-") {
-        print_summary(o, summary, cart, elapsed);
+        print_summary(o, summary, cart, hate, elapsed);
     } else {
         write_summary_json(std::cout, summary, config, o.player, elapsed, extra);
     }
@@ -292,7 +347,7 @@ void add_simulate_command(CLI::App& app) {
         "Play many games of a player against the game model (all cores). Game i starts as the\n"
         "first game after power-on with seed i frames spent in the level menu: the game's own\n"
         "piece sequences. Deterministic for a seed list. Prints a summary; --json/--csv write\n"
-        "the summary and one line per game.");
+        "the summary and one line per game. --hate: hate mode, each piece dealt by the adversary.");
     cmd->add_option("--player", o->player,
                     "ai (the C++ reference AI), cart (the shipped 6502 AI in the embedded emulator,\n"
                     "given --idle cycles a frame, as the game does), drop (soft-drop every piece at\n"
@@ -304,6 +359,11 @@ void add_simulate_command(CLI::App& app) {
                     "lines)")
         ->check(CLI::Range(2000, 29000))
         ->capture_default_str();
+    cmd->add_flag("--hate", o->hate,
+                  "hate mode (AI_DESIGN.md \"Hate mode\"): each piece the game draws at a spawn is replaced\n"
+                  "by the type whose best placement on the board after the last lock costs most (the\n"
+                  "reference's adversary; the RNG runs as the game's). The game's first two pieces are\n"
+                  "the game's own, so the seed picks only those (and B-Type's garbage). Not with --player cart");
     cmd->add_flag("--boards", o->boards, "print each game's final board (text)");
     cmd->add_option("--png-dir", o->png_dir, "write each game's final board as DIR/game-SEED.png");
     cmd->add_option("--movie", o->movie, "input movie for --player movie (nestris-movie text)");
