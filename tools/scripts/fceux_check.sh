@@ -22,7 +22,9 @@
 # not patched) and in this build (run-rom --movie, --power-on fceux unless told otherwise), dumps
 # the 2 KiB of RAM after every frame in both and compares them frame by frame; prints the frames
 # compared and differing, the first difference, the game's level, lines and score at the end, and
-# each rebirth (levelNumber from 255 to 0) seen in FCEUX and here, with its frame.
+# each rebirth (levelNumber from 255 to 0) seen in FCEUX and here, with its frame. FCEUX may take
+# a movie's frames / 45 seconds, at least 1800 (NESTRIS_FCEUX_TIMEOUT=SECONDS sets it); stopped
+# there, it says so and compares nothing.
 # --game-ram: the game's RAM only, for a movie of an AI game (nestris-ai play --write-movie, the
 # patched ROM as ROM): the AI's own RAM (the build's RAM areas, from its cart/usage.txt) and the
 # stack page are left out. The AI searches in the time the game leaves it in each frame, so those
@@ -82,9 +84,17 @@ if [ "${1:-}" = --movie ]; then
   out=$(mktemp -d "${TMPDIR:-/tmp}/nestris-fceux.XXXXXX")
   frames=$(grep -c '^|' "$movie")
   "$build/bin/nestris-ai" run-rom "$rom" --movie "$movie" --power-on "$power_on" --ram-trace "$out/ours.txt" >"$out/ours.out"
+  # FCEUX dumps about 180 frames a second here with nothing else running: the limit leaves it
+  # four times that, at least 30 minutes (a busy machine plays slower; NESTRIS_FCEUX_TIMEOUT sets it).
+  limit=${NESTRIS_FCEUX_TIMEOUT:-$(( frames / 45 > 1800 ? frames / 45 : 1800 ))}
+  fceux_status=0
   NESTRIS_FCEUX_OUT=$out NESTRIS_FCEUX_MOVIE_FRAMES=$frames \
-    run_fceux 1800 --playmov "$movie" --loadlua "$here/fceux_check.lua" "$rom" >"$out/fceux.out" 2>&1 || true
+    run_fceux "$limit" --playmov "$movie" --loadlua "$here/fceux_check.lua" "$rom" >"$out/fceux.out" 2>&1 || fceux_status=$?
   [ -f "$out/ram.txt" ] || { echo "FCEUX wrote no RAM dump; its output: $out/fceux.out" >&2; exit 1; }
+  if [ "$fceux_status" = 124 ]; then
+    echo "FCEUX was stopped after $limit s, the time limit (NESTRIS_FCEUX_TIMEOUT sets it), with $(wc -l <"$out/ram.txt") of the movie's $frames frames dumped: nothing compared; dumps: $out" >&2
+    exit 1
+  fi
   status=0
   python3 - "$out/ram.txt" "$out/ours.txt" "$frames" "$power_on" "$usage_txt" <<'PY' || status=$?
 import os, re, sys
@@ -116,16 +126,22 @@ level_before = {"FCEUX": None, "here": None}
 with open(sys.argv[1]) as fa, open(sys.argv[2]) as fo:
     def frame_of(f):
         for line in f:
-            n, ram = line.split()
-            n = int(n)
+            try:
+                n, ram = line.split()
+                n, ram = int(n), bytes.fromhex(ram)
+            except ValueError:  # a line cut short: the dump's writer stopped there
+                return None, None
+            if len(ram) != 0x800:
+                return None, None
             if 1 <= n <= frames:
-                return n, bytes.fromhex(ram)
+                return n, ram
         return None, None
     for k in range(1, frames + 1):
         ka, ra = frame_of(fa)
         ko, ro = frame_of(fo)
         if ka != k or ko != k:
-            print("frame %d missing from %s" % (k, "FCEUX's dump" if ka != k else "ours"))
+            print("frame %d missing from %s (the dump ends there, or a line of it is cut short): nothing compared from there"
+                  % (k, "FCEUX's dump" if ka != k else "ours"))
             sys.exit(1)
         for who, ram in (("FCEUX", ra), ("here", ro)):
             if level_before[who] == 255 and ram[LEVEL] == 0 and ram[GAME_MODE] == PLAY:  # in a game (not the power-on bytes)
