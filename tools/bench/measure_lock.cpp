@@ -463,8 +463,9 @@ int main(int argc, char** argv) {
     int ai_games = 0;
     unsigned threads = worker_threads();
     app.add_option("--ai-games", ai_games,
-                   "with --ai-game: this many games (title waits from --title-wait on), a line each and the "
-                   "totals; exit status 1 when one crashed (1-1000)")
+                   "with --ai-game: this many games (title waits from --title-wait on), a line each with its "
+                   "stalls (3 or more frames in a row, each with a lag NMI) and lag NMIs, and the totals; exit "
+                   "status 1 when one crashed (1-1000)")
         ->check(CLI::Range(1, 1000));
     int rule_margin = -1;
     app.add_option("--ai-rule", rule_margin,
