@@ -44,12 +44,13 @@ void print_summary(const SummaryOptions& o, const std::string& what, const emu::
     print("frames in which the game's main loop did not run: %llu in all, the game's own (screens drawn, "
                 "line clears, top-out curtains: the original does the same); during AI play, below\n",
                 static_cast<unsigned long long>(nes.lag_frames()));
-    print("%s: %llu frames%s, %llu lag frames in them (frames whose main loop never ran); worst frame "
+    print("%s: %llu frames%s, %llu lag frames in them (frames whose main loop never ran), at most %llu in a "
+                "row; worst frame "
                 "margin %lld cycles (the least time left from the game's frame work done to the next NMI, of "
                 "29780); %llu pieces given the best placement of a search not done at their spawn\n",
                 o.coach ? "Coach play" : "AI play", static_cast<unsigned long long>(c.play_frames),
                 o.soak ? (", " + std::to_string(c.games) + " games").c_str() : "",
-                static_cast<unsigned long long>(c.play_lag),
+                static_cast<unsigned long long>(c.play_lag), static_cast<unsigned long long>(c.most_lag_in_a_row),
                 static_cast<long long>(watch.margin_frames ? watch.worst_margin : 0),
                 static_cast<unsigned long long>(c.fallbacks));
     if (o.coach)

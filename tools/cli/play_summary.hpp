@@ -84,6 +84,8 @@ public:
             // (the AI's count of pieces given the best placement of a search not done at their spawn)
             fallbacks += static_cast<uint8_t>(nes.read_ram(late_plans_) - last_late_);
             play_lag += nes.last_frame_lagged();
+            lag_run_ = nes.last_frame_lagged() ? lag_run_ + 1 : 0;
+            most_lag_in_a_row = std::max(most_lag_in_a_row, lag_run_);
         }
         started_ = started_ || (in_game_ && !nes.last_frame_lagged());
     }
@@ -102,6 +104,9 @@ public:
     }
 
     uint64_t pieces = 0, top_outs = 0, play_frames = 0, play_lag = 0, games = 0, fallbacks = 0;
+    // The longest run of AI play's lag frames in a row: a stall a viewer sees (the sprite loader's
+    // ran to 254 frames before build 6789FF42, docs/measurements/lag-and-crashes.md "The stall").
+    uint64_t most_lag_in_a_row = 0;
     // The rebirth: level 255 to 0, the level counter's wrap (docs/measurements/lag-and-crashes.md,
     // "The rebirth on the unmodified game").
     uint64_t rebirths = 0, first_rebirth = 0;
@@ -110,6 +115,7 @@ private:
     uint16_t ai_mode_, late_plans_;
     uint8_t last_late_, last_count_, last_state_, last_level_;
     bool in_game_ = false, was_in_game_ = false, started_ = false;
+    uint64_t lag_run_ = 0;
 };
 
 // What of play's options the summary says.
