@@ -239,8 +239,9 @@ int print_ai_rule(uint32_t margin) {
     return 0;
 }
 
-// A run of lag NMIs this long is a stall a viewer sees (two in a row: a score loop's double lag);
-// issue 50's bar is none over kLongStallFrames.
+// A run of lag NMIs this long is counted as a stall a viewer sees (two in a row come without one:
+// a scoring frame whose work outlasts two NMIs, check-identity's "most 2"); issue 50's bar is
+// none over kLongStallFrames.
 constexpr uint32_t kStallFrames = 3;
 constexpr uint32_t kLongStallFrames = 60;
 
