@@ -59,13 +59,31 @@ void CartAi::write_board(const ai::Board& b) {
     }
 }
 
+void CartAi::write_level(const ai::LevelState& level) {
+    machine_.write(symbol("s_level"), level.level);
+    machine_.write(symbol("s_lines_lo"), level.lines_lo);
+    machine_.write(symbol("s_lines_hi"), level.lines_hi);
+    machine_.write(symbol("s_btype"), level.b_type ? 1 : 0);
+}
+
+CartHateResult CartAi::hate(const ai::Board& board, const ai::LevelState& level, uint64_t max_cycles) {
+    write_board(board);
+    write_level(level);
+    machine_.write(symbol("verticalBlankingInterval"), 0);  // never yield to the game
+    machine_.cpu().set_s(0xFD);
+    const emu::CallResult call = machine_.call(symbol("ai_hate"), max_cycles);
+    if (!call.ok()) throw std::runtime_error(std::string("ai_hate did not return: ") + emu::to_string(call.status));
+    CartHateResult r;
+    r.type = machine_.read(symbol("hate_type"));
+    r.cost = static_cast<uint16_t>(machine_.read(symbol("hate_cost_lo")) | machine_.read(symbol("hate_cost_hi")) << 8);
+    r.cycles = call.cycles;
+    return r;
+}
+
 CartSearchResult CartAi::precompute(const ai::SearchInput& in, uint64_t max_cycles, const StepObserver& on_step) {
     write_board(in.board);
     machine_.write(symbol("s_type"), in.piece_type);
-    machine_.write(symbol("s_level"), in.level.level);
-    machine_.write(symbol("s_lines_lo"), in.level.lines_lo);
-    machine_.write(symbol("s_lines_hi"), in.level.lines_hi);
-    machine_.write(symbol("s_btype"), in.level.b_type ? 1 : 0);
+    write_level(in.level);
     machine_.write(symbol("s_hold"), in.first_piece ? 0x80 : 0);  // bit 7, as autorepeatY has it
     machine_.write(symbol("verticalBlankingInterval"), 0);  // never yield to the game
     machine_.cpu().set_s(0xFD);
