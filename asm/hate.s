@@ -10,14 +10,16 @@
 hate_type:    .res 1    ; the type to deal (0-6: T J Z O S L I)
 hate_cost_lo: .res 1    ; its lowest cost, the highest of the seven (0 when that is 0: type 0)
 hate_cost_hi: .res 1
+hate_depth:   .res 1    ; the task's stack bytes below co_sp at a type's sweep (co_sp - S): a
+                        ; yield moves the task's frames, not their depth below co_sp
 
 ; hate_type from eb (its rows: the board after the last lock, its lines cleared) at s_level,
 ; s_lines_lo/hi, s_btype (the level and lines after that lock). The types are scanned 0 to 6 and
 ; one replaces the one kept only when its lowest cost is strictly higher, so among equal costs
 ; the lowest index stays; every type lost (all COST_MAX): T. Starting from a kept cost of 0
 ; rather than type 0's own makes no difference: type 0 stays either way, and its cost is kept
-; unless it is 0. A type's sweep stops evaluating once the type cannot be dealt
-; (hate_type_beaten): the same type dealt, and hate_cost exact (the type dealt is never stopped).
+; unless it is 0. A type's sweep is abandoned once the type cannot be dealt (hate_type_beaten):
+; the same type dealt, and hate_cost exact (the type dealt is never stopped).
 ; Clobbers the search's state (s_ply, s_top2, the tables, the gravity, best):
 ; it runs between searches.
 .segment "RAM_ai_hate"
@@ -36,6 +38,12 @@ type:
     lda #$FF                ; nothing to beat: the type's lowest cost from COST_MAX
     sta best_lo
     sta best_hi
+    tsx                     ; (hate_type_beaten comes back here by it)
+    txa
+    eor #$FF
+    sec
+    adc co_sp
+    sta hate_depth
     jsr ai_sweep_type       ; (z_type kept)
     lda hate_cost_lo
     cmp best_lo
@@ -48,7 +56,7 @@ type:
     sta hate_cost_hi
     lda z_type
     sta hate_type
-next:
+next:                       ; (hate_type_beaten: a type that cannot be dealt)
     inc z_type
     lda z_type
     cmp #PIECE_TYPES
@@ -58,9 +66,9 @@ next:
 
 ; Hate mode's shortcut, from ai_take_evaluated when the type's lowest cost so far (best) went
 ; down: once it is at most the highest kept, the type cannot be dealt (a type must cost strictly
-; more), so its lowest cost need not be known. The bound to beat goes to 0: each evaluation left
-; in its sweep stops at its first test of the bound (a cost is never below 0), and the type ends
-; at 0, not above the kept cost.
+; more), so the rest of its sweep is of no use. The sweep's frames are dropped and ai_hate goes
+; on with the next type (the stack as it was at the sweep's call: hate_depth below co_sp, which
+; resume sets to where it puts the task's frames back).
 .segment "RAM_hate_type_beaten"
 .proc hate_type_beaten
     lda hate_cost_lo
@@ -68,9 +76,12 @@ next:
     lda hate_cost_hi
     sbc best_hi
     bcc out                 ; kept < best: still in the running
-    lda #0
-    sta best_lo
-    sta best_hi
+    lda co_sp
+    sec
+    sbc hate_depth
+    tax
+    txs
+    jmp ai_hate::next
 out:
     rts
 .endproc

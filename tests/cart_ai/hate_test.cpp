@@ -132,6 +132,27 @@ TEST_CASE("cartridge hate mode breaks ties to the lowest type, T when every type
     CHECK(past_t >= 1);
 }
 
+TEST_CASE("cartridge hate mode deals the same when it yields at every step, its stack frames moved each time") {
+    // A beaten type's sweep is dropped by setting the stack pointer back (hate_type_beaten): as
+    // the task runs it, between yields the game's stack may put the task's frames elsewhere.
+    std::mt19937 rng(5361);
+    tools::CartAi cart;
+    int mismatches = 0, most_steps = 0;
+    for (int i = 0; i < 60; ++i) {
+        const Position p = position(rng, i);
+        const tools::CartHateResult once = cart.hate(p.board, p.level);
+        int steps = 0;
+        const tools::CartHateResult stepped = cart.hate_yielding(
+            p.board, p.level, [i](int step) { return static_cast<uint8_t>(0xFD - (step * 7 + i) % 48); }, &steps);
+        most_steps = std::max(most_steps, steps);
+        if (stepped.type != once.type || stepped.cost != once.cost)
+            UNSCOPED_INFO("position " << i << ": type " << int(stepped.type) << " against " << int(once.type));
+        mismatches += stepped.type != once.type || stepped.cost != once.cost;
+    }
+    CHECK(mismatches == 0);
+    CHECK(most_steps >= 100);  // (a step an evaluation, about)
+}
+
 TEST_CASE("cartridge search equals the reference after hate mode's choice changed the search's terms") {
     // ai_hate sets the terms (tables, caches, gravity) at the board's level: a search after it,
     // at another speed or stack, must set its own.

@@ -33,6 +33,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 using namespace nestris;
@@ -353,36 +354,48 @@ void print_searches(const BenchOptions& o, const SearchTally& all, double secs) 
                     100.0 * double(all.late) / double(all.timed), all.worst_ratio);
 }
 
-// --games and --positions: the cartridge's search against the reference's, its cycles. Any
-// mismatch?
-bool run_searches(const BenchOptions& o, Profile* profile) {
-    const auto t0 = std::chrono::steady_clock::now();
-    // Stripe w: games w, w + threads, ... and positions likewise, from its own random generator
-    // (so the positions drawn depend on --threads, not on the timing).
-    std::vector<SearchTally> per_thread(o.threads);
-    // Counted in games and positions (the pool's indices are the stripes); a game is many
-    // searches, a position one, and the stripes play their games first: the time left is
-    // rough while they do.
+// Games and random positions over the threads: stripe w plays games w, w + threads, ... then
+// positions likewise, from its own random generator (so the positions drawn depend on --threads,
+// not on the timing). Counted in games and positions (the pool's indices are the stripes); a
+// game is many searches, a position one, and the stripes play their games first: the time left
+// is rough while they do. Returns the stripes' tallies merged.
+template <class TallyT, class PlayGame, class CheckPosition>
+TallyT run_striped(const BenchOptions& o, const std::string& games, const PlayGame& play_game,
+                   const CheckPosition& check_position) {
+    std::vector<TallyT> per_thread(o.threads);
     std::atomic<std::size_t> done{0};
+    const std::string unit = !o.positions ? games : !o.games ? "positions" : games + " and positions";
     PoolProgress progress("bench-cart", static_cast<std::size_t>(o.games) + static_cast<std::size_t>(o.positions),
-                          !o.positions ? "games" : !o.games ? "positions" : "games and positions");
+                          unit.c_str());
     parallel_for(o.threads, o.threads, [&](std::size_t stripe) {
         const auto w = static_cast<unsigned>(stripe);
         for (int g = static_cast<int>(w); g < o.games; g += static_cast<int>(o.threads)) {
-            game(o.first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(o.level), o.frames, o.idle, per_thread[w],
-                 profile);
+            play_game(o.first_seed + static_cast<uint32_t>(g), per_thread[w]);
             ++done;
         }
         tools::CartAi cart;
         std::mt19937 rng(o.first_seed * 7919u + w);
         for (int p = static_cast<int>(w); p < o.positions; p += static_cast<int>(o.threads)) {
-            check(cart, random_position(rng), per_thread[w]);
+            check_position(cart, random_position(rng), per_thread[w]);
             ++done;
         }
     }, progress.options(&done));
     progress.finish();
-    SearchTally all;
-    for (const SearchTally& t : per_thread) all.merge(t);
+    TallyT all;
+    for (const TallyT& t : per_thread) all.merge(t);
+    return all;
+}
+
+// --games and --positions: the cartridge's search against the reference's, its cycles. Any
+// mismatch?
+bool run_searches(const BenchOptions& o, Profile* profile) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const SearchTally all = run_striped<SearchTally>(
+        o, "games",
+        [&](uint32_t seed, SearchTally& t) {
+            game(seed, static_cast<uint8_t>(o.level), o.frames, o.idle, t, profile);
+        },
+        [](tools::CartAi& cart, const ai::SearchInput& in, SearchTally& t) { check(cart, in, t); });
     print_searches(o, all, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return all.mismatches == 0;
 }
@@ -472,29 +485,12 @@ void print_hate(const BenchOptions& o, const HateTally& all, double secs) {
 // --hate: the cartridge's adversary against the reference's, its cycles. Any mismatch?
 bool run_hate(const BenchOptions& o) {
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<HateTally> per_thread(o.threads);
-    std::atomic<std::size_t> done{0};
-    PoolProgress progress("bench-cart", static_cast<std::size_t>(o.games) + static_cast<std::size_t>(o.positions),
-                          !o.positions ? "hate games" : !o.games ? "positions" : "hate games and positions");
-    parallel_for(o.threads, o.threads, [&](std::size_t stripe) {
-        const auto w = static_cast<unsigned>(stripe);
-        for (int g = static_cast<int>(w); g < o.games; g += static_cast<int>(o.threads)) {
-            hate_game(o.first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(o.level), o.frames, o.idle,
-                      per_thread[w]);
-            ++done;
-        }
-        tools::CartAi cart;
-        std::mt19937 rng(o.first_seed * 7919u + w);
-        for (int p = static_cast<int>(w); p < o.positions; p += static_cast<int>(o.threads)) {
-            const ai::SearchInput in = random_position(rng);
-            hate_check(cart, in.board, in.level, ai::hate_choice(in.board, in.level, ai::default_tables()),
-                       per_thread[w]);
-            ++done;
-        }
-    }, progress.options(&done));
-    progress.finish();
-    HateTally all;
-    for (const HateTally& t : per_thread) all.merge(t);
+    const HateTally all = run_striped<HateTally>(
+        o, "hate games",
+        [&](uint32_t seed, HateTally& t) { hate_game(seed, static_cast<uint8_t>(o.level), o.frames, o.idle, t); },
+        [](tools::CartAi& cart, const ai::SearchInput& in, HateTally& t) {
+            hate_check(cart, in.board, in.level, ai::hate_choice(in.board, in.level, ai::default_tables()), t);
+        });
     print_hate(o, all, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return all.mismatches == 0;
 }

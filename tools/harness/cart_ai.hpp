@@ -67,6 +67,11 @@ public:
                                 const StepObserver& on_step = {});
     // ai_hate on `board` (the board after the last lock) at `level` (the level and lines after it).
     CartHateResult hate(const ai::Board& board, const ai::LevelState& level, uint64_t max_cycles = 50'000'000);
+    // The same as the task would run it, yielding at every step (each ai_yield finds the NMI
+    // come) and taken up again by resume with the stack pointer at stack_at(step) (its frames
+    // moved, as the game's stack may have them); steps: how many it took.
+    CartHateResult hate_yielding(const ai::Board& board, const ai::LevelState& level,
+                                 const std::function<uint8_t(int step)>& stack_at, int* steps = nullptr);
     emu::FlatMachine& machine() { return machine_; }
     uint16_t symbol(std::string_view name) const { return cart_.require(name); }
 
