@@ -56,7 +56,7 @@ z_lines: .res 1     ; lines the placement clears
 z_cost:  .res 2
 z_o:     .res 1     ; its orientation
 z_type:  .res 1     ; piece type being enumerated
-s_ply:   .res 1     ; 1: first ply, 2: second ply (what a reachable placement is for)
+s_ply:   .res 1     ; 1: first ply, 2: second ply, 0: hate mode (what a reachable placement is for)
 s_keep:  .res 1     ; K
 ply2_k:  .res 1     ; the candidate whose replies are searched
 lc_lo:   .res 1     ; its lines cost (COST_MAX when it tops out); the high byte in AI_ZP_EVAL

@@ -51,8 +51,8 @@ done:
 .endproc
 
 ; The placement ai_eval_placement evaluated (Z = 1: not stopped at the bound): a candidate
-; (first ply) or the best reply so far (second ply) if it beats the one to beat (the sweep's
-; ai_on_target, ai_reach.s).
+; (first ply) or the best reply so far (second ply, and hate mode's sweeps: s_ply 0) if it beats
+; the one to beat (the sweep's ai_on_target, ai_reach.s).
 .segment "RAM_ai_take_evaluated"
 .proc ai_take_evaluated
 at         = z_t0           ; the place the placement takes among the candidates
@@ -71,8 +71,12 @@ better:
     sta best_lo
     lda z_cost+1
     sta best_hi
+    ldx s_ply               ; (X is free: the sweep sets it again)
+    beq hate                ; hate mode: the type may be out of the running now
 out:
     rts
+hate:
+    jmp hate_type_beaten
 first_ply:
     ; at = count; while at > 0 and cost < cand_cost[at-1]: at--
     ldx cand_count
@@ -169,20 +173,12 @@ done:
     rts
 .endproc
 
-; The search for s_type on eb (see the top of this file).
-.segment "RAM_ai_precompute"
-.proc ai_precompute
-    jsr ai_prepare_board
-.endproc
-; fall through
-; ai_precompute on an eb whose columns are current (ai_apply_placement keeps them; the caches
-; are computed again here, in the search's terms).
-.proc ai_precompute_prepared
-limit_lo   = z_t0           ; the first ply's cost limit below level 29
-limit_hi   = z_t1
-    lda #0
-    sta cand_count
-    sta eb_state            ; (EB_SPAWN)
+; The search's terms for eb at s_level, as the reference's precompute and hate_choice take them
+; (the same for both, so written once): s_top2 (the high rows from level 128), K (s_keep, no
+; hold), the tables (s_lines_off, s_stack_off: fast at one row a frame, danger on a stack
+; DANGER_HEIGHT high) and eb's caches in those terms. A = frames per drop.
+.segment "RAM_ai_search_terms"
+.proc ai_search_terms
     .assert AI_POLL_PAUSE_LEVEL = $80, error, "the high rows' rule starts at the level's bit 7"
     lda #0+2                ; a placement's top row from level 128: HIGH_ROWS or below (a block
     bit s_level             ; in row 5 would move the scoring frame's time: the crash rule)
@@ -191,7 +187,7 @@ limit_hi   = z_t1
 top_known:
     sta s_top2
     jsr frames_per_drop
-    pha                     ; (ai_set_gravity_rows takes it)
+    pha                     ; (the result)
     ldx #KEEP_FAST          ; K, and the stack term's table: KEEP_FAST and the second table at
     ldy #STACK_FAST_OFFSET  ; level 29 and beyond (one row a frame), for both plies; and the
     cmp #2                  ; lines term's: the third there, the second below level 29 on a
@@ -225,12 +221,31 @@ terms_changed:
     sty s_stack_off
     jsr ai_board_caches
 terms_same:
-    lda s_hold
-    asl                     ; C = hold (autorepeatY's sign)
-    pla
-    bcc not_first
+    pla                     ; frames per drop
+    rts
+.endproc
+
+; The search for s_type on eb (see the top of this file).
+.segment "RAM_ai_precompute"
+.proc ai_precompute
+    jsr ai_prepare_board
+.endproc
+; fall through
+; ai_precompute on an eb whose columns are current (ai_apply_placement keeps them; the caches
+; are computed again here, in the search's terms).
+.proc ai_precompute_prepared
+limit_lo   = z_t0           ; the first ply's cost limit below level 29
+limit_hi   = z_t1
+    lda #0
+    sta cand_count
+    sta eb_state            ; (EB_SPAWN)
+    jsr ai_search_terms     ; A = frames per drop
+    bit s_hold              ; (bit 7: the hold, autorepeatY's sign)
+    clc
+    bpl not_first
     ldy #KEEP_FAST          ; a game's first piece: K = KEEP_FAST (it must be done in the hold)
     sty s_keep
+    sec                     ; (ai_set_gravity_rows: C = hold)
 not_first:
     jsr ai_set_gravity_rows
     ; first ply

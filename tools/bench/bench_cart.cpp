@@ -5,6 +5,11 @@
 //   --loop-games N: N whole games of the cartridge in the loop (cart_loop.hpp) beside the
 //     reference's, frame by frame, and the budget table (ROM and RAM used, the task's longest
 //     step, frames from spawn to first input, the margin left in the worst frame)
+//   --hate: hate mode's adversary (ai_hate) instead of the search: --games hate games (the
+//     reference AI against the reference's adversary), each choice the cartridge makes against
+//     hate_choice and its cycles against the frames from the lock to the spawn; --positions
+//     random positions too
+#include "ai-reference/ai/ai_hate.hpp"
 #include "ai-reference/ai/ai_player.hpp"
 #include "ai-reference/model/game_model.hpp"
 #include "ai-reference/model/power_on.hpp"
@@ -26,7 +31,9 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 using namespace nestris;
@@ -233,6 +240,7 @@ struct BenchOptions {
     uint32_t loop_idle = 60000, loop_lines = 230, game_work = 15900;
     bool time_steps = false;
     bool profile = false, profile_labels = false;
+    bool hate = false;
 };
 
 void add_bench_options(CLI::App& app, BenchOptions& o) {
@@ -254,6 +262,10 @@ void add_bench_options(CLI::App& app, BenchOptions& o) {
     app.add_option("--game-work", o.game_work, "the game's own work in its busiest frame, cycles (measure-idle)");
     app.add_flag("--profile", o.profile, "--games: cycles per routine of the searches (one thread, slower)");
     app.add_flag("--profile-labels", o.profile_labels, "--profile by every label, local ones too");
+    app.add_flag("--hate", o.hate,
+                 "hate mode's adversary instead of the search: --games are hate games (the reference AI against "
+                 "the reference's adversary), each choice against hate_choice, its cycles against the frames from "
+                 "the lock to the spawn; --positions random positions too");
 }
 
 // --loop-games: whole games of the cartridge in the loop beside the reference's. Are they all
@@ -342,37 +354,144 @@ void print_searches(const BenchOptions& o, const SearchTally& all, double secs) 
                     100.0 * double(all.late) / double(all.timed), all.worst_ratio);
 }
 
-// --games and --positions: the cartridge's search against the reference's, its cycles. Any
-// mismatch?
-bool run_searches(const BenchOptions& o, Profile* profile) {
-    const auto t0 = std::chrono::steady_clock::now();
-    // Stripe w: games w, w + threads, ... and positions likewise, from its own random generator
-    // (so the positions drawn depend on --threads, not on the timing).
-    std::vector<SearchTally> per_thread(o.threads);
-    // Counted in games and positions (the pool's indices are the stripes); a game is many
-    // searches, a position one, and the stripes play their games first: the time left is
-    // rough while they do.
+// Games and random positions over the threads: stripe w plays games w, w + threads, ... then
+// positions likewise, from its own random generator (so the positions drawn depend on --threads,
+// not on the timing). Counted in games and positions (the pool's indices are the stripes); a
+// game is many searches, a position one, and the stripes play their games first: the time left
+// is rough while they do. Returns the stripes' tallies merged.
+template <class TallyT, class PlayGame, class CheckPosition>
+TallyT run_striped(const BenchOptions& o, const std::string& games, const PlayGame& play_game,
+                   const CheckPosition& check_position) {
+    std::vector<TallyT> per_thread(o.threads);
     std::atomic<std::size_t> done{0};
+    const std::string unit = !o.positions ? games : !o.games ? "positions" : games + " and positions";
     PoolProgress progress("bench-cart", static_cast<std::size_t>(o.games) + static_cast<std::size_t>(o.positions),
-                          !o.positions ? "games" : !o.games ? "positions" : "games and positions");
+                          unit.c_str());
     parallel_for(o.threads, o.threads, [&](std::size_t stripe) {
         const auto w = static_cast<unsigned>(stripe);
         for (int g = static_cast<int>(w); g < o.games; g += static_cast<int>(o.threads)) {
-            game(o.first_seed + static_cast<uint32_t>(g), static_cast<uint8_t>(o.level), o.frames, o.idle, per_thread[w],
-                 profile);
+            play_game(o.first_seed + static_cast<uint32_t>(g), per_thread[w]);
             ++done;
         }
         tools::CartAi cart;
         std::mt19937 rng(o.first_seed * 7919u + w);
         for (int p = static_cast<int>(w); p < o.positions; p += static_cast<int>(o.threads)) {
-            check(cart, random_position(rng), per_thread[w]);
+            check_position(cart, random_position(rng), per_thread[w]);
             ++done;
         }
     }, progress.options(&done));
     progress.finish();
-    SearchTally all;
-    for (const SearchTally& t : per_thread) all.merge(t);
+    TallyT all;
+    for (const TallyT& t : per_thread) all.merge(t);
+    return all;
+}
+
+// --games and --positions: the cartridge's search against the reference's, its cycles. Any
+// mismatch?
+bool run_searches(const BenchOptions& o, Profile* profile) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const SearchTally all = run_striped<SearchTally>(
+        o, "games",
+        [&](uint32_t seed, SearchTally& t) {
+            game(seed, static_cast<uint8_t>(o.level), o.frames, o.idle, t, profile);
+        },
+        [](tools::CartAi& cart, const ai::SearchInput& in, SearchTally& t) { check(cart, in, t); });
     print_searches(o, all, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return all.mismatches == 0;
+}
+
+// ---- hate mode: the adversary's choice (ai_hate) against hate_choice -------------------------
+
+struct HateTally {
+    uint64_t mismatches = 0;
+    uint64_t timed = 0, late = 0;             // choices in games (with the frames from the lock), late ones
+    Tally<uint64_t> cycles{true}, evaluations, frames{true};  // per choice; frames from the lock to the spawn
+    void merge(const HateTally& o) {
+        mismatches += o.mismatches;
+        timed += o.timed;
+        late += o.late;
+        cycles.merge(o.cycles);
+        evaluations.merge(o.evaluations);
+        frames.merge(o.frames);
+    }
+};
+
+// The cartridge's choice on one board against the reference's `want`; its cycles.
+uint64_t hate_check(tools::CartAi& cart, const ai::Board& board, const ai::LevelState& level, const ai::HateChoice& want,
+                    HateTally& t) {
+    const tools::CartHateResult got = cart.hate(board, level);
+    t.mismatches += got.type != want.type || got.cost != want.best[want.type];
+    t.cycles.add(got.cycles);
+    t.evaluations.add(want.stats.evaluations);
+    return got.cycles;
+}
+
+// One hate game (simulate --hate's): the reference AI against the reference's adversary. At each
+// spawn after a lock, the cartridge chooses on the board then; the choice runs from the lock (the
+// frame whose step ended the piece) to the spawn, one idle time a frame.
+void hate_game(uint32_t seed, uint8_t level, uint32_t frames, uint32_t idle_per_frame, HateTally& t) {
+    tools::CartAi cart;
+    GameState s = seeded_game(seed, level);
+    ai::AiPlayer player;
+    std::optional<uint32_t> lock;
+    uint32_t f = 0;
+    const NextPieceChoice choose = [&](const GameState& at_spawn) {
+        const ai::HateChoice want = ai::hate_choice_at(at_spawn);
+        const PlayerView v = view_of(at_spawn);
+        const ai::LevelState lv{v.levelNumber, v.lines_bcd[0], v.lines_bcd[1], at_spawn.gameType != 0};
+        const uint64_t needed = hate_check(cart, ai::board_of(v), lv, want, t);
+        if (lock) {
+            const uint32_t available = f - *lock;
+            ++t.timed;
+            t.frames.add(available);
+            t.late += needed > uint64_t{idle_per_frame} * available;
+        }
+        lock.reset();
+        return want.type;
+    };
+    bool was_active = false;
+    for (; f < frames && s.status == GameStatus::Playing && !is_topped_out(s); ++f) {
+        const PlayerView v = view_of(s);
+        if (was_active && !v.active) lock = f - 1;
+        was_active = v.active;
+        step_choosing_next(s, player.buttons(v), choose);
+    }
+}
+
+void print_hate(const BenchOptions& o, const HateTally& all, double secs) {
+    const Tally<uint64_t>& cycles = all.cycles;
+    std::printf("hate mode's choices: %llu (%d hate games from level %d, %d random positions), %.1f s\n",
+                static_cast<unsigned long long>(cycles.count()), o.games, o.level, o.positions, secs);
+    std::printf("mismatches with hate_choice (type or its cost): %llu\n", static_cast<unsigned long long>(all.mismatches));
+    if (cycles.count()) {
+        std::printf("cycles per choice: min %llu, mean %.0f, median %llu, p99 %llu, max %llu\n",
+                    static_cast<unsigned long long>(cycles.min()), cycles.mean(),
+                    static_cast<unsigned long long>(cycles.rank_percentile(0.5)),
+                    static_cast<unsigned long long>(cycles.rank_percentile(0.99)),
+                    static_cast<unsigned long long>(cycles.max()));
+        std::printf("the reference's evaluations per choice (without the shortcuts): mean %.1f, max %llu\n",
+                    all.evaluations.mean(), static_cast<unsigned long long>(all.evaluations.max()));
+        std::printf("at %u idle cycles a frame: mean %.1f frames, p99 %.1f, max %.1f\n", o.idle,
+                    cycles.mean() / o.idle, double(cycles.rank_percentile(0.99)) / o.idle,
+                    double(cycles.max()) / o.idle);
+    }
+    if (all.timed)
+        std::printf("from the lock to the spawn: %.1f frames on average, %llu at least; choices not done by the spawn "
+                    "(%u idle cycles a frame): %llu of %llu\n",
+                    all.frames.mean(), static_cast<unsigned long long>(all.frames.min()), o.idle,
+                    static_cast<unsigned long long>(all.late), static_cast<unsigned long long>(all.timed));
+}
+
+// --hate: the cartridge's adversary against the reference's, its cycles. Any mismatch?
+bool run_hate(const BenchOptions& o) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const HateTally all = run_striped<HateTally>(
+        o, "hate games",
+        [&](uint32_t seed, HateTally& t) { hate_game(seed, static_cast<uint8_t>(o.level), o.frames, o.idle, t); },
+        [](tools::CartAi& cart, const ai::SearchInput& in, HateTally& t) {
+            hate_check(cart, in.board, in.level, ai::hate_choice(in.board, in.level, ai::default_tables()), t);
+        });
+    print_hate(o, all, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return all.mismatches == 0;
 }
 
@@ -387,6 +506,7 @@ int main(int argc, char** argv) {
     return nestris::run_program(app, argc, argv, [&]() -> int {
         if (o.profile_labels) o.profile = true;
         if (o.profile) o.threads = 1;
+        if (o.hate) return run_hate(o) ? 0 : 1;
         Profile routine_profile(o.profile_labels);
         if (o.loop_games > 0) {
             const bool identical = run_loop_games(o);

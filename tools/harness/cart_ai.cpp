@@ -59,13 +59,62 @@ void CartAi::write_board(const ai::Board& b) {
     }
 }
 
+void CartAi::write_level(const ai::LevelState& level) {
+    machine_.write(symbol("s_level"), level.level);
+    machine_.write(symbol("s_lines_lo"), level.lines_lo);
+    machine_.write(symbol("s_lines_hi"), level.lines_hi);
+    machine_.write(symbol("s_btype"), level.b_type ? 1 : 0);
+}
+
+CartHateResult CartAi::hate(const ai::Board& board, const ai::LevelState& level, uint64_t max_cycles) {
+    write_board(board);
+    write_level(level);
+    machine_.write(symbol("verticalBlankingInterval"), 0);  // never yield to the game
+    machine_.cpu().set_s(0xFD);
+    const emu::CallResult call = machine_.call(symbol("ai_hate"), max_cycles);
+    if (!call.ok()) throw std::runtime_error(std::string("ai_hate did not return: ") + emu::to_string(call.status));
+    CartHateResult r;
+    r.type = machine_.read(symbol("hate_type"));
+    r.cost = static_cast<uint16_t>(machine_.read(symbol("hate_cost_lo")) | machine_.read(symbol("hate_cost_hi")) << 8);
+    r.cycles = call.cycles;
+    return r;
+}
+
+CartHateResult CartAi::hate_yielding(const ai::Board& board, const ai::LevelState& level,
+                                     const std::function<uint8_t(int step)>& stack_at, int* steps) {
+    write_board(board);
+    write_level(level);
+    machine_.write(symbol("verticalBlankingInterval"), 1);  // every ai_yield goes back to the caller
+    machine_.write(symbol("in_search"), 0);                 // (resume: no search to give up)
+    machine_.write(symbol("finishing"), 0);
+    const uint8_t z_type = static_cast<uint8_t>(symbol("z_type"));
+    machine_.write(z_type, 0);
+    // The first step: the task's frames begin below the call's return (co_sp, as resume sets it).
+    uint8_t s = stack_at(0);
+    machine_.write(symbol("co_sp"), static_cast<uint8_t>(s - 2));
+    machine_.cpu().set_s(s);
+    CartHateResult r;
+    int n = 0;
+    for (emu::CallResult call = machine_.call(symbol("ai_hate"));; call = machine_.call(symbol("resume"))) {
+        if (!call.ok()) throw std::runtime_error(std::string("ai_hate did not return: ") + emu::to_string(call.status));
+        r.cycles += call.cycles;
+        ++n;
+        // Done when its type loop is (z_type: 0-6 while it sweeps), not at a yield.
+        if (machine_.read(z_type) == ai::kPieceTypes) break;
+        if (n > 100000) throw std::runtime_error("ai_hate did not finish");
+        machine_.cpu().set_s(stack_at(n));
+    }
+    machine_.write(symbol("verticalBlankingInterval"), 0);
+    if (steps) *steps = n;
+    r.type = machine_.read(symbol("hate_type"));
+    r.cost = static_cast<uint16_t>(machine_.read(symbol("hate_cost_lo")) | machine_.read(symbol("hate_cost_hi")) << 8);
+    return r;
+}
+
 CartSearchResult CartAi::precompute(const ai::SearchInput& in, uint64_t max_cycles, const StepObserver& on_step) {
     write_board(in.board);
     machine_.write(symbol("s_type"), in.piece_type);
-    machine_.write(symbol("s_level"), in.level.level);
-    machine_.write(symbol("s_lines_lo"), in.level.lines_lo);
-    machine_.write(symbol("s_lines_hi"), in.level.lines_hi);
-    machine_.write(symbol("s_btype"), in.level.b_type ? 1 : 0);
+    write_level(in.level);
     machine_.write(symbol("s_hold"), in.first_piece ? 0x80 : 0);  // bit 7, as autorepeatY has it
     machine_.write(symbol("verticalBlankingInterval"), 0);  // never yield to the game
     machine_.cpu().set_s(0xFD);

@@ -42,6 +42,14 @@ struct GameTable {
 std::vector<GameTable> game_tables_read_by_ai();
 void load_game_tables(emu::FlatMachine& machine);
 
+// Hate mode's adversary on the cartridge (ai_hate, asm/hate.s): the type it deals and that
+// type's lowest cost (the highest of the seven, as ai::hate_choice has it).
+struct CartHateResult {
+    uint8_t type = 0;
+    uint16_t cost = 0;
+    uint64_t cycles = 0;
+};
+
 // What the reference says the cartridge should hold after the same search.
 struct ReferenceChoice {
     std::array<uint8_t, ai::kPieceTypes> best_k{};
@@ -57,6 +65,13 @@ public:
     using StepObserver = std::function<void(uint16_t pc, uint32_t cycles)>;
     CartSearchResult precompute(const ai::SearchInput& input, uint64_t max_cycles = 50'000'000,
                                 const StepObserver& on_step = {});
+    // ai_hate on `board` (the board after the last lock) at `level` (the level and lines after it).
+    CartHateResult hate(const ai::Board& board, const ai::LevelState& level, uint64_t max_cycles = 50'000'000);
+    // The same as the task would run it, yielding at every step (each ai_yield finds the NMI
+    // come) and taken up again by resume with the stack pointer at stack_at(step) (its frames
+    // moved, as the game's stack may have them); steps: how many it took.
+    CartHateResult hate_yielding(const ai::Board& board, const ai::LevelState& level,
+                                 const std::function<uint8_t(int step)>& stack_at, int* steps = nullptr);
     emu::FlatMachine& machine() { return machine_; }
     uint16_t symbol(std::string_view name) const { return cart_.require(name); }
 
@@ -64,6 +79,7 @@ private:
     const CartImage& cart_;
     emu::FlatMachine machine_;
     void write_board(const ai::Board& board);
+    void write_level(const ai::LevelState& level);
 };
 
 }  // namespace nestris::tools

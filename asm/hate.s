@@ -1,0 +1,87 @@
+; Hate mode's adversary (AI_DESIGN.md "Hate mode", issue 53; the reference: hate_choice,
+; ai-reference/ai/ai_hate.cpp): the piece type whose best placement on eb costs most. Each type's
+; lowest cost is the second ply's measure of a reply (ply2_candidates, ai_search.s), swept by the
+; same routines: the gravity of the level seen (no hold), the search's terms at that level (fast
+; at one row a frame, danger on a high stack), the crash rule at that level. Not called by the
+; game yet.
+.include "ai.inc"
+
+.segment "AI_BSS"
+hate_type:    .res 1    ; the type to deal (0-6: T J Z O S L I)
+hate_cost_lo: .res 1    ; its lowest cost, the highest of the seven (0 when that is 0: type 0)
+hate_cost_hi: .res 1
+hate_depth:   .res 1    ; the task's stack bytes below co_sp at a type's sweep (co_sp - S): a
+                        ; yield moves the task's frames, not their depth below co_sp
+
+; hate_type from eb (its rows: the board after the last lock, its lines cleared) at s_level,
+; s_lines_lo/hi, s_btype (the level and lines after that lock). The types are scanned 0 to 6 and
+; one replaces the one kept only when its lowest cost is strictly higher, so among equal costs
+; the lowest index stays; every type lost (all COST_MAX): T. Starting from a kept cost of 0
+; rather than type 0's own makes no difference: type 0 stays either way, and its cost is kept
+; unless it is 0. A type's sweep is abandoned once the type cannot be dealt (hate_type_beaten):
+; the same type dealt, and hate_cost exact (the type dealt is never stopped).
+; Clobbers the search's state (s_ply, s_top2, the tables, the gravity, best):
+; it runs between searches.
+.segment "RAM_ai_hate"
+.proc ai_hate
+    jsr ai_prepare_board
+    jsr ai_search_terms     ; A = frames per drop
+    clc                     ; the piece dealt falls after a spawn: no hold
+    jsr ai_set_gravity_rows
+    lda #0                  ; (ai_take_evaluated: a reply's lowest cost, then hate_type_beaten)
+    sta s_ply
+    sta z_type
+    sta hate_type
+    sta hate_cost_lo
+    sta hate_cost_hi
+type:
+    lda #$FF                ; nothing to beat: the type's lowest cost from COST_MAX
+    sta best_lo
+    sta best_hi
+    tsx                     ; (hate_type_beaten comes back here by it)
+    txa
+    eor #$FF
+    sec
+    adc co_sp
+    sta hate_depth
+    jsr ai_sweep_type       ; (z_type kept)
+    lda hate_cost_lo
+    cmp best_lo
+    lda hate_cost_hi
+    sbc best_hi
+    bcs next                ; kept >= this one: not strictly worse for the player
+    lda best_lo
+    sta hate_cost_lo
+    lda best_hi
+    sta hate_cost_hi
+    lda z_type
+    sta hate_type
+next:                       ; (hate_type_beaten: a type that cannot be dealt)
+    inc z_type
+    lda z_type
+    cmp #PIECE_TYPES
+    bne type
+    rts
+.endproc
+
+; Hate mode's shortcut, from ai_take_evaluated when the type's lowest cost so far (best) went
+; down: once it is at most the highest kept, the type cannot be dealt (a type must cost strictly
+; more), so the rest of its sweep is of no use. The sweep's frames are dropped and ai_hate goes
+; on with the next type (the stack as it was at the sweep's call: hate_depth below co_sp, which
+; resume sets to where it puts the task's frames back).
+.segment "RAM_hate_type_beaten"
+.proc hate_type_beaten
+    lda hate_cost_lo
+    cmp best_lo
+    lda hate_cost_hi
+    sbc best_hi
+    bcc out                 ; kept < best: still in the running
+    lda co_sp
+    sec
+    sbc hate_depth
+    tax
+    txs
+    jmp ai_hate::next
+out:
+    rts
+.endproc
