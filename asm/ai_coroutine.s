@@ -205,6 +205,11 @@ searching:
     beq go_on
     lda #<(late_spawn-1)
     ldy #>(late_spawn-1)
+    .assert IN_HATE = $80, error, "resume tells hate mode's choice by bit 7"
+    bit in_search
+    bpl restart
+    lda #<(hate_late-1)
+    ldy #>(hate_late-1)
 restart:
     jsr restart_task
 go_on:

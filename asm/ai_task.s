@@ -31,7 +31,8 @@ plan_flip:  .res 2      ; 1: the lock is a clear the crash rule makes with the o
 plan_k:     .res 2      ; the candidate it plays
 task_late:  .res 1      ; searches redone at a spawn because the game differed from the prediction
 late_plans: .res 1      ; pieces given the best placement of an unfinished search (counts, wraps)
-in_search:  .res 1      ; nonzero while the search for the preview piece runs (ai_task_main)
+in_search:  .res 1      ; nonzero while the search for the preview piece runs (ai_task_main);
+                        ; IN_HATE while hate mode's choice runs after it
 pred_sum:   .res 2      ; eb_checksum of the board that search assumes
 finishing:  .res 1      ; nonzero while late_spawn finishes a search for the preview alone
 fin_type:   .res 1      ; the preview's type it finishes for ($FF: none)
@@ -58,6 +59,10 @@ placed:
     jsr ai_yield
     lda z_lines
     jsr ai_after_lines      ; the level when the preview piece spawns
+    lda hate_on
+    beq search_ahead
+    jsr hate_choose         ; hate mode: the type the preview's spawn deals (hate.s), first
+search_ahead:
     jsr preview_type
     sta s_type
     sta s_hold              ; (a type, below $80: no hold)
@@ -130,6 +135,16 @@ lost:
     lda game_tetriminoTypeFromOrientation,y
     tay
     rts
+.endproc
+
+; The task's entry when the preview spawned before hate mode's choice was done (resume): the
+; game's draw stays in the preview (hate_deal), and the search for the piece, not begun, is made
+; on the board the game shows.
+.segment "RAM_hate_late"
+.proc hate_late
+    lda spawnCount
+    sta cur_id
+    jmp ai_task_main::read
 .endproc
 
 ; The task's entry when the piece spawned before its search was done (resume). If the piece,

@@ -3,8 +3,16 @@
 ; lowest cost is the second ply's measure of a reply (ply2_candidates, ai_search.s), swept by the
 ; same routines: the gravity of the level seen (no hold), the search's terms at that level (fast
 ; at one row a frame, danger on a high stack), the crash rule at that level. Not called by the
-; game yet.
+; game in an AI hate game: the task calls it before the search ahead (ai_task.s), and hate_deal
+; deals its type at the spawn.
 .include "ai.inc"
+.include "hooks.inc"
+
+.segment "AI_BSS_PLAN"  ; (PRG_RAM_CLEARED: 0 before every game, then set by level_start's chord)
+hate_on:      .res 1    ; nonzero: hate mode, this game
+hate_ready:   .res 1    ; nonzero: hate_type is the choice for the spawn hate_for (the task sets
+                        ; both before that spawn; hate_deal clears it when it deals)
+hate_for:     .res 1    ; spawnCount at that spawn
 
 .segment "AI_BSS"
 hate_type:    .res 1    ; the type to deal (0-6: T J Z O S L I)
@@ -83,5 +91,58 @@ next:                       ; (hate_type_beaten: a type that cannot be dealt)
     txs
     jmp ai_hate::next
 out:
+    rts
+.endproc
+
+; Hate mode in an AI game, from the task before the search ahead (ai_task.s: the choice, 6 frames
+; on average, is then almost never late, and a late search still has its best so far): the type
+; the preview's spawn deals, worst for the board after this piece's lock (eb now, its lines
+; cleared, at the level after them), if the choice is done before that spawn; else resume drops
+; it there (in_search IN_HATE: hate_late) and the game's draw stays.
+.segment "RAM_hate_choose"
+.proc hate_choose
+    lda #IN_HATE
+    sta in_search
+    jsr ai_hate
+    lda #0
+    sta in_search
+    ldx cur_id
+    inx
+    stx hate_for            ; (the spawn has not come: resume would have dropped the choice)
+    inc hate_ready
+    rts
+.endproc
+
+; savePlayer1State's end, in every play frame after the play state's routine and before the
+; preview's sprites are staged: was lda numberOfPlayers / cmp #1 / beq @ret (3 + 2 + 3 cycles to
+; the rts). Out of hate mode these take the same 8 (4 + 2 + 2), so human play keeps the
+; original's cycles; A is 0 on the way out (the caller loads A before it reads it), X $FF as ever.
+hook_begin HATE_DEAL
+    lda hate_on
+    bne deal
+    nop
+    rts
+deal:
+    jmp hate_deal
+hook_end HATE_DEAL
+
+; Hate mode deals: in the frame of the spawn the choice was made for (the game has drawn the
+; preview, and nothing has read it yet), the preview becomes the chosen type's spawn orientation.
+; A choice not ready by then (the task was still at it: resume dropped it at the spawn) deals
+; nothing: the game's own draw stays. The RNG, spawnID and the statistics stay the game's.
+.segment "RAM_hate_deal"
+.proc hate_deal
+    lda hate_ready
+    beq out
+    lda spawnCount
+    cmp hate_for
+    bne out
+    ldx hate_type
+    lda game_spawnTable,x
+    sta nextPiece
+    lda #0
+    sta hate_ready
+out:
+    ldx #$FF                ; (as savePlayer1State's loop leaves it)
     rts
 .endproc

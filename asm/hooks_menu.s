@@ -1,13 +1,14 @@
 ; AI-played games from the level menu: hold Select and press Start (with A held too for the +10
-; trick), on the A-Type or the B-Type menu; the coach (coach.s): hold B instead. B pressed alone
+; trick), on the A-Type or the B-Type menu; hold B too for hate mode (hate.s: the AI against the
+; cartridge's worst piece); the coach (coach.s): hold B instead. B pressed alone
 ; in the level menu goes back to the type menu, as ever, but for the coach's chord: A, then B
 ; within COACH_CHORD_FRAMES frames with A still held (people press two buttons a few frames
 ; apart), then A let go or held for +10. A hint on the menu says so.
 .include "hooks.inc"
 
 ; gameMode_levelMenu, Start pressed alone: was lda heldButtons_player1 / cmp #A+Start (Z=1 adds
-; 10 to the start level). Select held: the AI plays this game; B held: the coach. Neither spoils
-; the +10.
+; 10 to the start level). Select held: the AI plays this game; Select and B: the AI against hate
+; mode; B held: the coach. None spoils the +10.
 hook_begin LEVEL_START
     jsr level_start
     nop
@@ -35,11 +36,15 @@ hook_end LEVEL_MENU_HINT
     beq human                   ; A = AI_MODE_HUMAN
     .assert >* = >human, lderror, "level_start's branch must not cross a page (its cycles)"
     cmp #BUTTON_B
-    bne ai                      ; Select, with B or without: the AI plays
-    lda #AI_MODE_COACH
-    .byte $2C                   ; (bit absolute: skips the next lda, 2 bytes, and reads ROM)
+    beq coach
+    cmp #BUTTON_SELECT | BUTTON_B
+    bne ai                      ; Select: the AI plays
+    sta hate_on                 ; Select and B: the AI plays against hate mode (hate.s)
 ai:
     lda #AI_MODE_GAME
+    .byte $2C                   ; (bit absolute: skips the next lda, 2 bytes, and reads ROM)
+coach:
+    lda #AI_MODE_COACH
 human:
     sta ai_mode
     bit ai_mode
@@ -55,7 +60,7 @@ human:
 chord_window: .res 1
 
 ; Z = 1 when B, pressed alone, goes back to the type menu: as the original's test, but for B
-; pressed within the chord's window with A still held. One path of 39 cycles whatever the
+; pressed within the chord's window with A still held, or with Select held (hate mode's chord). One path of 39 cycles whatever the
 ; buttons: with the call's 14 it adds 48 to the original's 5, a multiple of the wait's spin (6).
 ; Clobbers X and Y (the game loads both before it reads them again).
 .segment "RAM_level_b_back"     ; (one page: the tables' reads cross none)
@@ -71,9 +76,9 @@ chord_window: .res 1
     tax
     ldy next_window,x
     sty chord_window
-    lda window_open,y           ; BUTTON_A while the window is open, else 0
+    lda window_open,y           ; BUTTON_A while the window is open, and BUTTON_SELECT
     and heldButtons_player1
-    ora newlyPressedButtons_player1 ; (A held in the window: not B alone)
+    ora newlyPressedButtons_player1 ; (A held in the window, or Select: not B alone)
     cmp #BUTTON_B
     rts
 next_window:
@@ -83,9 +88,9 @@ next_window:
     .endrepeat
     .res 8 - (::COACH_CHORD_FRAMES + 2), 0
     .res ::COACH_CHORD_FRAMES + 2, ::COACH_CHORD_FRAMES + 1
-window_open:
-    .byte 0
-    .res ::COACH_CHORD_FRAMES + 1, ::BUTTON_A
+window_open:                    ; (and Select, held: B pressed then is hate mode's chord, not back)
+    .byte ::BUTTON_SELECT
+    .res ::COACH_CHORD_FRAMES + 1, ::BUTTON_A | ::BUTTON_SELECT
 .endproc
 
 .segment "RAM_hooks_menu"

@@ -16,12 +16,13 @@ const SCALE_STORE = 'nestris-ai.scale';
 const TOUCH_STORE = 'nestris-ai.touch';
 const MUTE_STORE = 'nestris-ai.mute';
 // The chords on touch (and the coach's on a key of its own, CHORD_KEYS), frame by frame while the
-// button is held, the last entry from then on: the AI's (Select held, then Start with it) and the
+// button is held, the last entry from then on: the AI's (Select held, then Start with it), the
 // coach's (A and B pressed together, since B alone goes back on the level menu, then B held, then
-// Start with it).
+// Start with it) and hate mode's (Select held, then B with it, then Start with both).
 const CHORDS = {
   Chord: [['Select'], ['Select'], ['Select'], ['Select', 'Start']],
   Coach: [['A', 'B'], ['A', 'B'], ['A', 'B'], ['B'], ['B'], ['B'], ['B', 'Start']],
+  Hate: [['Select'], ['Select'], ['Select'], ['Select', 'B'], ['Select', 'B'], ['Select', 'B'], ['Select', 'B', 'Start']],
 };
 const CHORD_KEYS = { KeyC: 'Coach' };
 // Gamepad API standard layout: 0 bottom, 1 right, 8 back, 9 start, 12-15 d-pad.

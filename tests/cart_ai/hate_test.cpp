@@ -1,8 +1,13 @@
 // Hate mode's adversary on the cartridge (ai_hate, asm/hate.s) against the reference's
-// hate_choice (AI_DESIGN.md "Hate mode"): the type dealt and its cost, bit for bit.
+// hate_choice (AI_DESIGN.md "Hate mode"): the type dealt and its cost, bit for bit; and the mode
+// in a game (the task's choice, the dealer's rule).
 #include "ai-reference/ai/ai_hate.hpp"
+#include "ai-reference/ai/ai_player.hpp"
+#include "ai-reference/model/power_on.hpp"
+#include "ai-reference/model/simulator.hpp"
 #include "tests/cart_ai/positions.hpp"
 #include "tools/harness/cart_ai.hpp"
+#include "tools/harness/cart_loop.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -174,4 +179,37 @@ TEST_CASE("cartridge search equals the reference after hate mode's choice change
         mismatches += !same;
     }
     CHECK(mismatches == 0);
+}
+
+// The whole mode: the cartridge in the loop (its task choosing, hate_deal's rule in the model)
+// against the model stepped with the reference AI and the reference's adversary. The idle time
+// of each frame leaves every search and choice in time, so the games must be identical, and every
+// preview after the game's first two the adversary's.
+TEST_CASE("cartridge in the loop deals the reference's hate-mode game, frame for frame") {
+    for (const auto& [seed, level] : {std::pair<uint32_t, uint8_t>{3, 19}, {11, 0}, {4, 18}}) {
+        GameState reference = seeded_game(seed, level);
+        ai::AiPlayer ai;
+        tools::CartLoopOptions options;
+        options.idle_cycles = 45'000;
+        options.idle_jitter = 20'000;
+        options.hate = true;
+        tools::CartridgeInTheLoop cart(reference, options);
+        const NextPieceChoice adversary = [](const GameState& s) { return ai::hate_choice_at(s).type; };
+        int spawns = 0;
+        for (int f = 0; f < 20'000 && reference.status == GameStatus::Playing && !is_topped_out(reference); ++f) {
+            const uint8_t want = ai.buttons(view_of(reference));
+            spawns += step_choosing_next(reference, want, adversary);
+            const uint8_t got = cart.frame();
+            INFO("seed " << seed << " level " << int(level) << " frame " << f << " spawn " << spawns);
+            REQUIRE(int(got) == int(want));
+            REQUIRE(cart.state() == reference);
+        }
+        INFO("seed " << seed << " level " << int(level));
+        CHECK(is_topped_out(reference));  // (the adversary wins, within 20 000 frames)
+        CHECK(spawns >= 20);
+        CHECK(cart.stats().hate_dealt == static_cast<uint32_t>(spawns));
+        CHECK(cart.stats().hate_kept == 0);
+        CHECK(cart.stats().redone_searches == 0);
+        CHECK(cart.stats().max_stack <= 12);
+    }
 }

@@ -53,6 +53,24 @@ TEST_CASE("real game: other AI games (another RNG state, B-Type) are the cartrid
     }
 }
 
+// Hate mode (Select, then B, held at Start): the real game's dealer (hate_deal, in the game's
+// frame) and the loop's model, which deals the cartridge's choice by the same rule, agree at every
+// frame; the adversary deals every preview after the first two, and the game is lost soon.
+TEST_CASE("real game: hate-mode AI games are the cartridge-in-the-loop games, every preview dealt by the adversary") {
+    if (!tetris_rom_or_skip()) return;
+    for (const game::MenuWalk& walk : {game::MenuWalk{.level = 19, .title_wait = 5, .hate = true},
+                                       game::MenuWalk{.level = 0, .title_wait = 9, .hate = true}}) {
+        const game::AiGameComparison c = compare(walk, 30000);
+        INFO("level " << walk.level << ": " << c.mismatch.value_or("no mismatch"));
+        CHECK_FALSE(c.mismatch);
+        CHECK(c.game_over);
+        CHECK(c.pieces >= 20);
+        CHECK(c.hate_dealt == c.pieces);  // (pieces: the spawns in play, the game's first piece not one)
+        CHECK(c.hate_kept == 0);
+        CHECK(c.real_fallbacks == c.loop_fallbacks);
+    }
+}
+
 // From a model-made state at level 178 (score 999 999, a stack 8 rows high): the scoring frames
 // outlast their NMI, and the loop steps each lag frame as the game has it (the harness starts the
 // loop where the state was written, and the AI over there: AiRestart). At frame 2 530 (level 181)

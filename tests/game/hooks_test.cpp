@@ -127,34 +127,78 @@ TEST_CASE("free regions and hook sites do not overlap and the AI's RAM is where 
     CHECK(cart.region("AI_RAM7").start == 0x755);  // above what the sprite loader reads in AI games
 }
 
-TEST_CASE("level_start: Select held at Start switches the AI on, B the coach, and A still adds 10 levels") {
+TEST_CASE("level_start: Select held at Start switches the AI on, Select and B hate mode too, B the coach, and A still adds 10 levels") {
     Machine t;
     struct Case {
         uint8_t held;  // the game's bits: A $80, B $40, Select $20, Start $10
         uint8_t ai_mode;
         bool plus_ten;
+        bool hate;
     };
     const Case cases[] = {
-        {0x10, hooks::AI_MODE_HUMAN, false}, {0x90, hooks::AI_MODE_HUMAN, true},  {0x30, hooks::AI_MODE_GAME, false},
-        {0xB0, hooks::AI_MODE_GAME, true},   {0x50, hooks::AI_MODE_COACH, false}, {0xD0, hooks::AI_MODE_COACH, true},
-        {0x70, hooks::AI_MODE_GAME, false},  {0xF0, hooks::AI_MODE_GAME, true},   {0x11, hooks::AI_MODE_HUMAN, false},
+        {0x10, hooks::AI_MODE_HUMAN, false, false}, {0x90, hooks::AI_MODE_HUMAN, true, false},
+        {0x30, hooks::AI_MODE_GAME, false, false},  {0xB0, hooks::AI_MODE_GAME, true, false},
+        {0x50, hooks::AI_MODE_COACH, false, false}, {0xD0, hooks::AI_MODE_COACH, true, false},
+        {0x70, hooks::AI_MODE_GAME, false, true},   {0xF0, hooks::AI_MODE_GAME, true, true},
+        {0x11, hooks::AI_MODE_HUMAN, false, false}, {0x71, hooks::AI_MODE_GAME, false, true},
     };
     for (const Case& c : cases) {
         INFO("held " << int(c.held));
         t.set("ai_mode", 0x77);
+        t.set("hate_on", 0);  // (PRG_RAM_CLEARED: 0 before every game)
         t.set("heldButtons_player1", c.held);
         const uint8_t p = t.call("level_start");
         CHECK(t.ram("ai_mode") == c.ai_mode);
         CHECK(((p & kZ) != 0) == c.plus_ten);
+        CHECK((t.ram("hate_on") != 0) == c.hate);
         CHECK(t.ram("heldButtons_player1") == c.held);
     }
 }
 
-// The level menu's B test, frame after frame: B pressed alone goes back (Z = 1), as in the
-// original, but for the coach's chord, B within COACH_CHORD_FRAMES frames of A with A held.
-TEST_CASE("level_b_back: B alone goes back to the type menu, but not within the coach's chord") {
+// Hate mode's dealer at savePlayer1State's end: out of hate mode the original's 8 cycles to the
+// rts; in it, the chosen type's spawn orientation into the preview in the frame of the spawn it
+// was chosen for, and nothing otherwise.
+TEST_CASE("hate_deal: the hook takes the original's cycles out of hate mode, and deals only the choice made for this spawn") {
     Machine t;
-    constexpr uint8_t A = tetris::BUTTON_A, B = tetris::BUTTON_B, R = tetris::BUTTON_RIGHT;
+    tools::load_game_tables(t.m);  // (the game's spawn table)
+    const uint16_t site = tetris::game_savePlayer1State_players;
+    auto run = [&](uint8_t spawn, uint8_t next) {
+        t.m.write(tetris::spawnCount, spawn);
+        t.m.write(tetris::nextPiece, next);
+        const emu::CallResult r = t.m.call(site, 1'000);
+        REQUIRE(r.ok());
+        return r.cycles;
+    };
+    t.set("hate_on", 0);
+    t.set("hate_ready", 1);
+    t.set("hate_for", 9);
+    t.set("hate_type", 3);
+    const uint64_t off = run(9, 0x12);
+    CHECK(t.m.read(tetris::nextPiece) == 0x12);  // out of hate mode: nothing dealt
+    // The original's lda zp (3) / cmp # (2) / beq taken (3) / rts (6), and the call's jsr (6).
+    CHECK(off == 3 + 2 + 3 + 6 + 6);
+    t.set("hate_on", 1);
+    run(8, 0x12);  // not the spawn it was chosen for
+    CHECK(t.m.read(tetris::nextPiece) == 0x12);
+    CHECK(t.ram("hate_ready") == 1);
+    run(9, 0x12);  // its spawn: O ($0A)
+    CHECK(t.m.read(tetris::nextPiece) == 0x0A);
+    CHECK(t.ram("hate_ready") == 0);
+    CHECK(t.m.cpu().x() == 0xFF);
+    run(9, 0x12);  // dealt once: the frames after the spawn keep the preview
+    CHECK(t.m.read(tetris::nextPiece) == 0x12);
+    t.set("hate_ready", 0);
+    t.set("hate_for", 10);
+    run(10, 0x02);  // a choice not ready at its spawn: the game's draw stays
+    CHECK(t.m.read(tetris::nextPiece) == 0x02);
+}
+
+// The level menu's B test, frame after frame: B pressed alone goes back (Z = 1), as in the
+// original, but for the coach's chord, B within COACH_CHORD_FRAMES frames of A with A held, and
+// hate mode's, B with Select held.
+TEST_CASE("level_b_back: B alone goes back to the type menu, but not within the coach's chord or with Select held") {
+    Machine t;
+    constexpr uint8_t A = tetris::BUTTON_A, B = tetris::BUTTON_B, R = tetris::BUTTON_RIGHT, S = tetris::BUTTON_SELECT;
     struct Frame {
         uint8_t held;   // the buttons held this frame (the poll's)
         bool back;      // Z = 1: the original's bne falls through to the type menu
@@ -180,6 +224,12 @@ TEST_CASE("level_b_back: B alone goes back to the type menu, but not within the 
         {"A held long, then B", a_then_b(60, true)},
         {"A again, then B", {{A, false}, {0, false}, {0, false}, {0, false}, {0, false}, {0, false}, {A, false},
                              {static_cast<uint8_t>(A | B), false}}},
+        // hate mode's chord: B pressed with Select held, however long after it
+        {"Select, then B", {{0, false}, {S, false}, {static_cast<uint8_t>(S | B), false}}},
+        {"Select held long, then B", {{S, false}, {S, false}, {S, false}, {S, false}, {S, false}, {S, false},
+                                      {S, false}, {static_cast<uint8_t>(S | B), false}}},
+        {"B, then Select", {{0, false}, {B, true}}},
+        {"Select tapped, then B with it let go", {{S, false}, {0, false}, {B, true}}},
     };
     for (const Case& c : cases) {
         INFO(c.name);

@@ -39,6 +39,8 @@ expect 2 "check-identity: error: --movies: Value 1000001 not in range" "$bin/che
 expect 2 "check-identity: error: --title-wait goes with --ai-games" "$bin/check-identity" "$work/rom.nes" --movies 1 --title-wait 3
 expect 2 "check-identity: error: --level goes with --ai-games" "$bin/check-identity" "$work/rom.nes" --level 9
 expect 2 "check-identity: error: --b-type goes with --ai-games" "$bin/check-identity" "$work/rom.nes" --high-levels 1 --b-type
+expect 2 "check-identity: error: --hate goes with --ai-games" "$bin/check-identity" "$work/rom.nes" --movies 1 --hate
+expect 2 "check-identity: error: --hate goes with --ai-games" "$bin/check-identity" "$work/rom.nes" --ai-games 1 --hate --against-original
 expect 2 "measure-idle: error: 'abc' is not a number (in 'abc')" "$bin/measure-idle" "$work/rom.nes" --levels abc
 expect 2 "measure-idle: error: --levels are 0-255" "$bin/measure-idle" "$work/rom.nes" --levels 19,256
 exit $fail

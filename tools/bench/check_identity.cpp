@@ -83,7 +83,7 @@ int check_against_original(uint64_t count, unsigned threads, const std::string& 
     return mismatches || more || less ? 1 : 0;
 }
 
-int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, int level, bool b_type,
+int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, int level, bool b_type, bool hate,
                    uint64_t frames, unsigned threads, int from_level, uint64_t first_seed) {
     using Game = game::AiGameComparison;
     std::vector<Game> games(count);
@@ -94,6 +94,7 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
         walk.level = level;
         walk.b_type = b_type;
         walk.title_wait = first_wait + static_cast<int>(i);
+        walk.hate = hate;
         std::optional<game::ModelStart> start;
         std::string from;
         if (from_level >= 0) {
@@ -113,6 +114,9 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
                     c.idle_min, c.idle_max, c.idle_mean, static_cast<unsigned long long>(c.lag_frames),
                     static_cast<unsigned long long>(c.lagging_frames), c.max_lag,
                     c.mismatch ? c.mismatch->c_str() : "identical");
+        if (hate)
+            std::printf("  hate mode: %u previews dealt by the adversary, %u the game's own draw (the choice not ready)\n",
+                        c.hate_dealt, c.hate_kept);
         std::fflush(stdout);
     }, progress.options());
     progress.finish();
@@ -265,6 +269,10 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0, game::kMaxTitleWait));
     app.add_option("--level", level, "start level of the AI games (0-19)")->check(CLI::Range(0, 19));
     app.add_flag("--b-type", b_type, "B-Type AI games (height 0)");
+    bool hate = false;
+    app.add_flag("--hate", hate,
+                 "with --ai-games: hate-mode AI games (Select, then B, held at Start): the cartridge deals\n"
+                 "each preview against the board, and the loop's model deals as its dealer does");
     bool coach = false;
     app.add_flag("--coach", coach,
                  "the movies start coach games (B held at Start in the level menu, pressed with A first; A\n"
@@ -303,6 +311,8 @@ int main(int argc, char** argv) {
                              " games: the waits run to " + std::to_string(first_wait + static_cast<int64_t>(ai_games) - 1) +
                              ", and a walk starts a game after a wait of 0-" + std::to_string(game::kMaxTitleWait) + " frames");
         if (from_level >= 0 && !ai_games) throw UsageError("--from-level goes with --ai-games");
+        if (hate && (!ai_games || on_original || from_level >= 0))
+            throw UsageError("--hate goes with --ai-games (against the loop, from the menu: not --against-original or --from-level)");
         // The movies and --high-levels walk their own menus: these would go unused.
         if (!ai_games)
             refuse_given(app, {"--title-wait", "--level", "--b-type"},
@@ -345,7 +355,7 @@ int main(int argc, char** argv) {
                            std::to_string(first_seed + i) + ")";
                     return game::compare_high_level_play_with_original(roms, shipped_cart(), at, first_seed + i, frames);
                 });
-        if (ai_games) return check_ai_games(roms, ai_games, first_wait, level, b_type, frames, threads, from_level, first_seed);
+        if (ai_games) return check_ai_games(roms, ai_games, first_wait, level, b_type, hate, frames, threads, from_level, first_seed);
         return check_movies(roms, movies, first_seed, coach, frames, threads);
     });
 }

@@ -47,6 +47,7 @@ struct PlayOptions {
     bool demo = false;
     bool human = false;
     bool coach = false;
+    bool hate = false;
     uint64_t frames = 3600;
     std::string input;
     std::string movie;
@@ -85,6 +86,8 @@ void check_play_options(const PlayOptions& o) {
     if (o.demo && (own_input || o.human)) throw UsageError("--demo goes alone (not with --input, --movie or --human)");
     if (o.coach && (o.demo || o.human || own_input))
         throw UsageError("--coach starts its own game (not with --demo, --human, --input or --movie)");
+    if (o.hate && (o.demo || o.human || o.coach || own_input))
+        throw UsageError("--hate is for AI games (not with --demo, --human, --coach, --input or --movie)");
     if (o.soak && (o.demo || o.human || o.coach || own_input))
         throw UsageError("--soak is for AI games (not with --demo, --human, --coach, --input or --movie)");
     if (!o.write_movie.empty() && !o.movie.empty())
@@ -117,7 +120,7 @@ void check_play_options(const PlayOptions& o) {
 // The menu walk's input: the game the options choose, from power-on.
 std::string walk_input(const PlayOptions& o) {
     return game::menu_walk_input({.level = o.level, .b_type = o.b_type, .height = o.height, .ai = !o.human && !o.coach,
-                                  .title_wait = o.title_wait, .coach = o.coach});
+                                  .title_wait = o.title_wait, .coach = o.coach, .hate = o.hate});
 }
 
 // The frames --wav hears: from power-on (your input or movie, the menu walk, or the wait for the
@@ -155,7 +158,7 @@ std::string describe_run(const PlayOptions& o) {
     if (!o.input.empty()) return "input";
     if (!o.movie.empty()) return "the movie";
     if (o.demo) return "the demo";
-    return std::string(o.coach ? "a coach " : o.human ? "a human " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") +
+    return std::string(o.coach ? "a coach " : o.human ? "a human " : o.hate ? "a hate-mode AI " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") +
            " game from level " + std::to_string(o.level) +
            (o.title_wait ? " (title wait " + std::to_string(o.title_wait) + ")" : "");
 }
@@ -359,8 +362,9 @@ int play(const PlayOptions& o) {
             f += 402;
         }
         if (o.soak && nes.read_ram(t::gameMode) == t::GAME_MODE_LEVEL_MENU) {  // the game is over: another
-            run.input(o.level >= 10 ? "A+E*3 A+E+S ." : "E*3 E+S .");
-            f += 5;
+            const std::string held = o.level >= 10 ? "A+E" : "E";
+            run.input(o.hate ? held + "*3 " + held + "+B*3 " + held + "+B+S ." : held + "*3 " + held + "+S .");
+            f += o.hate ? 8 : 5;  // (the presses' frames)
         }
         counter.count_game(nes, f);
         if (!o.png.empty() && o.png_every && f % o.png_every == 0) {
@@ -415,6 +419,9 @@ void add_play_command(CLI::App& app) {
     sub->add_flag("--coach", o->coach,
                   "a coach game (B held at Start, pressed up to 4 frames after A): the cartridge shows its placement as a\n"
                   "pink ghost and the grade while the reference AI, deciding without the preview, plays as the person");
+    sub->add_flag("--hate", o->hate,
+                  "a hate-mode AI game (Select, then B, held at Start): the cartridge deals each next piece, the type\n"
+                  "whose best placement on the board is worst by the AI's own cost; the lines made are in the summary");
     sub->add_option("--frames", o->frames,
                     "frames to run once the game or demo has started (default 3600 = 1 min; at most " +
                         thousands(kMaxPlayFrames) + ", 19 days of the game)")

@@ -250,7 +250,7 @@ int run_simulate(const SimulateOptions& o) {
         config.make_player = [b_type](uint32_t) { return std::make_unique<ai::AiPlayer>(ai::default_tables(), b_type); };
     } else if (o.player == "cart") {
         if (o.hate)
-            throw UsageError("--hate is not for --player cart: the cartridge has no hate mode yet (ai, drop, movie)");
+            throw UsageError("--hate is not for --player cart (ai, drop, movie): the cartridge's hate games are played on the real game, check-identity --ai-games --hate");
         tools::CartLoopOptions options;
         options.idle_cycles = o.idle;
         config.make_player = [options, &config](uint32_t seed) {

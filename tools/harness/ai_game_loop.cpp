@@ -259,6 +259,8 @@ void finish(AiGameComparison& out, const tools::CartridgeInTheLoop& loop, const 
     if (out.end == AiGameComparison::End::Crash)
         out.crash_predicted = forecast_ai_frame_time(loop.state()).crash == Maybe::May;
     out.loop_fallbacks = loop.stats().fallback_plans;
+    out.hate_dealt = loop.stats().hate_dealt;
+    out.hate_kept = loop.stats().hate_kept;
     out.idle_mean = out.frames ? carried.idle_sum / static_cast<double>(out.frames) : 0;
     out.lines = lines_count(loop.state());
 }
@@ -285,6 +287,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
     uint32_t next_idle = 0;
     tools::CartLoopOptions options;
     options.idle_source = [&next_idle] { return next_idle; };
+    options.hate = walk.hate;
     Carried carried;
     for (uint64_t f = 0; f < max_frames + 600 && !out.mismatch && !out.game_over; ++f) {
         nes.run_frame();

@@ -28,6 +28,9 @@ struct AiGameComparison {
     uint32_t real_fallbacks = 0;       // pieces the real game gave the best of an unfinished search
     uint32_t loop_fallbacks = 0;       // the same in the loop
     uint32_t pieces_29 = 0, fallbacks_29 = 0;  // of those, at level 29 and above (a row a frame)
+    // Hate mode (MenuWalk::hate): spawns whose preview the adversary dealt, and spawns whose
+    // choice was not ready (the game's draw stayed), in the loop (the real game equals it).
+    uint32_t hate_dealt = 0, hate_kept = 0;
     // The level-29+ pieces and their fallbacks by the stack they spawn on (FallbackBand: its
     // height band, and whether the level lags: 138 and above).
     std::array<uint32_t, 8> pieces_29_by_band{}, fallbacks_29_by_band{};

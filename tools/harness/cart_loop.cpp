@@ -26,6 +26,8 @@ void CartLoopStats::merge(const CartLoopStats& other) {
     fallback_plans += other.fallback_plans;
     finished_plans += other.finished_plans;
     redone_searches += other.redone_searches;
+    hate_dealt += other.hate_dealt;
+    hate_kept += other.hate_kept;
     max_stack = std::max(max_stack, other.max_stack);
     first_input.merge(other.first_input);
     first_piece_input_max = std::max(first_piece_input_max, other.first_piece_input_max);
@@ -75,6 +77,10 @@ CartridgeInTheLoop::CartridgeInTheLoop(const GameState& start, CartLoopOptions o
     machine_.load(kNmiStub, nmi_stub);
     machine_.write16(0xFFFA, kNmiStub);
     machine_.write(cart.require("ai_mode"), options_.ai_mode);
+    hate_ready_ = cart.require("hate_ready");
+    hate_for_ = cart.require("hate_for");
+    hate_type_ = cart.require("hate_type");
+    machine_.write(cart.require("hate_on"), options_.hate ? 1 : 0);
     mirror();
     // The first NMI: the driver's buttons for the first frame.
     machine_.cpu().set_s(0xFD);
@@ -102,6 +108,7 @@ uint8_t CartridgeInTheLoop::frame(LagNmis lag) {
         if (!machine_.call_nmi(kNmiStub, 100'000).ok()) throw std::runtime_error("the lag frame's NMI did not return");
         return machine_.read(held_);
     });
+    if (options_.hate && state_.spawnCount != spawns_before) deal_hate();
     mirror();
     ++stats_.frames;
     count_first_input(buttons, state_.spawnCount != spawns_before);
@@ -123,6 +130,18 @@ uint8_t CartridgeInTheLoop::frame(LagNmis lag) {
     stats_.finished_plans += static_cast<uint8_t>(late_exact - last_late_exact_);
     last_late_exact_ = late_exact;
     return buttons;
+}
+
+// The dealer (hate.s, hate_deal) in the spawn's frame: the cartridge's choice when the task made
+// it for this spawn, else the game's draw.
+void CartridgeInTheLoop::deal_hate() {
+    if (machine_.read(hate_ready_) && machine_.read(hate_for_) == state_.spawnCount) {
+        override_next_piece(state_, machine_.read(hate_type_));
+        machine_.write(hate_ready_, 0);
+        ++stats_.hate_dealt;
+    } else {
+        ++stats_.hate_kept;
+    }
 }
 
 void CartridgeInTheLoop::count_first_input(uint8_t buttons, bool spawned) {

@@ -22,6 +22,8 @@ namespace nestris::tools {
 struct CartLoopOptions {
     uint32_t idle_cycles = 20000;  // CPU cycles the game leaves idle per frame (measured ~20000)
     uint8_t ai_mode = hooks::AI_MODE_GAME;  // or hooks::AI_MODE_DEMO
+    bool hate = false;             // hate mode (the level menu's chord set hate_on): at each spawn
+                                   // the model deals as the cartridge's dealer does (hate.s)
     bool measure_steps = false;    // time every step of the task (instruction by instruction: slower)
     uint32_t idle_jitter = 0;      // idle per frame drawn from idle_cycles +- this (reproducibly),
                                    // so the NMI comes at every point of the task
@@ -47,6 +49,8 @@ struct CartLoopStats {
                                   // finished for their preview before their first input: the
                                   // reference's decision
     uint32_t redone_searches = 0; // searches redone at a spawn (the game differed from the plan)
+    uint32_t hate_dealt = 0;      // hate mode: spawns whose preview the adversary dealt
+    uint32_t hate_kept = 0;       // and spawns whose choice was not ready (the game's draw stayed)
     uint32_t max_stack = 0;       // the task's stack bytes at a yield, most seen
     // Frames from a spawn to the AI's first input (1: the first frame the game reads input for
     // the piece), over the pieces after a game's first; the first piece waits in its hold.
@@ -80,6 +84,7 @@ private:
     CartLoopOptions options_;
     CartLoopStats stats_;
     emu::FlatMachine machine_;
+    uint16_t hate_ready_ = 0, hate_for_ = 0, hate_type_ = 0;
     uint16_t ai_poll_, ai_idle_, ai_yield_, ai_yield_inline_, vblank_, held_, drv_active_, task_late_, co_len_, late_plans_, late_exact_, plan_ok_;
     uint8_t last_drv_active_ = 0;
     int since_spawn_ = -1;  // frames since the piece at hand spawned; -1: its first input came
@@ -93,6 +98,7 @@ private:
     void mirror();
     void idle();
     void count_first_input(uint8_t buttons, bool spawned);
+    void deal_hate();
 };
 
 // The cartridge as a simulator player: it keeps its own copy of the game (the same start, the

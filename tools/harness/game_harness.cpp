@@ -83,8 +83,14 @@ std::string menu_walk_input(const MenuWalk& w) {
         const std::string chord = w.level >= 10 ? "A+B" : "B";
         return s + "A+B*3 " + chord + "*3 " + chord + "+S .";
     }
+    if (w.hate && !w.ai) throw std::invalid_argument("hate mode is an AI game's (with ai)");
     std::string held = w.ai ? "E" : "";
     if (w.level >= 10) held = held.empty() ? "A" : "A+" + held;
+    if (w.hate) {
+        // B pressed alone would go back to the type menu: Select first, then B with it held
+        s += held + "*3 ";
+        held += "+B";
+    }
     if (held.empty()) return s + "S .";
     return s + held + "*3 " + held + "+S .";  // and let go
 }

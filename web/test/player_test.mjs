@@ -233,6 +233,10 @@ try {
     const coach = await chord('Coach', [3, 4]);
     check(coach[0] === 0xC0 && coach[1] === 0x40 && coach[2] === 0x50,
           `touch Coach: A and B, then B held, then Start with it (${coach.map((b) => b.toString(16))})`);
+    // Hate mode's: Select held, then B with it (B alone goes back on the level menu), Start with both.
+    const hate = await chord('Hate', [3, 4]);
+    check(hate[0] === 0x20 && hate[1] === 0x60 && hate[2] === 0x70,
+          `touch Hate: Select held, then B with it, then Start with both (${hate.map((b) => b.toString(16))})`);
     // The coach's key of its own, C: the same chord while it is held, nothing once let go.
     await phone.keyboard.down('KeyC');
     const byKey = [];
