@@ -354,12 +354,14 @@ TEST_CASE("cli: simulate bounds its games (named in --help) and refuses more bef
     CHECK_THROWS_AS(parse_number_list("0-4294967295"), UsageError);
 }
 
-TEST_CASE("cli: simulate --hate: --help says what it is, the cartridge is refused, the summary says hate mode") {
+TEST_CASE("cli: simulate --hate: --help says what it is, the summary says hate mode, the cartridge deals its own") {
     const CliResult help = run_commands(add_simulate_command, {"simulate", "--help"});
-    CHECK_THAT(help.out, Contains("--hate") && Contains("first two pieces") && Contains("Not with --player cart"));
-    CliResult r = run_commands(add_simulate_command, {"simulate", "--hate", "--player", "cart", "--games", "1"});
-    CHECK(r.code == 2);
-    CHECK_THAT(r.err, Contains("nestris-ai simulate: error:") && Contains("--hate"));
+    CHECK_THAT(help.out, Contains("--hate") && Contains("first two pieces") && Contains("With --player cart"));
+    CliResult r = run_commands(add_simulate_command, {"simulate", "--hate", "--player", "cart", "--seeds", "3", "--quiet"});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("1 games (cart, level 19, A-Type, hate mode)") &&
+                          Contains("previews dealt by the cartridge's adversary, 0 the game's own draw"));
     r = run_commands(add_simulate_command,
                      {"simulate", "--hate", "--player", "drop", "--games", "2", "--max-frames", "3000", "--quiet"});
     INFO(r.out << r.err);

@@ -106,6 +106,12 @@ struct HateFigures {
     uint64_t choices = 0, evaluations = 0, positions = 0;
     uint32_t max_evaluations = 0;
     std::array<uint64_t, ai::kPieceTypes> dealt{};  // by type
+    bool cart = false;  // --player cart: the cartridge's choices (its cycles: the run's cartridge figures)
+    void add_dealt(uint8_t type) {
+        std::lock_guard lock(mutex);
+        ++choices;
+        ++dealt[type];
+    }
     void add(const ai::HateChoice& c) {
         const ai::SearchStats& s = c.stats;
         std::lock_guard lock(mutex);
@@ -127,6 +133,20 @@ NextPieceChoice hate_chooser(HateFigures& figures) {
         const ai::HateChoice c = ai::hate_choice_at(s);
         figures.add(c);
         return c.type;
+    };
+}
+
+// simulate --hate --player cart: the game deals what the cartridge's dealer dealt into the cart
+// player's own copy of the game, which has stepped the frame first (its choice when it was ready
+// for this spawn, else the game's draw: hate_deal's rule). The player is the one this thread plays.
+thread_local const tools::CartLoopPlayer* playing_cart = nullptr;
+NextPieceChoice cart_hate_dealer(HateFigures& figures) {
+    return [&figures](const GameState& s) {
+        if (!playing_cart || playing_cart->state().spawnCount != s.spawnCount)
+            throw std::logic_error("simulate --hate --player cart: the cartridge's game is not this one");
+        const uint8_t type = kTypeOfOrientation.at(playing_cart->state().nextPiece);
+        figures.add_dealt(type);
+        return type;
     };
 }
 
@@ -179,10 +199,14 @@ void write_results(const SimulateOptions& o, const std::vector<GameResult>& resu
 }
 
 // The adversary's work a choice (for the cartridge's cycles) and the types it dealt.
-void print_hate_figures(const HateFigures& hate) {
-    std::cout << "  hate mode: " << hate.choices << " pieces dealt by the adversary; its seven sweeps "
-              << fixed(hate.mean(hate.evaluations)) << " evaluations a choice on average (" << hate.max_evaluations
-              << " at most), " << fixed(hate.mean(hate.positions)) << " placements tested\n  dealt:";
+void print_hate_figures(const HateFigures& hate, const tools::CartLoopStats& cart) {
+    if (hate.cart)
+        std::cout << "  hate mode: " << cart.hate_dealt << " previews dealt by the cartridge's adversary, "
+                  << cart.hate_kept << " the game's own draw (the choice not ready at the spawn)\n  dealt:";
+    else
+        std::cout << "  hate mode: " << hate.choices << " pieces dealt by the adversary; its seven sweeps "
+                  << fixed(hate.mean(hate.evaluations)) << " evaluations a choice on average (" << hate.max_evaluations
+                  << " at most), " << fixed(hate.mean(hate.positions)) << " placements tested\n  dealt:";
     for (uint8_t t = 0; t < ai::kPieceTypes; ++t)
         std::cout << ' ' << "TJZOSLI"[t] << ' ' << percent(hate.mean(hate.dealt[t]))
                   << (t + 1 < ai::kPieceTypes ? "," : "\n");
@@ -208,7 +232,7 @@ void print_summary(const SimulateOptions& o, const SimulationSummary& summary, c
               << percent(summary.may_crash_rate) << "\n"
               << "  lag frames forecast (not stepped, MODEL.md \"Time\"): " << summary.lag_sure << " for sure, "
               << summary.lag_may << " more that may\n";
-    if (o.hate) print_hate_figures(hate);
+    if (o.hate) print_hate_figures(hate, cs);
     if (o.player == "cart" && cart.pieces) {
         std::cout << "  cartridge: " << cart.pieces << " pieces; search not done at the spawn: "
                   << cs.fallback_plans + cs.finished_plans << ", of which " << cs.finished_plans
@@ -249,13 +273,14 @@ int run_simulate(const SimulateOptions& o) {
         const bool b_type = config.game_type == 1;
         config.make_player = [b_type](uint32_t) { return std::make_unique<ai::AiPlayer>(ai::default_tables(), b_type); };
     } else if (o.player == "cart") {
-        if (o.hate)
-            throw UsageError("--hate is not for --player cart (ai, drop, movie): the cartridge's hate games are played on the real game, check-identity --ai-games --hate");
         tools::CartLoopOptions options;
         options.idle_cycles = o.idle;
+        options.hate = o.hate;
         config.make_player = [options, &config](uint32_t seed) {
-            return std::make_unique<tools::CartLoopPlayer>(
+            auto player = std::make_unique<tools::CartLoopPlayer>(
                 seeded_game(seed, config.start_level, config.game_type, config.start_height), options);
+            playing_cart = player.get();  // (--hate: the dealer this thread's game follows)
+            return player;
         };
     } else if (o.player == "movie") {
         if (o.movie.empty()) throw UsageError("--player movie needs --movie FILE");
@@ -270,7 +295,8 @@ int run_simulate(const SimulateOptions& o) {
     if (!o.png_dir.empty()) pictures.make_directory(o.png_dir);
     CartFigures cart;
     HateFigures hate;
-    if (o.hate) config.choose_next = hate_chooser(hate);
+    hate.cart = o.player == "cart";
+    if (o.hate) config.choose_next = hate.cart ? cart_hate_dealer(hate) : hate_chooser(hate);
     std::mutex print_mutex;
     config.on_game_end = [&](const GameResult& r, const GameState& final_state, Player& player) {
         if (auto* c = dynamic_cast<tools::CartLoopPlayer*>(&player)) cart.add(c->stats(), r.pieces);
@@ -325,6 +351,7 @@ int run_simulate(const SimulateOptions& o) {
     if (o.hate)
         extra = {{"hate_mode", 1},
                  {"hate_choices", double(hate.choices)},
+                 {"hate_not_ready", double(cart.stats.hate_kept)},
                  {"hate_evaluations_mean", hate.mean(hate.evaluations)},
                  {"hate_evaluations_max", double(hate.max_evaluations)},
                  {"hate_positions_mean", hate.mean(hate.positions)}};
@@ -363,7 +390,9 @@ void add_simulate_command(CLI::App& app) {
                   "hate mode (AI_DESIGN.md \"Hate mode\"): each piece the game draws at a spawn is replaced\n"
                   "by the type whose best placement on the board after the last lock costs most (the\n"
                   "reference's adversary; the RNG runs as the game's). The game's first two pieces are\n"
-                  "the game's own, so the seed picks only those (and B-Type's garbage). Not with --player cart");
+                  "the game's own, so the seed picks only those (and B-Type's garbage). With --player cart the\n"
+                  "cartridge chooses and deals (its dealer's rule: a choice not ready at the spawn keeps the\n"
+                  "game's draw), as it does on the real game");
     cmd->add_flag("--boards", o->boards, "print each game's final board (text)");
     cmd->add_option("--png-dir", o->png_dir, "write each game's final board as DIR/game-SEED.png");
     cmd->add_option("--movie", o->movie, "input movie for --player movie (nestris-movie text)");

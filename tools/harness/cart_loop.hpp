@@ -110,6 +110,7 @@ public:
     uint8_t buttons(const PlayerView& view) override;
     std::string name() const override { return "cart"; }
     const CartLoopStats& stats() const { return loop_.stats(); }
+    const GameState& state() const { return loop_.state(); }  // its copy, after its last frame
 
 private:
     CartridgeInTheLoop loop_;
