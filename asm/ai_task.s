@@ -53,6 +53,7 @@ new_game:
     sta cur_id
     bcc read                ; (always: C = 0, a piece)
 next_piece:
+    jsr hate_person_lock    ; (a person's hate game: on at the person's lock, hate.s)
     jsr ply2_k_placement    ; the chosen candidate
 placed:
     jsr ai_apply_placement  ; eb: the board after the piece
@@ -136,6 +137,8 @@ lost:
     tay
     rts
 .endproc
+
+ai_task_read := ai_task_main::read     ; (hate_person_lock: the search on the board the game shows)
 
 ; The task's entry when the preview spawned before hate mode's choice was done (resume): the
 ; game's draw stays in the preview (hate_deal), and the search for the piece, not begun, is made

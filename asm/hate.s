@@ -10,9 +10,9 @@
 
 .segment "AI_BSS_PLAN"  ; (PRG_RAM_CLEARED: 0 before every game, then set by level_start's chord)
 hate_on:      .res 1    ; nonzero: hate mode, this game
-hate_ready:   .res 1    ; nonzero: hate_type is the choice for the spawn hate_for (the task sets
-                        ; both before that spawn; hate_deal clears it when it deals)
-hate_for:     .res 1    ; spawnCount at that spawn
+hate_for:     .res 1    ; spawnCount at the spawn hate_type is chosen for (the task sets it before
+                        ; that spawn; level_start, a value no spawn before the task's first choice
+                        ; has; hate_deal, once it has dealt, one less)
 
 .segment "AI_BSS"
 hate_type:    .res 1    ; the type to deal (0-6: T J Z O S L I)
@@ -109,14 +109,64 @@ out:
     ldx cur_id
     inx
     stx hate_for            ; (the spawn has not come: resume would have dropped the choice)
-    inc hate_ready
     rts
+.endproc
+
+; A person's hate game (the coach's, with hate_on: hooks_menu.s), from the task once the piece's
+; plan (the ghost) is out: the board after the lock is the person's, known at the lock. So the task
+; waits for it (play state LOCK, in the frame after the piece landed: its place still in
+; currentPiece, tetriminoX and tetriminoY), puts it on eb (the board the piece spawned on) as the
+; AI's own lock is put there, chooses in the entry delay (hate_choose), then searches for the next
+; piece on the board the game shows at its spawn, as the coach does for a lock off the ghost. A
+; lock that went by while the task was busy gets no choice (the game's draw stays). Other games:
+; returns at once.
+.segment "RAM_hate_person_lock"
+.proc hate_person_lock
+    lda hate_on
+    beq out
+    .assert AI_MODE_COACH = 1, error, "hate_person_lock tells the coach by dex"
+    ldx ai_mode
+    dex
+    beq person
+out:
+    rts
+person:
+    pla                     ; (the task does not go back to the plan's placement)
+    pla
+wait_lock:
+    jsr next_frame
+    lda spawnCount
+    cmp cur_id
+    bne spawned             ; (the lock went by)
+    lda playState
+    cmp #PLAY_STATE_LOCK
+    bne wait_lock
+    lda currentPiece        ; (ai_apply_placement reads the shape from z_o)
+    sta z_o
+    lda tetriminoX
+    sta z_x
+    lda tetriminoY
+    sta z_y
+    jsr ai_apply_placement  ; eb: the board after the person's lock, its lines cleared
+    lda z_lines
+    jsr ai_after_lines
+    jsr hate_choose
+wait_spawn:                 ; (no search ahead: the coach's search at the spawn classes a lock
+    jsr next_frame          ; that missed the ghost, coach_class_miss)
+    bcs wait_spawn
+    lda spawnCount
+    cmp cur_id
+    beq wait_spawn
+spawned:
+    sta cur_id
+    jmp ai_task_read
 .endproc
 
 ; savePlayer1State's end, in every play frame after the play state's routine and before the
 ; preview's sprites are staged: was lda numberOfPlayers / cmp #1 / beq @ret (3 + 2 + 3 cycles to
 ; the rts). Out of hate mode these take the same 8 (4 + 2 + 2), so human play keeps the
-; original's cycles; A is 0 on the way out (the caller loads A before it reads it), X $FF as ever.
+; original's cycles; A is 0 on the way out (the caller loads A before it reads it), X $FF as ever
+; (in hate mode it may not be: nothing reads it before loading it).
 hook_begin HATE_DEAL
     lda hate_on
     bne deal
@@ -128,21 +178,19 @@ hook_end HATE_DEAL
 
 ; Hate mode deals: in the frame of the spawn the choice was made for (the game has drawn the
 ; preview, and nothing has read it yet), the preview becomes the chosen type's spawn orientation.
+; (A choice is made for the spawn after the next, so a hate_for left behind would come round again
+; only after 255 spawns without one choice ready.)
 ; A choice not ready by then (the task was still at it: resume dropped it at the spawn) deals
 ; nothing: the game's own draw stays. The RNG, spawnID and the statistics stay the game's.
 .segment "RAM_hate_deal"
 .proc hate_deal
-    lda hate_ready
-    beq out
     lda spawnCount
     cmp hate_for
     bne out
     ldx hate_type
     lda game_spawnTable,x
     sta nextPiece
-    lda #0
-    sta hate_ready
+    dec hate_for            ; (dealt: the frames after this one keep the preview)
 out:
-    ldx #$FF                ; (as savePlayer1State's loop leaves it)
-    rts
-.endproc
+    rts                     ; (X: stageSpriteForNextPiece, next, loads its own, or returns to
+.endproc                    ; the main loop, which loads its own too)                    ; the main loop, which loads its own too)

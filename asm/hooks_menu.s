@@ -3,7 +3,8 @@
 ; cartridge's worst piece); the coach (coach.s): hold B instead. B pressed alone
 ; in the level menu goes back to the type menu, as ever, but for the coach's chord: A, then B
 ; within COACH_CHORD_FRAMES frames with A still held (people press two buttons a few frames
-; apart), then A let go or held for +10. A hint on the menu says so.
+; apart), then A let go or held for +10; with Select held too at Start, the person's game against
+; hate mode. A hint on the menu says so.
 .include "hooks.inc"
 
 ; gameMode_levelMenu, Start pressed alone: was lda heldButtons_player1 / cmp #A+Start (Z=1 adds
@@ -36,15 +37,11 @@ hook_end LEVEL_MENU_HINT
     beq human                   ; A = AI_MODE_HUMAN
     .assert >* = >human, lderror, "level_start's branch must not cross a page (its cycles)"
     cmp #BUTTON_B
-    beq coach
-    cmp #BUTTON_SELECT | BUTTON_B
-    bne ai                      ; Select: the AI plays
-    sta hate_on                 ; Select and B: the AI plays against hate mode (hate.s)
+    bne select                  ; Select, with B or without
+    lda #AI_MODE_COACH          ; (the coach's path: the cycles it always took)
+    .byte $2C                   ; (bit absolute: skips the next lda, 2 bytes, and reads ROM)
 ai:
     lda #AI_MODE_GAME
-    .byte $2C                   ; (bit absolute: skips the next lda, 2 bytes, and reads ROM)
-coach:
-    lda #AI_MODE_COACH
 human:
     sta ai_mode
     bit ai_mode
@@ -52,19 +49,42 @@ human:
     and #<~(BUTTON_SELECT | BUTTON_B)
     cmp #BUTTON_A | BUTTON_START
     rts
+select:
+    cmp #BUTTON_SELECT | BUTTON_B
+    bne ai                      ; Select: the AI plays
+    sta hate_on                 ; Select and B: hate mode (hate.s), the AI against it, or with B
+    lda spawnCount              ; (the game's two draws come next: no spawn before the task's
+    sta hate_for                ; first choice has this count)
+    lda b_first                 ; pressed before Select (the coach's chord, then Select) the person,
+    and #BUTTON_B               ; with the coach
+    beq ai
+    lda #AI_MODE_COACH
+    bne human                   ; (always)
 .endproc
 
 .segment "AI_BSS_PLAN"         ; (PRG_RAM_CLEARED: 0 from the title screen on)
 ; The frames left in which B, pressed with A held, makes the coach's chord: COACH_CHORD_FRAMES + 1
 ; at A's press, one less each level-menu frame after it, down to 0.
 chord_window: .res 1
+; The buttons held since a press made without Select held (level_b_back): B there, with Select
+; held at Start, is the person's hate-mode chord (the coach's chord, then Select).
+b_first: .res 1
 
 ; Z = 1 when B, pressed alone, goes back to the type menu: as the original's test, but for B
-; pressed within the chord's window with A still held, or with Select held (hate mode's chord). One path of 39 cycles whatever the
-; buttons: with the call's 14 it adds 48 to the original's 5, a multiple of the wait's spin (6).
+; pressed within the chord's window with A still held, or with Select held (hate mode's chord);
+; and b_first. One path of 63 cycles whatever the buttons: with the call's 14 it adds 72 to the
+; original's 5, a multiple of the wait's spin (6).
 ; Clobbers X and Y (the game loads both before it reads them again).
 .segment "RAM_level_b_back"     ; (one page: the tables' reads cross none)
 .proc level_b_back
+    bit z:0                     ; (3 cycles: with the 21 below, 24, a multiple of the spin)
+    lda heldButtons_player1
+    asl                         ; (Select's bit to B's)
+    eor #$FF
+    and newlyPressedButtons_player1 ; pressed now without Select held,
+    ora b_first                 ; or before,
+    and heldButtons_player1     ; and held still
+    sta b_first
     lda newlyPressedButtons_player1
     and #BUTTON_A
     .assert BUTTON_A = $80, error, "level_b_back moves A's bit to 8 in four shifts"

@@ -106,6 +106,34 @@ TEST_CASE("real game: the coach's ghost is the reference AI's decision") {
     }
 }
 
+// A person against hate mode (the coach's chord, then Select too): the person (the reference AI,
+// blind to the preview, as --coach's) locks where it likes, and the cartridge deals from that
+// board, in the entry delay, what the reference's adversary deals on the board the game shows;
+// the ghost and the grade stay the coach's.
+TEST_CASE("real game: a person's hate-mode game deals the reference adversary's pieces from the person's board, with the coach") {
+    auto roms = game_roms_or_skip();
+    if (!roms) return;
+    for (const int level : {9, 18}) {
+        game::MenuWalk walk;
+        walk.ai = false;
+        walk.coach = true;
+        walk.hate = true;
+        walk.level = level;
+        walk.title_wait = level + 5;
+        ai::AiPlayer player(ai::default_tables(), false, /*blind_to_preview=*/true);
+        const game::CoachGame g = game::run_coach_game(*roms, shipped_cart(), walk, player, 20'000);
+        INFO("level " << level << ": " << g.pieces.size() << " pieces, " << g.lines << " lines; dealt " << g.hate_dealt
+                      << " (" << g.hate_reference << " the reference's), not ready " << g.hate_kept << "; "
+                      << g.first_difference << "; " << g.grade_difference);
+        CHECK(g.topped_out);
+        CHECK(g.pieces.size() >= 20);
+        CHECK(g.hate_reference == g.hate_dealt);
+        CHECK(g.hate_dealt * 10 >= (g.hate_dealt + g.hate_kept) * 9);
+        CHECK(g.first_difference.empty());
+        CHECK(g.grade_difference.empty());
+    }
+}
+
 // The menu walk's chord starts a coach game at the level it chose (A held: +10) on both menus.
 TEST_CASE("real game: the coach's chord starts a coach game at the chosen level") {
     const auto roms = game_roms_or_skip();

@@ -146,12 +146,31 @@ TEST_CASE("level_start: Select held at Start switches the AI on, Select and B ha
         INFO("held " << int(c.held));
         t.set("ai_mode", 0x77);
         t.set("hate_on", 0);  // (PRG_RAM_CLEARED: 0 before every game)
+        t.set("b_first", 0);
+        t.set("hate_for", 0x99);
+        t.m.write(tetris::spawnCount, 0x42);
         t.set("heldButtons_player1", c.held);
         const uint8_t p = t.call("level_start");
         CHECK(t.ram("ai_mode") == c.ai_mode);
         CHECK(((p & kZ) != 0) == c.plus_ten);
         CHECK((t.ram("hate_on") != 0) == c.hate);
+        // hate mode: no spawn before the task's first choice deals (the game draws twice next)
+        CHECK(t.ram("hate_for") == (c.hate ? 0x42 : 0x99));
         CHECK(t.ram("heldButtons_player1") == c.held);
+    }
+    // B held since before Select (the coach's chord, then Select): the person plays against hate
+    // mode, with the coach; other buttons held first change nothing.
+    for (const uint8_t held : {uint8_t{0x70}, uint8_t{0xF0}}) {
+        for (const uint8_t first : {uint8_t{tetris::BUTTON_B}, uint8_t{tetris::BUTTON_A}}) {
+            INFO("held " << int(held) << ", first " << int(first));
+            t.set("hate_on", 0);
+            t.set("b_first", first);
+            t.set("heldButtons_player1", held);
+            const uint8_t p = t.call("level_start");
+            CHECK(t.ram("ai_mode") == (first == tetris::BUTTON_B ? hooks::AI_MODE_COACH : hooks::AI_MODE_GAME));
+            CHECK(t.ram("hate_on") != 0);
+            CHECK(((p & kZ) != 0) == (held == 0xF0));
+        }
     }
 }
 
@@ -170,7 +189,6 @@ TEST_CASE("hate_deal: the hook takes the original's cycles out of hate mode, and
         return r.cycles;
     };
     t.set("hate_on", 0);
-    t.set("hate_ready", 1);
     t.set("hate_for", 9);
     t.set("hate_type", 3);
     const uint64_t off = run(9, 0x12);
@@ -180,16 +198,13 @@ TEST_CASE("hate_deal: the hook takes the original's cycles out of hate mode, and
     t.set("hate_on", 1);
     run(8, 0x12);  // not the spawn it was chosen for
     CHECK(t.m.read(tetris::nextPiece) == 0x12);
-    CHECK(t.ram("hate_ready") == 1);
+    CHECK(t.ram("hate_for") == 9);
     run(9, 0x12);  // its spawn: O ($0A)
     CHECK(t.m.read(tetris::nextPiece) == 0x0A);
-    CHECK(t.ram("hate_ready") == 0);
-    CHECK(t.m.cpu().x() == 0xFF);
+    CHECK(t.ram("hate_for") == 8);
     run(9, 0x12);  // dealt once: the frames after the spawn keep the preview
     CHECK(t.m.read(tetris::nextPiece) == 0x12);
-    t.set("hate_ready", 0);
-    t.set("hate_for", 10);
-    run(10, 0x02);  // a choice not ready at its spawn: the game's draw stays
+    run(10, 0x02);  // a choice not made for this spawn (not ready): the game's draw stays
     CHECK(t.m.read(tetris::nextPiece) == 0x02);
 }
 
@@ -230,10 +245,14 @@ TEST_CASE("level_b_back: B alone goes back to the type menu, but not within the 
                                       {S, false}, {static_cast<uint8_t>(S | B), false}}},
         {"B, then Select", {{0, false}, {B, true}}},
         {"Select tapped, then B with it let go", {{S, false}, {0, false}, {B, true}}},
+        // the person's: the coach's chord, then Select (b_first keeps B)
+        {"A, then B, A let go, then Select", {{A, false}, {static_cast<uint8_t>(A | B), false}, {B, false},
+                                              {static_cast<uint8_t>(B | S), false}}},
     };
     for (const Case& c : cases) {
         INFO(c.name);
         t.set("chord_window", 0);  // (PRG_RAM_CLEARED: 0 from the title screen on)
+        t.set("b_first", 0);
         uint8_t held_before = 0;
         uint64_t cycles = 0;
         for (size_t i = 0; i < c.frames.size(); ++i) {
@@ -241,10 +260,16 @@ TEST_CASE("level_b_back: B alone goes back to the type menu, but not within the 
             const uint8_t held = c.frames[i].held;
             t.set("heldButtons_player1", held);
             t.set("newlyPressedButtons_player1", static_cast<uint8_t>(held & ~held_before));
+            const uint8_t held_before_frame = held_before;
             held_before = held;
+            const uint8_t first_before = t.ram("b_first");
             const emu::CallResult r = t.m.call(t.sym("level_b_back"), 1'000);
             REQUIRE(r.ok());
             CHECK(((t.m.cpu().p() & kZ) != 0) == c.frames[i].back);
+            // b_first: the buttons held since a press made without Select held
+            const uint8_t newly = static_cast<uint8_t>(held & ~held_before_frame);
+            const uint8_t want = static_cast<uint8_t>(held & (first_before | (newly & ~(held << 1))));
+            CHECK(int(t.ram("b_first")) == int(want));
             CHECK(t.ram("chord_window") <= n + 1);
             // One path whatever the buttons; the call (jsr / nop) took the place of lda zp / cmp #
             // (5 cycles): what it adds is a multiple of the wait's spin (6 cycles).

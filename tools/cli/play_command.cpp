@@ -86,8 +86,8 @@ void check_play_options(const PlayOptions& o) {
     if (o.demo && (own_input || o.human)) throw UsageError("--demo goes alone (not with --input, --movie or --human)");
     if (o.coach && (o.demo || o.human || own_input))
         throw UsageError("--coach starts its own game (not with --demo, --human, --input or --movie)");
-    if (o.hate && (o.demo || o.human || o.coach || own_input))
-        throw UsageError("--hate is for AI games (not with --demo, --human, --coach, --input or --movie)");
+    if (o.hate && (o.demo || o.human || own_input))
+        throw UsageError("--hate is for AI and coach games (not with --demo, --human, --input or --movie)");
     if (o.soak && (o.demo || o.human || o.coach || own_input))
         throw UsageError("--soak is for AI games (not with --demo, --human, --coach, --input or --movie)");
     if (!o.write_movie.empty() && !o.movie.empty())
@@ -158,7 +158,8 @@ std::string describe_run(const PlayOptions& o) {
     if (!o.input.empty()) return "input";
     if (!o.movie.empty()) return "the movie";
     if (o.demo) return "the demo";
-    return std::string(o.coach ? "a coach " : o.human ? "a human " : o.hate ? "a hate-mode AI " : "an AI ") + (o.b_type ? "B-Type" : "A-Type") +
+    const std::string who = o.coach ? "coach " : o.human ? "human " : "AI ";
+    return std::string(o.hate ? "a hate-mode " : o.coach || o.human ? "a " : "an ") + who + (o.b_type ? "B-Type" : "A-Type") +
            " game from level " + std::to_string(o.level) +
            (o.title_wait ? " (title wait " + std::to_string(o.title_wait) + ")" : "");
 }
@@ -421,7 +422,8 @@ void add_play_command(CLI::App& app) {
                   "pink ghost and the grade while the reference AI, deciding without the preview, plays as the person");
     sub->add_flag("--hate", o->hate,
                   "a hate-mode AI game (Select, then B, held at Start): the cartridge deals each next piece, the type\n"
-                  "whose best placement on the board is worst by the AI's own cost; the lines made are in the summary");
+                  "whose best placement on the board is worst by the AI's own cost; the lines made are in the summary.\n"
+                  "With --coach, a person's game against it (the coach's chord, then Select too), the person as --coach's");
     sub->add_option("--frames", o->frames,
                     "frames to run once the game or demo has started (default 3600 = 1 min; at most " +
                         thousands(kMaxPlayFrames) + ", 19 days of the game)")

@@ -77,10 +77,11 @@ CartridgeInTheLoop::CartridgeInTheLoop(const GameState& start, CartLoopOptions o
     machine_.load(kNmiStub, nmi_stub);
     machine_.write16(0xFFFA, kNmiStub);
     machine_.write(cart.require("ai_mode"), options_.ai_mode);
-    hate_ready_ = cart.require("hate_ready");
     hate_for_ = cart.require("hate_for");
     hate_type_ = cart.require("hate_type");
     machine_.write(cart.require("hate_on"), options_.hate ? 1 : 0);
+    // level_start's: spawnCount at the Start press, before the game's two draws
+    if (options_.hate) machine_.write(hate_for_, static_cast<uint8_t>(start.spawnCount - 2));
     mirror();
     // The first NMI: the driver's buttons for the first frame.
     machine_.cpu().set_s(0xFD);
@@ -135,9 +136,9 @@ uint8_t CartridgeInTheLoop::frame(LagNmis lag) {
 // The dealer (hate.s, hate_deal) in the spawn's frame: the cartridge's choice when the task made
 // it for this spawn, else the game's draw.
 void CartridgeInTheLoop::deal_hate() {
-    if (machine_.read(hate_ready_) && machine_.read(hate_for_) == state_.spawnCount) {
+    if (machine_.read(hate_for_) == state_.spawnCount) {
         override_next_piece(state_, machine_.read(hate_type_));
-        machine_.write(hate_ready_, 0);
+        machine_.write(hate_for_, static_cast<uint8_t>(state_.spawnCount - 1));
         ++stats_.hate_dealt;
     } else {
         ++stats_.hate_kept;

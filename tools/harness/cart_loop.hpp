@@ -84,7 +84,7 @@ private:
     CartLoopOptions options_;
     CartLoopStats stats_;
     emu::FlatMachine machine_;
-    uint16_t hate_ready_ = 0, hate_for_ = 0, hate_type_ = 0;
+    uint16_t hate_for_ = 0, hate_type_ = 0;
     uint16_t ai_poll_, ai_idle_, ai_yield_, ai_yield_inline_, vblank_, held_, drv_active_, task_late_, co_len_, late_plans_, late_exact_, plan_ok_;
     uint8_t last_drv_active_ = 0;
     int since_spawn_ = -1;  // frames since the piece at hand spawned; -1: its first input came

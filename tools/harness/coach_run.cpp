@@ -4,6 +4,7 @@
 #include "tools/harness/identity.hpp"
 
 #include "ai-reference/ai/ai_coach.hpp"
+#include "ai-reference/ai/ai_hate.hpp"
 #include "ai-reference/ai/ai_player.hpp"
 #include "ai-reference/model/ram_map.hpp"
 #include "game/hooks_map.hpp"
@@ -19,7 +20,8 @@ namespace {
 // The coach's bytes the harness reads, by their labels in the shipped cartridge.
 struct CoachLabels {
     uint16_t ai_mode, cur_id, ghost_x, ghost_y, ghost_o, published, coach_ghost, plan_ok, plan_id, grade_total,
-        grade_matched, grade_shown, class_lo, class_hi, class_shown, class_timer, grade_points, grade_tenths;
+        grade_matched, grade_shown, class_lo, class_hi, class_shown, class_timer, grade_points, grade_tenths, hate_on,
+        hate_for;
     explicit CoachLabels(const CartImage& cart)
         : ai_mode(ai_mode_address()), cur_id(cart.require("cur_id")), ghost_x(cart.require("ghost_x")),
           ghost_y(cart.require("ghost_y")), ghost_o(cart.require("ghost_o")),
@@ -29,7 +31,8 @@ struct CoachLabels {
           grade_matched(cart.require("grade_matched")), grade_shown(cart.require("grade_shown")),
           class_lo(cart.require("class_lo")), class_hi(cart.require("class_hi")),
           class_shown(cart.require("class_shown")), class_timer(cart.require("class_timer")),
-          grade_points(cart.require("grade_points")), grade_tenths(cart.require("grade_tenths")) {}
+          grade_points(cart.require("grade_points")), grade_tenths(cart.require("grade_tenths")),
+          hate_on(cart.require("hate_on")), hate_for(cart.require("hate_for")) {}
 };
 
 uint16_t read16(const emu::Nes& nes, uint16_t at) {
@@ -203,7 +206,10 @@ public:
         for (; frame_ < frames; ++frame_) {
             at_idle_.reset();
             nes_.set_buttons(pad_of(player));
+            const uint8_t spawns_before = nes_.read_ram(tetris::spawnCount), hate_for = nes_.read_ram(at_.hate_for);
             nes_.run_frame();
+            if (nes_.read_ram(at_.hate_on) && nes_.read_ram(tetris::spawnCount) != spawns_before)
+                count_hate_spawn(hate_for);
             ++g_.frames;
             const uint8_t play_state = nes_.read_ram(tetris::playState);
             const bool on_screen = nes_.read_ram(tetris::renderMode) == tetris::RENDER_MODE_PLAY;
@@ -301,6 +307,19 @@ private:
     }
 
     // A piece spawned: the reference's decision for it, and its search input for the grade.
+    // A spawn in hate mode: dealt when the cartridge's choice was for it, and then the reference's
+    // choice on the board the game shows (the person's, after the last lock).
+    void count_hate_spawn(uint8_t hate_for) {
+        const uint8_t id = nes_.read_ram(tetris::spawnCount);
+        if (hate_for != id) {
+            ++g_.hate_kept;
+            return;
+        }
+        ++g_.hate_dealt;
+        const GameState s = from_ram(std::span<const uint8_t, kCpuRamSize>(nes_.ram().data(), kCpuRamSize));
+        g_.hate_reference += kTypeOfOrientation.at(s.nextPiece) == ai::hate_choice_at(s).type;
+    }
+
     void take_spawn(uint8_t id) {
         piece_id_ = id;
         spawn_frame_ = frame_;

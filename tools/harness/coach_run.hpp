@@ -48,6 +48,10 @@ struct CoachGame {
     uint16_t points = 0;
     std::vector<uint16_t> misses;   // each classed lock's miss, in the order classed
     std::string grade_difference;
+    // Hate mode (walk.hate): spawns whose preview the cartridge dealt (its hate_for was the spawn),
+    // of those the ones equal to the reference's adversary on the board the game shows, and
+    // spawns it dealt nothing (the choice not ready: the game's draw stays).
+    uint32_t hate_dealt = 0, hate_reference = 0, hate_kept = 0;
 };
 
 // What the coach shows in the statistics box, as coach_ghost reads it at the start of a frame's

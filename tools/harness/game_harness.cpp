@@ -79,11 +79,12 @@ std::string menu_walk_input(const MenuWalk& w) {
     }
     if (w.ai && w.coach) throw std::invalid_argument("a game is the AI's or the coach's, not both");
     if (w.coach) {
-        // B pressed alone would go back to the type menu: A and B together, then B (and A for +10)
-        const std::string chord = w.level >= 10 ? "A+B" : "B";
-        return s + "A+B*3 " + chord + "*3 " + chord + "+S .";
+        // B pressed alone would go back to the type menu: A and B together, then B (and A for +10);
+        // hate mode: then Select too
+        const std::string chord = std::string(w.level >= 10 ? "A+B" : "B") + (w.hate ? "+E" : "");
+        return s + "A+B*3 " + (w.hate ? chord.substr(0, chord.size() - 2) + "*3 " : "") + chord + "*3 " + chord + "+S .";
     }
-    if (w.hate && !w.ai) throw std::invalid_argument("hate mode is an AI game's (with ai)");
+    if (w.hate && !w.ai) throw std::invalid_argument("hate mode is an AI game's or a coach game's");
     std::string held = w.ai ? "E" : "";
     if (w.level >= 10) held = held.empty() ? "A" : "A+" + held;
     if (w.hate) {

@@ -82,8 +82,8 @@ struct MenuWalk {
     int title_wait = 0;      // extra frames on the legal screen (another RNG state, other pieces)
     bool coach = false;      // B held at Start (pressed with A first): a person's game with the
                              // coach's ghost (not with ai)
-    bool hate = false;       // with ai: B held too (pressed after Select): hate mode, the AI
-                             // against the cartridge's worst piece
+    bool hate = false;       // hate mode, the cartridge's worst piece: with ai, B held too
+                             // (pressed after Select); with coach, Select too (after B)
 };
 // The emu-test input string from power-on: legal screen, title, game type, level (and height),
 // then Start (with Select held for an AI game, Select then B for hate mode, B for a coach game,
