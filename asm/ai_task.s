@@ -32,7 +32,7 @@ plan_k:     .res 2      ; the candidate it plays
 task_late:  .res 1      ; searches redone at a spawn because the game differed from the prediction
 late_plans: .res 1      ; pieces given the best placement of an unfinished search (counts, wraps)
 in_search:  .res 1      ; nonzero while the search for the preview piece runs (ai_task_main);
-                        ; IN_HATE while hate mode's choice runs after it
+                        ; IN_HATE while hate mode's choice runs (hate_choose)
 pred_sum:   .res 2      ; eb_checksum of the board that search assumes
 finishing:  .res 1      ; nonzero while late_spawn finishes a search for the preview alone
 fin_type:   .res 1      ; the preview's type it finishes for ($FF: none)

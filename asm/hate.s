@@ -2,9 +2,9 @@
 ; ai-reference/ai/ai_hate.cpp): the piece type whose best placement on eb costs most. Each type's
 ; lowest cost is the second ply's measure of a reply (ply2_candidates, ai_search.s), swept by the
 ; same routines: the gravity of the level seen (no hold), the search's terms at that level (fast
-; at one row a frame, danger on a high stack), the crash rule at that level. Not called by the
-; game in an AI hate game: the task calls it before the search ahead (ai_task.s), and hate_deal
-; deals its type at the spawn.
+; at one row a frame, danger on a high stack), the crash rule at that level. In a hate game the
+; task calls it (hate_choose: before the search ahead, or at a person's lock) and hate_deal deals
+; its type at the spawn.
 .include "ai.inc"
 .include "hooks.inc"
 
