@@ -38,9 +38,10 @@ std::string refusal(const RomIdentity& id) {
     }
     std::string text = "this is not the supported ROM, Tetris (USA): its SHA-1 " + id.file_sha1;
     if (id.header) text += " (PRG+CHR " + id.payload_sha1 + ")";
-    text += " matches no known dump.";
-    for (const std::string& note : id.notes) text += "\n  - " + note;
-    return text;
+    text += " matches no known dump";
+    // One line: an error is said on one (base/command_runner.hpp), where a newline would be \x0A.
+    for (size_t i = 0; i < id.notes.size(); ++i) text += (i ? "; " : ": ") + id.notes[i];
+    return text + ".";
 }
 
 }  // namespace

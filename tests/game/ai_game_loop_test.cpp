@@ -140,3 +140,23 @@ TEST_CASE("real game: a game the AI loses at level 253, its preview after locks 
     CHECK(c.end == game::AiGameComparison::End::Curtain);
     CHECK(c.pieces >= 10);
 }
+
+// The rebirth (level 255 to 0) counted with its frame: a model-made state at level 255 with the
+// lines a game from level 19 has there (first_reaching), so that ten lines more take the level to
+// 0 as in a long game (the protocol's count: tools/scripts/rebirth-protocol.sh, check-identity).
+TEST_CASE("real game: an AI game from a model-made state at level 255 passes the rebirth, counted with its frame") {
+    auto roms = game_roms_or_skip();
+    if (!roms) return;
+    const game::ModelStart start{255, 1, first_reaching(19, 255 - 19).lines};
+    const game::AiGameComparison c =
+        game::compare_ai_game_with_loop(roms->patched, shipped_cart(), {.level = 19, .title_wait = 0}, 3000, start);
+    INFO(c.mismatch.value_or("no mismatch") << "; " << game::describe_end(c) << "; " << c.lines << " lines, level "
+                                            << static_cast<int>(c.level));
+    std::cout << "level 255 (model-made): the rebirth in frame " << c.first_rebirth << " of " << c.frames << ", "
+              << c.lines << " lines\n";
+    CHECK_FALSE(c.mismatch);
+    CHECK(c.rebirths == 1);
+    CHECK(c.first_rebirth > 0);
+    CHECK(c.first_rebirth < c.frames);
+    CHECK(c.level < 10);
+}

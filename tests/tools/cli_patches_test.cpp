@@ -37,6 +37,15 @@ TEST_CASE("cli: identify says what a file is, with exit codes") {
     CHECK_THAT(r.err, Contains("nestris-ai identify: error: ") && Contains("cannot be patched: ") &&
                           Contains("nestris-ai needs Tetris (USA): SHA-1 77747840541BFC62A28A5957692A98C550BD6B2B"));
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    // A file that is no ROM at all: patch says why on its one line, the notes after the checksum
+    // (never an escaped newline, \x0A, in the middle).
+    write_plain(dir / "zeros.nes", std::vector<uint8_t>(49168, 0));
+    r = run_cli({"patch", (dir / "zeros.nes").string(), "-o", (dir / "out.nes").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Contains("matches no known dump: no iNES header"));
+    CHECK_THAT(r.err, !Contains("\\x0A"));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(dir / "out.nes"));
     // The usual mistakes, each said: an archive, a dump cut short, bytes appended to the game.
     write_plain(dir / "game.zip", std::vector<uint8_t>{'P', 'K', 3, 4, 20, 0, 0, 0});
     r = run_cli({"identify", (dir / "game.zip").string()});

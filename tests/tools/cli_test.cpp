@@ -250,6 +250,11 @@ TEST_CASE("cli: play refuses options that do not go together before it reads the
     r = run_commands(add_play_command, {"play", rom, "--movie", movie, "--soak"});
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Contains("--soak is for AI games"));
+    for (const char* other : {"--soak", "--demo"}) {
+        r = run_commands(add_play_command, {"play", rom, "--to-the-end", other});
+        CHECK(r.code == 2);
+        CHECK_THAT(r.err, Contains("--to-the-end is for one game"));
+    }
     for (const char* other : {"--demo", "--human"}) {
         r = run_commands(add_play_command, {"play", rom, "--hate", other});
         CHECK(r.code == 2);
@@ -486,10 +491,11 @@ TEST_CASE("cli: a long run's progress: a bar on a terminal, elsewhere a line a t
     CHECK(log.update(50, 600.0) == "run: 50/100 games, 600.0 s, about 10 min left\n");
     CHECK(log.update(100, 1200.0) == "run: 100/100 games, 1200.0 s\n");  // the end: no time left
     CHECK(log.finish(1201.0).empty());                                    // (said already)
-    // A run shorter than ten steps: a line a step; the last one says so even if no step did.
+    // A run shorter than ten steps: a line a step; the last one says so even if no step did, and
+    // a run that ended short of its total (play --to-the-end) has no time left.
     ProgressReport small("run", 3, "games", false, false);
     CHECK_THAT(small.update(1, 1.0), Contains("1/3 games") && Contains("about 2 s left"));
-    CHECK(small.finish(2.5) == "run: 1/3 games, 2.5 s, about 5 s left\n");
+    CHECK(small.finish(2.5) == "run: 1/3 games, 2.5 s\n");
     ProgressReport terminal("run", 100, "games", true, false);
     const std::string bar = terminal.update(25, 10.0);
     CHECK(bar.rfind("\r[", 0) == 0);

@@ -189,6 +189,27 @@ TEST_CASE("real game: play's summary says in plain words what ran, and counts AI
     CHECK_THAT(b.out, Contains("lines left"));
 }
 
+// --to-the-end: the run stops in the frame the curtain falls (a hate-mode game from level 19 tops
+// out within a few thousand frames), its summary the frames run and the state at the top-out.
+TEST_CASE("real game: play --to-the-end stops at the game's curtain and says the frames it ran") {
+    const auto rom = tetris_rom_or_skip();
+    if (!rom) return;
+    ScratchDir dir("real_play_to_the_end");
+    const CliResult r = play_rom(dir, *rom, {"--hate", "--to-the-end", "--frames", "100000"});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Contains("1 top-out\n"));
+    CHECK_THAT(r.out, Contains("at the end: a game, the AI playing, level 19"));
+    const std::size_t at = r.out.find(" for ");
+    REQUIRE(at != std::string::npos);
+    const unsigned long frames = std::stoul(r.out.substr(at + 5));
+    CHECK(frames > 600);
+    CHECK(frames < 100000);
+    const CliResult whole = play_rom(dir, *rom, {"--hate", "--frames", std::to_string(frames + 100)});
+    CHECK_THAT(whole.out, Contains("1 top-out\n"));  // the same game, to the same curtain, then on
+    CHECK_THAT(whole.out, Contains("for " + std::to_string(frames + 100) + " frames"));
+}
+
 TEST_CASE("real game: a long play run reports its progress on stderr, a line a tenth with the time left, stdout as before") {
     const auto rom = tetris_rom_or_skip();
     if (!rom) return;

@@ -100,10 +100,10 @@ bool stderr_is_terminal() { return isatty(fileno(stderr)) != 0; }
 ProgressReport::ProgressReport(std::string name, std::size_t total, const char* unit, bool terminal, bool quiet)
     : name_(std::move(name)), total_(total), unit_(unit), terminal_(terminal), quiet_(quiet) {}
 
-std::string ProgressReport::line(std::size_t done, double seconds) const {
+std::string ProgressReport::line(std::size_t done, double seconds, bool ended) const {
     char head[96];
     std::snprintf(head, sizeof head, ": %zu/%zu %s, %.1f s", done, total_, unit_, seconds);
-    return name_ + head + time_left(done, total_, seconds) + "\n";
+    return name_ + head + (ended ? "" : time_left(done, total_, seconds)) + "\n";
 }
 
 std::string ProgressReport::update(std::size_t done, double seconds) {
@@ -125,7 +125,7 @@ std::string ProgressReport::finish(double seconds) {
     if (terminal_) return "\n";
     if (tenths_printed_ >= 10) return {};
     tenths_printed_ = 10;
-    return line(done_, seconds);
+    return line(done_, seconds, /*ended=*/true);  // a run may end short of its total (play --to-the-end)
 }
 
 std::string ProgressReport::clear() const { return terminal_ && !quiet_ ? "\r\x1b[K" : ""; }

@@ -59,7 +59,7 @@ public:
     std::string clear() const;
 
 private:
-    std::string line(std::size_t done, double seconds) const;
+    std::string line(std::size_t done, double seconds, bool ended = false) const;
     std::string name_;
     std::size_t total_;
     const char* unit_;

@@ -57,6 +57,7 @@ struct PlayOptions {
     uint64_t png_every = 0;
     int png_scale = 1;
     bool soak = false;
+    bool to_the_end = false;
     std::string wav;
     std::optional<int> sample_rate;  // --wav's (48 000 Hz when not given)
 };
@@ -105,6 +106,8 @@ void check_play_options(const PlayOptions& o) {
     if (o.title_wait < 0 || o.title_wait > game::kMaxTitleWait)
         throw UsageError("--title-wait is 0-" + std::to_string(game::kMaxTitleWait) +
                          " (from " + std::to_string(game::kMaxTitleWait + 1) + " the walk's presses land in a paused game)");
+    if (o.to_the_end && (o.soak || o.demo))
+        throw UsageError("--to-the-end is for one game (not with --soak or --demo: the demo ends without a curtain)");
     if (o.title_wait_given && o.soak) throw UsageError("--title-wait is for one game (not with --soak)");
     const bool game_options = o.level_given || o.b_type || o.height_given || o.title_wait_given;
     if (o.demo && game_options)
@@ -346,7 +349,7 @@ int play(const PlayOptions& o) {
     watch.nmi_entry = nes.nmi_vector();
     nes.set_instruction_hook([&watch](const emu::Nes& n) { watch.on_instruction(n); });
     PlayCounter counter(nes, game::ai_mode_address(), cart.require("late_plans"));
-    uint64_t crash_frame = 0;
+    uint64_t crash_frame = 0, frames_run = 0;
     Pictures pictures;
     std::optional<ProgressReport> progress;
     if (o.frames >= kProgressFrames) progress.emplace("nestris-ai play", o.frames, "frames", stderr_is_terminal(), false);
@@ -380,9 +383,13 @@ int play(const PlayOptions& o) {
         take_sound();
         // (a soak's menu presses count as frames of the run, and may step past its end)
         if (progress) std::cerr << progress->update(std::min(f, o.frames), run_seconds()) << std::flush;
+        frames_run = f;
+        if (o.to_the_end && nes.read_ram(t::player1_playState) == t::PLAY_STATE_CURTAIN &&
+            nes.read_ram(t::gameMode) == t::GAME_MODE_PLAY)
+            break;
     }
     if (progress) std::cerr << progress->finish(run_seconds()) << std::flush;
-    print_summary(SummaryOptions{o.frames, o.coach, o.soak}, what, nes, counter, watch, crash_frame,
+    print_summary(SummaryOptions{o.to_the_end ? frames_run : o.frames, o.coach, o.soak}, what, nes, counter, watch, crash_frame,
                   movie_out ? std::optional<uint64_t>(movie_before_run) : std::nullopt);
     publish_outputs(o, nes, movie_out, movie_before_run, pictures, wav, rate, watch, published);
     return o.soak && (counter.play_lag || watch.crash_pc) ? kExitFailed : kExitDone;
@@ -449,6 +456,9 @@ void add_play_command(CLI::App& app) {
                     "movie's, the menu walk's and --frames); not with --soak");
     sub->add_option("--sample-rate", o->sample_rate, "sample rate of --wav in Hz (default 48000)")
         ->check(CLI::Range(8000, 192000));
+    sub->add_flag("--to-the-end", o->to_the_end,
+                  "stop at the game's end, when its curtain falls (a top-out), instead of running out --frames; the\n"
+                  "summary says the frames run");
     sub->add_flag("--soak", o->soak,
                   "a long run: whenever an AI game ends (back on the level menu), start another; exit\n"
                   "status 1 when a frame of AI play lagged or the game crashed");

@@ -210,7 +210,7 @@ void load_crash_rule_tables(tools::CartridgeInTheLoop& loop, const CartImage& ca
 
 // What the comparison carries from one compared boundary to the next.
 struct Carried {
-    uint8_t late_plans = 0, spawn_count = 0;
+    uint8_t late_plans = 0, spawn_count = 0, level = 0;
     double idle_sum = 0;
 };
 
@@ -233,6 +233,8 @@ void count_frame(AiGameComparison& out, const Boundary& b, Carried& carried) {
     if (fast && spawned) ++out.pieces_29_by_band[fallback_band(b.state)];
     if (fast && fallbacks) out.fallbacks_29_by_band[fallback_band(b.state)] += fallbacks;
     carried.spawn_count = b.state.spawnCount;
+    if (carried.level == 255 && b.state.levelNumber == 0 && !out.rebirths++) out.first_rebirth = out.frames;
+    carried.level = b.state.levelNumber;
 }
 
 // The loop steps the frame that led to the real game's boundary `b` (the idle time it had is the
@@ -263,6 +265,7 @@ void finish(AiGameComparison& out, const tools::CartridgeInTheLoop& loop, const 
     out.hate_kept = loop.stats().hate_kept;
     out.idle_mean = out.frames ? carried.idle_sum / static_cast<double>(out.frames) : 0;
     out.lines = lines_count(loop.state());
+    out.level = loop.state().levelNumber;
 }
 
 }  // namespace
@@ -299,6 +302,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
                 load_crash_rule_tables(*loop, cart, patched_rom);
                 carried.late_plans = b->late_plans;
                 carried.spawn_count = b->state.spawnCount;
+                carried.level = b->state.levelNumber;
                 out.idle_min = out.idle_max = b->idle;
                 continue;
             }

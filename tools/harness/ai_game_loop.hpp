@@ -25,6 +25,10 @@ struct AiGameComparison {
     uint64_t frames = 0;               // frames compared
     std::optional<std::string> mismatch;  // the first difference (the run stops there)
     uint32_t pieces = 0, lines = 0;
+    uint8_t level = 0;                 // the level at the end
+    // The rebirths (level 255 to 0) and the compared frame of the first (0: none).
+    uint32_t rebirths = 0;
+    uint64_t first_rebirth = 0;
     uint32_t real_fallbacks = 0;       // pieces the real game gave the best of an unfinished search
     uint32_t loop_fallbacks = 0;       // the same in the loop
     uint32_t pieces_29 = 0, fallbacks_29 = 0;  // of those, at level 29 and above (a row a frame)
