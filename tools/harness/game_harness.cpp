@@ -14,16 +14,13 @@ uint16_t ai_mode_address() {
     return address;
 }
 
-bool is_game_code(uint16_t pc) {
-    static const std::pair<uint16_t, uint32_t> ram_code = [] {
-        const CartImage& cart = shipped_cart();
-        const CartRegion& area = cart.region("PRG_RAM_CODE");
-        uint32_t end = area.start;
-        for (const CartSegment& s : cart.segments)
-            if (s.region == area.name) end = std::max<uint32_t>(end, s.address + static_cast<uint32_t>(s.bytes.size()));
-        return std::pair<uint16_t, uint32_t>{area.start, end};
-    }();
-    return pc >= 0x8000 || (pc >= ram_code.first && pc < ram_code.second);
+std::pair<uint16_t, uint32_t> ram_code_range() {
+    const CartImage& cart = shipped_cart();
+    const CartRegion& area = cart.region("PRG_RAM_CODE");
+    uint32_t end = area.start;
+    for (const CartSegment& s : cart.segments)
+        if (s.region == area.name) end = std::max<uint32_t>(end, s.address + static_cast<uint32_t>(s.bytes.size()));
+    return {area.start, end};
 }
 
 GameRoms make_game_roms(std::span<const uint8_t> file, const CartImage& cart) {
@@ -39,8 +36,7 @@ void count_lag_nmi(LagNmis& lag, const emu::Nes& n, bool reached_state6, bool re
                                                           n.cpu().x() == tetris::vramRow - tetris::tetriminoX);
 }
 
-void DispatchWatch::on_instruction(const emu::Nes& n) {
-    const uint16_t pc = n.cpu().pc();
+void DispatchWatch::on_dispatch(const emu::Nes& n, uint16_t pc) {
     if (pc == tetris::game_switchDispatch) {
         // The caller's jsr pushed the table's address - 1; the dispatch reads (that),y with y =
         // 2A + 1 (8 bits) and the next byte.

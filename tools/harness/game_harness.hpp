@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,13 @@ uint16_t ai_mode_address();
 // Is pc code of the patched game: PRG ROM ($8000-$FFFF), or the AI's code that the legal screen
 // unpacked into PRG-RAM (the shipped cartridge's PRG_RAM_CODE, as far as it is used)? Anywhere
 // else the CPU runs a jump gone astray (the high levels' crash, ai-reference/MODEL.md "Time").
-bool is_game_code(uint16_t pc);
+// (Inline, the range found once: the harnesses ask it of every instruction the game runs.)
+std::pair<uint16_t, uint32_t> ram_code_range();  // [first, end) of PRG_RAM_CODE's used part
+inline bool is_game_code(uint16_t pc) {
+    if (pc >= 0x8000) return true;
+    static const std::pair<uint16_t, uint32_t> ram_code = ram_code_range();
+    return pc >= ram_code.first && pc < ram_code.second;
+}
 
 // The user's original ROM and the same ROM patched with this build's cartridge.
 struct GameRoms {
@@ -55,11 +62,15 @@ void count_lag_nmi(LagNmis& lag, const emu::Nes& at_nmi, bool reached_state6, bo
 // game has left play: the harnesses end the game there as a crash.
 class DispatchWatch {
 public:
-    void on_instruction(const emu::Nes& n);
+    void on_instruction(const emu::Nes& n) {  // (inline: every instruction comes here)
+        const uint16_t pc = n.cpu().pc();
+        if (pc == tetris::game_switchDispatch || pc == tetris::game_switchWindowLast) on_dispatch(n, pc);
+    }
     // Where the first dispatch that went astray went, said for people; nothing until one did.
     const std::optional<std::string>& astray() const { return astray_; }
 
 private:
+    void on_dispatch(const emu::Nes& n, uint16_t pc);
     std::vector<uint16_t> expected_;  // nested: an NMI's dispatch inside the main loop's
     std::optional<std::string> astray_;
 };

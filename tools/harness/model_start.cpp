@@ -71,11 +71,9 @@ void AiRestart::arm(emu::Nes& patched) {
     armed_ = true;
 }
 
-void AiRestart::on_instruction(emu::Nes& patched, const emu::Nes& n) {
-    if (armed_ && n.cpu().pc() == idle_entry_) {
-        patched.write_ram(last_mode_, 0);
-        armed_ = false;
-    }
+void AiRestart::restart_task(emu::Nes& patched) {
+    patched.write_ram(last_mode_, 0);
+    armed_ = false;
 }
 
 void begin_ai_game(emu::Nes& patched, const MenuWalk& walk, AiRestart& restart, const std::optional<ModelStart>& start) {

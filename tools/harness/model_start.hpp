@@ -50,9 +50,12 @@ class AiRestart {
 public:
     explicit AiRestart(const CartImage& cart);
     void arm(emu::Nes& patched);
-    void on_instruction(emu::Nes& patched, const emu::Nes& n);
+    void on_instruction(emu::Nes& patched, const emu::Nes& n) {  // (inline: every instruction comes here)
+        if (armed_ && n.cpu().pc() == idle_entry_) restart_task(patched);
+    }
 
 private:
+    void restart_task(emu::Nes& patched);
     uint16_t idle_entry_, last_mode_, drv_active_, drv_held_;
     bool armed_ = false;
 };
