@@ -19,6 +19,10 @@ status=0
 bash "$script" >/dev/null 2>"$tmp/err" || status=$?
 [ "$status" -eq 2 ] && grep -q "rebirth-protocol.sh run DIR ROM FIRST LAST" "$tmp/err" || no "no command: exit $status, not the usage"
 status=0
+bash "$script" --help >"$tmp/out" 2>&1 || status=$?
+[ "$status" -eq 0 ] && grep -q "^  tools/scripts/rebirth-protocol.sh summary DIR" "$tmp/out" && grep -q "^summary: " "$tmp/out" ||
+    no "--help: exit $status: $(cat "$tmp/out")"
+status=0
 bash "$script" run "$tmp/d" "$synthetic" 10 300 >/dev/null 2>"$tmp/err" || status=$?
 [ "$status" -eq 1 ] && grep -q "title waits are 0-225" "$tmp/err" || no "title wait 300: exit $status: $(cat "$tmp/err")"
 [ ! -e "$tmp/d" ] || no "a refused run made its directory"

@@ -195,6 +195,10 @@ AWK
 }
 
 [ $# -ge 1 ] || usage
+if [ "$1" = --help ] || [ "$1" = -h ]; then
+  sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 command="$1"
 shift
 case "$command" in
