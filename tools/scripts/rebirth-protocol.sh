@@ -125,11 +125,25 @@ function flush_game() {
     if (rebirths >= 1) past++
     if (rebirths >= 2) second++
     if (ended == "crash") crashes++
+    if (ended == "frames ran out") playing++
     if (ended == "curtain" && rebirths == 0) deaths[band(level)]++
     if (ended == "curtain" && rebirths > 0) later_deaths++
     if (most_lag > worst_lag) worst_lag = most_lag
     if (most_lag > 60) stalls++
     if (tool == "check-identity") { identity++; if (identical != "yes") different++ }
+    # Some title waits replay another's game (the same pieces from the same RNG state): the same
+    # frames, lines, level and rebirths. The shares are said over the distinct games too.
+    key = frames "|" lines "|" level "|" rebirths "|" ended
+    if (!(key in seen)) {
+      seen[key] = tw
+      distinct++
+      d_lines += lines
+      if (rebirths >= 1) d_past++
+      if (rebirths >= 2) d_second++
+      if (ended == "crash") d_crashes++
+    } else {
+      same_as = same_as " " tw "=" seen[key]
+    }
     printf "%-6s %-15s %9s %7s %5s %8s %-13s %4s %s\n", tw, tool, frames, lines, level, rebirths, ended, most_lag,
            tool == "check-identity" ? (identical == "yes" ? "identical" : "DIFFERENT") : "-"
   }
@@ -176,8 +190,11 @@ tool == "check-identity" && /^crashes the model did not forecast: / {
 END {
   flush_game()
   if (!games) { printf "no game could be read; outputs that could not be read:%s\n", unreadable; exit 1 }
-  printf "\n%d games: %d past the rebirth (%.1f %%), %d past a second (%.1f %%), %d crashes, mean lines %.1f\n",
-         games, past, 100 * past / games, second, 100 * second / games, crashes, total_lines / games
+  printf "\n%d games: %d past the rebirth (%.1f %%), %d past a second (%.1f %%), %d crashes, mean lines %.1f; %d still playing at their last frame\n",
+         games, past, 100 * past / games, second, 100 * second / games, crashes, total_lines / games, playing + 0
+  printf "%d distinct games (title waits that replay another's game counted once): %d past the rebirth (%.1f %%), %d past a second (%.1f %%), %d crashes, mean lines %.1f\n",
+         distinct, d_past, 100 * d_past / distinct, d_second, 100 * d_second / distinct, d_crashes, d_lines / distinct
+  if (same_as != "") printf "the same game as an earlier title wait's:%s\n", same_as
   printf "the longest run of lag frames in AI play: %d frames; games with a run over 60 frames (a stall): %d\n", worst_lag, stalls
   printf "deaths before the rebirth by level band:"
   n = split("before 150,150-164,165-179,180-229,230-239,240-255", names, ",")
