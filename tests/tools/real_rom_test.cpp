@@ -182,6 +182,8 @@ TEST_CASE("real game: play's summary says in plain words what ran, and counts AI
     REQUIRE(r.code == 0);
     CHECK_THAT(r.out, Contains("at the end: a game, the AI playing, level 19"));
     CHECK_THAT(r.out, Contains("frames in which the game's main loop did not run:") && Contains("the game's own"));
+    // (title wait 0's seed; title waits 1-3 share the next one, $69FB)
+    CHECK_THAT(r.out, Contains("the RNG's seed at the run's start: $ECA3 "));
     CHECK_THAT(r.out, Contains("0 lag frames in them (frames whose main loop never ran), at most 0 in a row"));
     CHECK(r.err.empty());  // a short run: no progress
     const CliResult b = play_rom(dir, *rom, {"--b-type", "--level", "9", "--height", "0", "--frames", "600"});

@@ -59,6 +59,21 @@ bash "$script" summary "$tmp/d" >"$tmp/out" 2>&1 || status=$?
 [ "$status" -eq 1 ] && grep -q "could not be read" "$tmp/out" && grep -q "tw-9.txt" "$tmp/out" ||
     no "an unreadable output: exit $status: $(cat "$tmp/out")"
 ! grep -q "^[0-9]* games:" "$tmp/out" || no "an unreadable output counted as a game"
+# Two play outputs dealt from one seed that part later: two games, one seed.
+rm -f "$tmp/d/tw-9.txt"
+for tw in 5 6; do
+    {
+        echo "# play, title wait $tw, --frames 2000000, exit status 0, 0.1.0, build 00000000"
+        echo "played an AI A-Type game from level 19 (title wait $tw) for 10$tw frames (1.0 s); at the end: a game, the AI playing, level 2$tw, 3$tw lines, score 1, 9 pieces, 1 top-out"
+        echo "the RNG's seed at the run's start: \$68A6 (the pieces follow from it and the frames they spawn in)"
+        echo "AI play: 10 frames, 0 lag frames in them (frames whose main loop never ran), at most 0 in a row; worst frame margin 0 cycles"
+    } > "$tmp/d/tw-$tw.txt"
+done
+status=0
+bash "$script" summary "$tmp/d" >"$tmp/out" 2>&1 || status=$?
+[ "$status" -eq 0 ] && grep -q "^5 *play *105 *35 *25 *0 curtain *0 - *\$68A6$" "$tmp/out" &&
+    grep -q "^2 distinct games" "$tmp/out" && grep -q "seed at the run's start: 1 distinct in the 2 games" "$tmp/out" ||
+    no "two games from one seed: exit $status: $(cat "$tmp/out")"
 
 if [ -z "${TETRIS_ROM:-}" ] || [ ! -r "${TETRIS_ROM:-}" ]; then
     [ "$fail" -eq 0 ] || exit 1
@@ -74,7 +89,8 @@ bash "$script" run "$tmp/d" "$TETRIS_ROM" 150 151 --frames 30000 --build "$bin/.
 bash "$script" summary "$tmp/d" >"$tmp/out" 2>&1 || no "summary: exit status $?"
 cat "$tmp/out"
 grep -q "^150 *play .* curtain " "$tmp/out" || no "title wait 150's row"
-grep -q "^151 *check-identity .* curtain .* identical$" "$tmp/out" || no "title wait 151's row"
+grep -q "^151 *check-identity .* curtain .* identical *-$" "$tmp/out" || no "title wait 151's row"
+grep -q "^150 *play .* curtain .* \$68A6$" "$tmp/out" || no "title wait 150's seed (\$68A6 in play --title-wait 150 --frames 0)"
 grep -q "^2 games: 0 past the rebirth (0.0 %)" "$tmp/out" || no "the totals"
 grep -q "before 150 2;" "$tmp/out" || no "the deaths by band"
 grep -q "check-identity): 1 games, 0 differing from the loop; lag forecast: .* wrong 0; crashes not forecast 0" "$tmp/out" ||

@@ -41,6 +41,8 @@ void print_summary(const SummaryOptions& o, const std::string& what, const emu::
                 nes.read_ram(t::player1_levelNumber), line_count, b_type_now ? "lines left" : "lines", score_value,
                 static_cast<unsigned long long>(c.pieces), c.pieces == 1 ? "piece" : "pieces",
                 static_cast<unsigned long long>(c.top_outs), c.top_outs == 1 ? "top-out" : "top-outs");
+    print("the RNG's seed at the run's start: $%04X (the pieces follow from it and the frames they spawn in)\n",
+          static_cast<unsigned>(c.start_rng));
     print("frames in which the game's main loop did not run: %llu in all, the game's own (screens drawn, "
                 "line clears, top-out curtains: the original does the same); during AI play, below\n",
                 static_cast<unsigned long long>(nes.lag_frames()));

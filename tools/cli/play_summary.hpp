@@ -65,7 +65,9 @@ public:
     PlayCounter(const emu::Nes& nes, uint16_t ai_mode, uint16_t late_plans)
         : ai_mode_(ai_mode), late_plans_(late_plans), last_late_(nes.read_ram(late_plans)),
           last_count_(nes.read_ram(tetris::spawnCount)), last_state_(nes.read_ram(tetris::player1_playState)),
-          last_level_(nes.read_ram(tetris::player1_levelNumber)) {}
+          last_level_(nes.read_ram(tetris::player1_levelNumber)) {
+        start_rng = static_cast<uint16_t>(nes.read_ram(tetris::rngSeed) << 8 | nes.read_ram(tetris::rngSeed + 1));
+    }
 
     // Before a frame runs: is it AI play?
     bool frame_is_play(const emu::Nes& nes) {
@@ -110,6 +112,9 @@ public:
     // The rebirth: level 255 to 0, the level counter's wrap (docs/measurements/lag-and-crashes.md,
     // "The rebirth on the unmodified game").
     uint64_t rebirths = 0, first_rebirth = 0;
+    // The RNG's seed as the run starts (after the menu walk): two runs that start from different
+    // seeds deal different pieces, so it tells games apart (tools/scripts/rebirth-protocol.sh).
+    uint16_t start_rng = 0;
 
 private:
     uint16_t ai_mode_, late_plans_;

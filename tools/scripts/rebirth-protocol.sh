@@ -144,18 +144,19 @@ function flush_game() {
     } else {
       same_as = same_as " " tw "=" seen[key]
     }
-    printf "%-6s %-15s %9s %7s %5s %8s %-13s %4s %s\n", tw, tool, frames, lines, level, rebirths, ended, most_lag,
-           tool == "check-identity" ? (identical == "yes" ? "identical" : "DIFFERENT") : "-"
+    if (seed != "") { with_seed++; if (!(seed in seeds)) { seeds[seed] = 1; distinct_seeds++ } }
+    printf "%-6s %-15s %9s %7s %5s %8s %-13s %4s %-9s %s\n", tw, tool, frames, lines, level, rebirths, ended, most_lag,
+           tool == "check-identity" ? (identical == "yes" ? "identical" : "DIFFERENT") : "-", seed == "" ? "-" : seed
   }
   file = ""
 }
 BEGIN {
-  printf "%-6s %-15s %9s %7s %5s %8s %-13s %4s %s\n", "title", "tool", "frames", "lines", "level", "rebirths", "end",
-         "lag", "loop"
+  printf "%-6s %-15s %9s %7s %5s %8s %-13s %4s %-9s %s\n", "title", "tool", "frames", "lines", "level", "rebirths", "end",
+         "lag", "loop", "seed"
 }
 FNR == 1 {
   flush_game()
-  file = FILENAME; tool = ""; lines = ""; level = ""; ended = ""; rebirths = 0; most_lag = 0; identical = ""; frames = ""
+  file = FILENAME; tool = ""; lines = ""; level = ""; ended = ""; rebirths = 0; most_lag = 0; identical = ""; frames = ""; seed = ""
   if (match($0, /^# (play|check-identity), title wait [0-9]+/)) {
     tool = $2; sub(/,$/, "", tool); tw = $5; sub(/,$/, "", tw)
   }
@@ -171,6 +172,7 @@ tool == "play" && /^AI play: / {
 }
 tool == "play" && /^the rebirth / { if (match($0, /: [0-9]+ time/)) { split(substr($0, RSTART, RLENGTH), p, " "); rebirths = p[2] } }
 tool == "play" && /^CRASH/ { ended = "crash" }
+tool == "play" && /^the RNG's seed at the run's start: / { seed = $8 }
 tool == "check-identity" && /^AI game [0-9]+ / {
   if (match($0, /: [0-9]+ frames/)) { split(substr($0, RSTART, RLENGTH), p, " "); frames = p[2] }
   if (match($0, /[0-9]+ lines, level [0-9]+ at the end/)) { split(substr($0, RSTART, RLENGTH), p, /[ ,]+/); lines = p[1]; level = p[4] }
@@ -195,6 +197,9 @@ END {
   printf "%d distinct games (title waits that replay another's game counted once): %d past the rebirth (%.1f %%), %d past a second (%.1f %%), %d crashes, mean lines %.1f\n",
          distinct, d_past, 100 * d_past / distinct, d_second, 100 * d_second / distinct, d_crashes, d_lines / distinct
   if (same_as != "") printf "the same game as an earlier title wait's:%s\n", same_as
+  # Runs of 3-9 neighbouring title waits start from one seed (55 seeds in 0-225), and such games
+  # part only where a frame's timing differs: the seeds say how many deals the games have.
+  if (with_seed) printf "the RNG's seed at the run's start: %d distinct in the %d games whose output says it\n", distinct_seeds, with_seed
   printf "the longest run of lag frames in AI play: %d frames; games with a run over 60 frames (a stall): %d\n", worst_lag, stalls
   printf "deaths before the rebirth by level band:"
   n = split("before 150,150-164,165-179,180-229,230-239,240-255", names, ",")
