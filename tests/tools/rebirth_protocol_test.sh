@@ -59,21 +59,24 @@ bash "$script" summary "$tmp/d" >"$tmp/out" 2>&1 || status=$?
 [ "$status" -eq 1 ] && grep -q "could not be read" "$tmp/out" && grep -q "tw-9.txt" "$tmp/out" ||
     no "an unreadable output: exit $status: $(cat "$tmp/out")"
 ! grep -q "^[0-9]* games:" "$tmp/out" || no "an unreadable output counted as a game"
-# Two play outputs dealt from one seed that part later: two games, one seed.
+# Three play outputs still playing at their last frame, dealt from one seed: 5 and 7 one game, 6
+# another (its pieces differ, its frames, lines and level the same).
 rm -f "$tmp/d/tw-9.txt"
-for tw in 5 6; do
+for tw in 5 6 7; do
     {
         echo "# play, title wait $tw, --frames 2000000, exit status 0, 0.1.0, build 00000000"
-        echo "played an AI A-Type game from level 19 (title wait $tw) for 10$tw frames (1.0 s); at the end: a game, the AI playing, level 2$tw, 3$tw lines, score 1, 9 pieces, 1 top-out"
+        echo "played an AI A-Type game from level 19 (title wait $tw) for 2000000 frames (33278.5 s); at the end: a game, the AI playing, level 28, 21188 lines, score 999999, 5298$((tw % 2)) pieces, 0 top-outs"
         echo "the RNG's seed at the run's start: \$68A6 (the pieces follow from it and the frames they spawn in)"
-        echo "AI play: 10 frames, 0 lag frames in them (frames whose main loop never ran), at most 0 in a row; worst frame margin 0 cycles"
+        echo "AI play: 1999990 frames, 9 lag frames in them (frames whose main loop never ran), at most 1 in a row; worst frame margin 0 cycles"
+        echo "the rebirth (level 255 to 0): 6 times, the first in frame 30400$((tw % 2))"
     } > "$tmp/d/tw-$tw.txt"
 done
 status=0
 bash "$script" summary "$tmp/d" >"$tmp/out" 2>&1 || status=$?
-[ "$status" -eq 0 ] && grep -q "^5 *play *105 *35 *25 *0 curtain *0 - *\$68A6$" "$tmp/out" &&
-    grep -q "^2 distinct games" "$tmp/out" && grep -q "seed at the run's start: 1 distinct in the 2 games" "$tmp/out" ||
-    no "two games from one seed: exit $status: $(cat "$tmp/out")"
+[ "$status" -eq 0 ] && grep -q "^5 *play *2000000 *21188 *28 *6 frames ran out *1 - *\$68A6$" "$tmp/out" &&
+    grep -q "^3 games: 3 past the rebirth (100.0 %), 3 past a second" "$tmp/out" && grep -q "^2 distinct games" "$tmp/out" &&
+    grep -q "earlier title wait's: 7=5$" "$tmp/out" && grep -q "seed at the run's start: 1 distinct in the 3 games" "$tmp/out" ||
+    no "three games from one seed: exit $status: $(cat "$tmp/out")"
 
 if [ -z "${TETRIS_ROM:-}" ] || [ ! -r "${TETRIS_ROM:-}" ]; then
     [ "$fail" -eq 0 ] || exit 1

@@ -132,8 +132,9 @@ function flush_game() {
     if (most_lag > 60) stalls++
     if (tool == "check-identity") { identity++; if (identical != "yes") different++ }
     # Some title waits replay another's game (the same pieces from the same RNG state): the same
-    # frames, lines, level and rebirths. The shares are said over the distinct games too.
-    key = frames "|" lines "|" level "|" rebirths "|" ended
+    # frames, pieces, lines, level, rebirths and first rebirth's frame. (Games still playing at the
+    # last frame often share frames, lines and level.) The shares are said over the distinct games too.
+    key = frames "|" pieces "|" lines "|" level "|" rebirths "|" first_rebirth "|" ended
     if (!(key in seen)) {
       seen[key] = tw
       distinct++
@@ -156,7 +157,7 @@ BEGIN {
 }
 FNR == 1 {
   flush_game()
-  file = FILENAME; tool = ""; lines = ""; level = ""; ended = ""; rebirths = 0; most_lag = 0; identical = ""; frames = ""; seed = ""
+  file = FILENAME; tool = ""; lines = ""; level = ""; ended = ""; rebirths = 0; most_lag = 0; identical = ""; frames = ""; seed = ""; pieces = ""; first_rebirth = ""
   if (match($0, /^# (play|check-identity), title wait [0-9]+/)) {
     tool = $2; sub(/,$/, "", tool); tw = $5; sub(/,$/, "", tw)
   }
@@ -164,19 +165,25 @@ FNR == 1 {
 tool == "play" && /^played / {
   if (match($0, /for [0-9]+ frames/)) { frames = substr($0, RSTART + 4, RLENGTH - 11) }
   if (match($0, /level [0-9]+, [0-9]+ lines/)) { split(substr($0, RSTART, RLENGTH), p, /[ ,]+/); level = p[2]; lines = p[3] }
+  if (match($0, /, [0-9]+ pieces?, /)) { split(substr($0, RSTART, RLENGTH), p, /[ ,]+/); pieces = p[2] }
   ended = "frames ran out"
   if ($0 ~ /[1-9][0-9]* top-outs?$/) ended = "curtain"
 }
 tool == "play" && /^AI play: / {
   if (match($0, /at most [0-9]+ in a row/)) { split(substr($0, RSTART, RLENGTH), p, " "); most_lag = p[3] }
 }
-tool == "play" && /^the rebirth / { if (match($0, /: [0-9]+ time/)) { split(substr($0, RSTART, RLENGTH), p, " "); rebirths = p[2] } }
+tool == "play" && /^the rebirth / {
+  if (match($0, /: [0-9]+ time/)) { split(substr($0, RSTART, RLENGTH), p, " "); rebirths = p[2] }
+  if (match($0, /the first in frame [0-9]+/)) { split(substr($0, RSTART, RLENGTH), p, " "); first_rebirth = p[5] }
+}
 tool == "play" && /^CRASH/ { ended = "crash" }
 tool == "play" && /^the RNG's seed at the run's start: / { seed = $8 }
 tool == "check-identity" && /^AI game [0-9]+ / {
   if (match($0, /: [0-9]+ frames/)) { split(substr($0, RSTART, RLENGTH), p, " "); frames = p[2] }
   if (match($0, /[0-9]+ lines, level [0-9]+ at the end/)) { split(substr($0, RSTART, RLENGTH), p, /[ ,]+/); lines = p[1]; level = p[4] }
   if (match($0, /255 to 0\) [0-9]+ time/)) { split(substr($0, RSTART, RLENGTH), p, " "); rebirths = p[4] }
+  if (match($0, /the first in frame [0-9]+/)) { split(substr($0, RSTART, RLENGTH), p, " "); first_rebirth = p[5] }
+  if (match($0, /frames, [0-9]+ pieces,/)) { split(substr($0, RSTART, RLENGTH), p, /[ ,]+/); pieces = p[2] }
   if (match($0, /\(most [0-9]+\)/)) { most_lag = substr($0, RSTART + 6, RLENGTH - 7) }
   ended = $0 ~ /game over \(the curtain\)/ ? "curtain" : $0 ~ /frames ran out/ ? "frames ran out" : $0 ~ /CRASH/ ? "crash" : ""
   identical = $0 ~ /: identical$/ ? "yes" : "no"
