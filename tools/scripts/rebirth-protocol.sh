@@ -14,9 +14,11 @@
 #   BUILD's (default build/) nestris-ai and check-identity into DIR/bin and every later run uses
 #   those, so all of DIR's games are one build's; the build's id is in DIR/build.txt. A DIR made
 #   from a kept record (its tw-*.txt and build.txt, no bin/) goes on only with a BUILD of that id.
-# summary: one row a game, then the totals the issue asks for (past the rebirth, a second
-#   rebirth, crashes, mean lines, the longest run of lag frames, the forecast) and the deaths by
-#   level band. A game whose output cannot be read is named, never counted as an outcome.
+# summary: one row a game (with the RNG's seed at its start where play printed it), then the
+#   totals the issue asks for (past the rebirth, a second rebirth, crashes, mean lines, the longest
+#   run of lag frames, the forecast), the same over distinct games (a title wait that replays an
+#   earlier one's game counted once) and the deaths by level band. A game whose output cannot be
+#   read is named, never counted as an outcome.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 usage() {
