@@ -110,10 +110,10 @@ int check_ai_games(const game::GameRoms& roms, uint64_t count, int first_wait, i
                                                       (c.rebirths == 1 ? " time" : " times") + ", the first in frame " +
                                                       std::to_string(c.first_rebirth)
                                                 : "";
-        std::printf("AI game %llu (title wait %d%s): %llu frames, %u pieces, %u lines, level %u at the end%s, %u fallback pieces (loop %u; at level 29+: %u of "
+        std::printf("AI game %llu (title wait %d%s): %llu frames, %u pieces, %u lines, level %u at the end%s, the RNG's seed $%04X at the start, %u fallback pieces (loop %u; at level 29+: %u of "
                     "%u pieces), %s, idle %u-%u (mean %.0f), %llu lag frames in %llu frames (most %u): %s\n",
                     static_cast<unsigned long long>(i), walk.title_wait, from.c_str(), static_cast<unsigned long long>(c.frames), c.pieces,
-                    c.lines, c.level, rebirths.c_str(), c.real_fallbacks, c.loop_fallbacks, c.fallbacks_29, c.pieces_29,
+                    c.lines, c.level, rebirths.c_str(), static_cast<unsigned>(c.start_rng), c.real_fallbacks, c.loop_fallbacks, c.fallbacks_29, c.pieces_29,
                     (game::describe_end(c) + (c.end == Game::End::Crash ? (c.crash_predicted ? " (forecast: may crash)" : " (NOT forecast)") : "")).c_str(),
                     c.idle_min, c.idle_max, c.idle_mean, static_cast<unsigned long long>(c.lag_frames),
                     static_cast<unsigned long long>(c.lagging_frames), c.max_lag,

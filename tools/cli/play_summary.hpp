@@ -66,7 +66,7 @@ public:
         : ai_mode_(ai_mode), late_plans_(late_plans), last_late_(nes.read_ram(late_plans)),
           last_count_(nes.read_ram(tetris::spawnCount)), last_state_(nes.read_ram(tetris::player1_playState)),
           last_level_(nes.read_ram(tetris::player1_levelNumber)) {
-        start_rng = static_cast<uint16_t>(nes.read_ram(tetris::rngSeed) << 8 | nes.read_ram(tetris::rngSeed + 1));
+        start_rng = game::rng_seed(nes);
     }
 
     // Before a frame runs: is it AI play?

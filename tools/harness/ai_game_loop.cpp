@@ -277,6 +277,7 @@ AiGameComparison compare_ai_game_with_loop(std::span<const uint8_t> patched_rom,
     AiRestart restart(cart);
     begin_ai_game(nes, walk, restart, start);
     AiGameComparison out;
+    out.start_rng = rng_seed(nes);
     RealGameWatch watch(cart, nes.nmi_vector(), out);
     nes.set_instruction_hook([&](const emu::Nes& n) {
         restart.on_instruction(nes, n);

@@ -26,6 +26,7 @@ struct AiGameComparison {
     std::optional<std::string> mismatch;  // the first difference (the run stops there)
     uint32_t pieces = 0, lines = 0;
     uint8_t level = 0;                 // the level at the end
+    uint16_t start_rng = 0;            // the RNG's seed once the walk (or the model-made start) is done
     // The rebirths (level 255 to 0) and the compared frame of the first (0: none).
     uint32_t rebirths = 0;
     uint64_t first_rebirth = 0;

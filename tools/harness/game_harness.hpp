@@ -100,5 +100,10 @@ struct MenuWalk {
 // then Start (with Select held for an AI game, Select then B for hate mode, B for a coach game,
 // A held for levels 10-19), and let go.
 std::string menu_walk_input(const MenuWalk& walk);
+// The RNG's seed (rngSeed, big endian), as the harnesses print it at a game's start: games from
+// different seeds are dealt different pieces (tools/scripts/rebirth-protocol.sh tells them apart).
+inline uint16_t rng_seed(const emu::Nes& nes) {
+    return static_cast<uint16_t>(nes.read_ram(tetris::rngSeed) << 8 | nes.read_ram(tetris::rngSeed + 1));
+}
 
 }  // namespace nestris::game

@@ -14,7 +14,7 @@
 #   BUILD's (default build/) nestris-ai and check-identity into DIR/bin and every later run uses
 #   those, so all of DIR's games are one build's; the build's id is in DIR/build.txt. A DIR made
 #   from a kept record (its tw-*.txt and build.txt, no bin/) goes on only with a BUILD of that id.
-# summary: one row a game (with the RNG's seed at its start where play printed it), then the
+# summary: one row a game (with the RNG's seed at its start where the tool printed it), then the
 #   totals the issue asks for (past the rebirth, a second rebirth, crashes, mean lines, the longest
 #   run of lag frames, the forecast), the same over distinct games (a title wait that replays an
 #   earlier one's game counted once) and the deaths by level band. A game whose output cannot be
@@ -186,6 +186,7 @@ tool == "check-identity" && /^AI game [0-9]+ / {
   if (match($0, /255 to 0\) [0-9]+ time/)) { split(substr($0, RSTART, RLENGTH), p, " "); rebirths = p[4] }
   if (match($0, /the first in frame [0-9]+/)) { split(substr($0, RSTART, RLENGTH), p, " "); first_rebirth = p[5] }
   if (match($0, /frames, [0-9]+ pieces,/)) { split(substr($0, RSTART, RLENGTH), p, /[ ,]+/); pieces = p[2] }
+  if (match($0, /seed \$[0-9A-F]+ at the start/)) { split(substr($0, RSTART, RLENGTH), p, " "); seed = p[2] }
   if (match($0, /\(most [0-9]+\)/)) { most_lag = substr($0, RSTART + 6, RLENGTH - 7) }
   ended = $0 ~ /game over \(the curtain\)/ ? "curtain" : $0 ~ /frames ran out/ ? "frames ran out" : $0 ~ /CRASH/ ? "crash" : ""
   identical = $0 ~ /: identical$/ ? "yes" : "no"
