@@ -174,17 +174,15 @@ tool == "play" && /^played / {
 tool == "play" && /^AI play: / {
   if (match($0, /at most [0-9]+ in a row/)) { split(substr($0, RSTART, RLENGTH), p, " "); most_lag = p[3] }
 }
-tool == "play" && /^the rebirth / {
-  if (match($0, /: [0-9]+ time/)) { split(substr($0, RSTART, RLENGTH), p, " "); rebirths = p[2] }
-  if (match($0, /the first in frame [0-9]+/)) { split(substr($0, RSTART, RLENGTH), p, " "); first_rebirth = p[5] }
-}
+tool == "play" && /^the rebirth / { if (match($0, /: [0-9]+ time/)) { split(substr($0, RSTART, RLENGTH), p, " "); rebirths = p[2] } }
+# (play's rebirth line and check-identity's game line say it alike)
+tool != "" && match($0, /the first in frame [0-9]+/) { split(substr($0, RSTART, RLENGTH), p, " "); first_rebirth = p[5] }
 tool == "play" && /^CRASH/ { ended = "crash" }
 tool == "play" && /^the RNG's seed at the run's start: / { seed = $8 }
 tool == "check-identity" && /^AI game [0-9]+ / {
   if (match($0, /: [0-9]+ frames/)) { split(substr($0, RSTART, RLENGTH), p, " "); frames = p[2] }
   if (match($0, /[0-9]+ lines, level [0-9]+ at the end/)) { split(substr($0, RSTART, RLENGTH), p, /[ ,]+/); lines = p[1]; level = p[4] }
   if (match($0, /255 to 0\) [0-9]+ time/)) { split(substr($0, RSTART, RLENGTH), p, " "); rebirths = p[4] }
-  if (match($0, /the first in frame [0-9]+/)) { split(substr($0, RSTART, RLENGTH), p, " "); first_rebirth = p[5] }
   if (match($0, /frames, [0-9]+ pieces,/)) { split(substr($0, RSTART, RLENGTH), p, /[ ,]+/); pieces = p[2] }
   if (match($0, /seed \$[0-9A-F]+ at the start/)) { split(substr($0, RSTART, RLENGTH), p, " "); seed = p[2] }
   if (match($0, /\(most [0-9]+\)/)) { most_lag = substr($0, RSTART + 6, RLENGTH - 7) }
